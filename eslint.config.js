@@ -1,0 +1,24 @@
+// Lint rules shared by every room; the import-direction rules keep DEVELOPERS.md's layering true.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import globals from "globals";
+
+const forbid = (patterns, message) => ["error", {patterns: patterns.map((group) => ({group, message}))}];
+
+export default tseslint.config(
+    {ignores: ["node_modules/**", "dist/**", "out/**", "renderer/dist/**", "test-artifacts/**", ".fixtures/**"]},
+    js.configs.recommended,
+    ...tseslint.configs.recommended,
+    {
+        languageOptions: {globals: {...globals.node, ...globals.browser}},
+        rules: {
+            "@typescript-eslint/no-unused-vars": ["error", {argsIgnorePattern: "^_", varsIgnorePattern: "^_"}],
+            "@typescript-eslint/no-explicit-any": "off"
+        }
+    },
+    {files: ["protocol/**"], rules: {"no-restricted-imports": forbid(["**/native/**", "**/client/**", "**/renderer/**", "**/electron/**", "node-llama-cpp"], "protocol depends on nothing")}},
+    {files: ["client/**"], rules: {"no-restricted-imports": forbid(["**/native/**", "**/renderer/**", "**/electron/**", "node-llama-cpp"], "client depends on protocol only")}},
+    {files: ["native/**"], rules: {"no-restricted-imports": forbid(["**/client/**", "**/renderer/**", "**/electron/**"], "native depends on protocol only")}},
+    {files: ["renderer/**"], rules: {"no-restricted-imports": forbid(["**/native/**", "**/electron/**", "node-llama-cpp"], "renderer talks to the gateway through client only")}},
+    {files: ["electron/**"], rules: {"no-restricted-imports": forbid(["**/renderer/**"], "nothing imports renderer")}}
+);

@@ -1,0 +1,126 @@
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import type {AddressInfo} from "node:net";
+import {ApiError} from "../../protocol/errors/ApiError.ts";
+import {formatApiError, type ErrorFormatter} from "./formatError.ts";
+import {readJsonBody} from "./readJsonBody.ts";
+import type {RequestContext} from "./RequestContext.ts";
+import type {Route} from "./Route.ts";
+import {baseHeaders, writeJson} from "./writeResponse.ts";
+
+export type HttpServerOptions = {
+    routes: Route[],
+    /** Accepted bearer keys; empty means no authentication. */
+    apiKeys: string[],
+    /** Body read deadline: past it a still-arriving body is a 408 (spec §7). */
+    bodyTimeoutMs?: number
+};
+
+/** HTTP plumbing of the local engine: routing, auth, CORS, trace ids, body limits and error envelopes. */
+export class HttpServer {
+    private readonly server: Server;
+    private readonly routes: Route[];
+    private readonly apiKeys: Set<string>;
+    private readonly bodyTimeoutMs: number;
+    private readonly models: Set<string>;
+    private readonly inFlight = new Set<AbortController>();
+
+    public constructor({routes, apiKeys, bodyTimeoutMs = 60_000}: HttpServerOptions) {
+        this.routes = routes;
+        this.apiKeys = new Set(apiKeys);
+        this.bodyTimeoutMs = bodyTimeoutMs;
+        this.models = new Set(routes.map((route) => route.model));
+        this.server = createServer((req, res) => void this.serve(req, res));
+        this.server.keepAliveTimeout = 5_000;
+    }
+
+    public async listen(port: number, host: string): Promise<{host: string, port: number}> {
+        await new Promise<void>((resolve, reject) => {
+            this.server.once("error", reject);
+            this.server.listen(port, host, () => {
+                this.server.off("error", reject);
+                resolve();
+            });
+        });
+        const address = this.server.address() as AddressInfo;
+        return {host, port: address.port};
+    }
+
+    /** Stops accepting, aborts every in-flight request and waits for the sockets to close. */
+    public async close() {
+        for (const controller of this.inFlight) controller.abort(new Error("server shutting down"));
+        const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+        this.server.closeIdleConnections();
+        setTimeout(() => this.server.closeAllConnections(), 2_000).unref();
+        await closed;
+    }
+
+    private async serve(req: IncomingMessage, res: ServerResponse) {
+        const startedAt = performance.now();
+        const traceId = headerValue(req, "x-client-trace-id");
+        const url = new URL(req.url ?? "/", "http://localhost");
+        const controller = new AbortController();
+        this.inFlight.add(controller);
+        // `close` on the response fires when the client hangs up before we finished: stop the work for it.
+        res.on("close", () => {
+            if (!res.writableFinished) controller.abort(new Error("client disconnected"));
+            this.inFlight.delete(controller);
+        });
+
+        if (req.method === "OPTIONS") return this.answerPreflight(req, res, traceId);
+
+        const [, modelSegment = "", ...rest] = url.pathname.split("/");
+        const context: RequestContext = {req, res, url, startedAt, traceId, signal: controller.signal, modelSegment};
+        const route = this.routes.find((candidate) =>
+            candidate.model === modelSegment && candidate.path === "/" + rest.join("/") && candidate.method === req.method);
+        const formatError: ErrorFormatter = route?.formatError ?? formatApiError;
+
+        try {
+            if (url.pathname === "/health" && req.method === "GET")
+                return writeJson(res, 200, {status: "ok"}, baseHeaders(traceId));
+            this.authenticate(req);
+            if (!this.models.has(modelSegment))
+                throw new ApiError(404, "not_found", `the model ${JSON.stringify(modelSegment)} is not served here; available: ${[...this.models].join(", ")}`);
+            if (route == null) {
+                const otherMethod = this.routes.some((candidate) => candidate.model === modelSegment && candidate.path === "/" + rest.join("/"));
+                throw new ApiError(otherMethod ? 405 : 404, otherMethod ? "method_not_allowed" : "not_found",
+                    otherMethod ? `${req.method} is not allowed on ${url.pathname}` : `no endpoint ${req.method} ${url.pathname}`);
+            }
+            const body = route.method === "POST"
+                ? await readJsonBody(req, {maxBytes: route.maxBodyBytes ?? Infinity, timeoutMs: this.bodyTimeoutMs})
+                : undefined;
+            await route.handle(context, body);
+        } catch (error) {
+            if (res.headersSent || controller.signal.aborted) {
+                if (!res.writableEnded) res.end();
+                return;
+            }
+            const {status, body, headers} = formatError(error);
+            writeJson(res, status, body, {...baseHeaders(traceId), ...headers});
+        }
+    }
+
+    private authenticate(req: IncomingMessage) {
+        if (this.apiKeys.size === 0) return;
+        const header = headerValue(req, "authorization") ?? "";
+        const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+        if (match == null || !this.apiKeys.has(match[1]))
+            throw new ApiError(401, "invalid_api_key", match == null
+                ? "missing or malformed Authorization header; send Authorization: Bearer <API_KEY>"
+                : "the API key is not valid");
+    }
+
+    private answerPreflight(req: IncomingMessage, res: ServerResponse, traceId: string | undefined) {
+        res.writeHead(204, {
+            ...baseHeaders(traceId),
+            "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+            "Access-Control-Allow-Headers": headerValue(req, "access-control-request-headers") ?? "Authorization, Content-Type, X-Client-Trace-Id",
+            "Access-Control-Max-Age": "600"
+        });
+        res.end();
+    }
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}

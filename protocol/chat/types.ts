@@ -1,0 +1,96 @@
+// Wire types of spec 2.1-2.3 and 6.1 (chat completions), shaped like the OpenAI chat format.
+
+export type ChatContentPart =
+    | {type: "text", text: string}
+    | {type: "image_url", image_url: {url: string, detail?: string}};
+
+export type ChatToolCall = {id: string, type: "function", function: {name: string, arguments: string}};
+
+export type ChatMessage =
+    | {role: "system", content: string | ChatContentPart[]}
+    | {role: "user", content: string | ChatContentPart[]}
+    | {role: "assistant", content: string | ChatContentPart[] | null, tool_calls?: ChatToolCall[], reasoning?: string | null}
+    | {role: "tool", content: string, tool_call_id: string};
+
+export type ChatTool = {type: "function", function: {name: string, description?: string, parameters?: Record<string, unknown>, strict?: boolean}};
+
+export type ChatToolChoice = "auto" | "none" | "required" | {type: "function", function: {name: string}};
+
+export type ResponseFormat =
+    | {type: "text"}
+    | {type: "json_object"}
+    | {type: "json_schema", json_schema: {name: string, schema?: Record<string, unknown>, strict?: boolean, description?: string}};
+
+export type ReasoningEffort = "low" | "medium" | "xhigh";
+
+/** Sampling fields shared by chat, legacy completions and Responses. */
+export type SamplingParams = {
+    temperature?: number,
+    top_p?: number,
+    seed?: number,
+    stop?: string[],
+    presence_penalty?: number,
+    frequency_penalty?: number
+};
+
+/** A chat completion request after validation: `stop` normalised to an array, the budget resolved. */
+export type ChatCompletionRequest = SamplingParams & {
+    model: string,
+    messages: ChatMessage[],
+    /** The resolved output budget and whether the client chose it (explicit budgets may be `max_output_tokens_exceeded`). */
+    maxTokens: number,
+    maxTokensExplicit: boolean,
+    n: number,
+    tools?: ChatTool[],
+    tool_choice?: ChatToolChoice,
+    response_format?: ResponseFormat,
+    chat_template_kwargs?: {enable_thinking?: boolean, reasoning_effort?: ReasoningEffort, [key: string]: unknown},
+    reasoning_effort?: ReasoningEffort,
+    include_reasoning: boolean,
+    thinking_token_budget?: number,
+    stream: boolean,
+    stream_options?: {include_usage?: boolean},
+    user?: string
+};
+
+export type CompletionUsage = {
+    prompt_tokens: number,
+    completion_tokens: number,
+    total_tokens: number,
+    prompt_tokens_details: {cached_tokens: number}
+};
+
+export type FinishReason = "stop" | "length" | "tool_calls";
+
+export type ChatCompletion = {
+    id: string,
+    object: "chat.completion",
+    created: number,
+    model: string,
+    choices: Array<{
+        index: number,
+        message: {role: "assistant", content: string | null, reasoning?: string | null, tool_calls?: ChatToolCall[]},
+        finish_reason: FinishReason,
+        logprobs: null
+    }>,
+    usage: CompletionUsage
+};
+
+export type ChatCompletionChunk = {
+    id: string,
+    object: "chat.completion.chunk",
+    created: number,
+    model: string,
+    choices: Array<{
+        index: number,
+        delta: {
+            role?: "assistant",
+            content?: string | null,
+            reasoning?: string | null,
+            tool_calls?: Array<{index: number, id?: string, type?: "function", function: {name?: string, arguments?: string}}>
+        },
+        finish_reason: FinishReason | null,
+        logprobs: null
+    }>,
+    usage?: CompletionUsage | null
+};
