@@ -3,7 +3,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
-const forbid = (patterns, message) => ["error", {patterns: patterns.map((group) => ({group, message}))}];
+const forbid = (patterns, message) => ["error", {patterns: patterns.map((pattern) => ({group: [pattern], message}))}];
 
 export default tseslint.config(
     {ignores: ["node_modules/**", "dist/**", "out/**", "renderer/dist/**", "test-artifacts/**", ".fixtures/**"]},

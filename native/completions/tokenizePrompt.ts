@@ -4,5 +4,5 @@ import type {LlamaModel, Token} from "node-llama-cpp";
 export function tokenizePrompt(model: LlamaModel, text: string): Token[] {
     const tokens = model.tokenize(text, false);
     const bos = model.tokens.bos;
-    return bos != null && model.shouldPrependBosToken ? [bos, ...tokens] : tokens;
+    return bos != null && model.tokens.shouldPrependBosToken ? [bos, ...tokens] : tokens;
 }
