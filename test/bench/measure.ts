@@ -1,0 +1,14 @@
+/** Runs `clients` loops of `perClient` jobs at once and reports tokens/s and requests/s over the wall time. */
+export async function measure(clients: number, perClient: number, job: (client: number) => Promise<number>) {
+    const started = performance.now();
+    const tokens = await Promise.all(Array.from({length: clients}, async (_, client) => {
+        let sum = 0;
+        for (let index = 0; index < perClient; index++) sum += await job(client);
+        return sum;
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    const totalTokens = tokens.reduce((a, b) => a + b, 0);
+    return {tokensPerSecond: totalTokens / seconds, requestsPerSecond: clients * perClient / seconds, tokens: totalTokens};
+}
+
+export const format = (value: number) => value.toFixed(1).padStart(9);
