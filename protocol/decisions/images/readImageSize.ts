@@ -1,0 +1,102 @@
+import type {DecisionImageFormat} from "../types.ts";
+
+// Width and height straight from the file header, so the 25-megapixel limit (spec 8) is checked before any
+// decoder runs and bytes that merely claim to be an image are refused. Supports the four formats the engine
+// accepts: PNG (IHDR), JPEG (first SOFn marker), GIF (logical screen) and WebP (VP8, VP8L or VP8X chunk).
+
+export type ImageSize = {format: DecisionImageFormat, mediaType: string, width: number, height: number};
+
+/** The format and pixel size of `bytes`, or null when they are not a complete-enough PNG, JPEG, GIF or WebP header. */
+export function readImageSize(bytes: Uint8Array): ImageSize | null {
+    const size = readPng(bytes) ?? readGif(bytes) ?? readWebp(bytes) ?? readJpeg(bytes);
+    if (!size || size.width <= 0 || size.height <= 0) return null;
+    return size;
+}
+
+const mediaTypes: Record<DecisionImageFormat, string> = {png: "image/png", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp"};
+
+function sized(format: DecisionImageFormat, width: number, height: number): ImageSize {
+    return {format, mediaType: mediaTypes[format], width, height};
+}
+
+function startsWith(bytes: Uint8Array, offset: number, expected: readonly number[]): boolean {
+    if (bytes.length < offset + expected.length) return false;
+    return expected.every((byte, index) => bytes[offset + index] === byte);
+}
+
+function ascii(text: string): number[] {
+    return Array.from(text, (char) => char.charCodeAt(0));
+}
+
+const uint16be = (bytes: Uint8Array, offset: number) => (bytes[offset] << 8) | bytes[offset + 1];
+const uint16le = (bytes: Uint8Array, offset: number) => bytes[offset] | (bytes[offset + 1] << 8);
+const uint24le = (bytes: Uint8Array, offset: number) => bytes[offset] | (bytes[offset + 1] << 8) | (bytes[offset + 2] << 16);
+const uint32be = (bytes: Uint8Array, offset: number) => ((bytes[offset] << 24) >>> 0) + (bytes[offset + 1] << 16) + (bytes[offset + 2] << 8) + bytes[offset + 3];
+
+// PNG: 8-byte signature, then the IHDR chunk (length 13) whose data starts with width and height, big-endian.
+function readPng(bytes: Uint8Array): ImageSize | null {
+    if (!startsWith(bytes, 0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return null;
+    if (bytes.length < 24 || !startsWith(bytes, 12, ascii("IHDR"))) return null;
+    return sized("png", uint32be(bytes, 16), uint32be(bytes, 20));
+}
+
+// GIF: "GIF87a" / "GIF89a", then the logical screen width and height, little-endian.
+function readGif(bytes: Uint8Array): ImageSize | null {
+    if (!startsWith(bytes, 0, ascii("GIF87a")) && !startsWith(bytes, 0, ascii("GIF89a"))) return null;
+    if (bytes.length < 10) return null;
+    return sized("gif", uint16le(bytes, 6), uint16le(bytes, 8));
+}
+
+// WebP: RIFF container; the first chunk says which bitstream follows.
+function readWebp(bytes: Uint8Array): ImageSize | null {
+    if (!startsWith(bytes, 0, ascii("RIFF")) || !startsWith(bytes, 8, ascii("WEBP"))) return null;
+    if (startsWith(bytes, 12, ascii("VP8X"))) {
+        // Extended: 24-bit canvas width - 1 and height - 1 after 4 flag bytes.
+        if (bytes.length < 30) return null;
+        return sized("webp", uint24le(bytes, 24) + 1, uint24le(bytes, 27) + 1);
+    }
+    if (startsWith(bytes, 12, ascii("VP8L"))) {
+        // Lossless: signature 0x2f, then 14 bits width - 1 and 14 bits height - 1, little-endian bit order.
+        if (bytes.length < 25 || bytes[20] !== 0x2f) return null;
+        const bits = (bytes[21] | (bytes[22] << 8) | (bytes[23] << 16) | (bytes[24] << 24)) >>> 0;
+        return sized("webp", (bits & 0x3fff) + 1, ((bits >>> 14) & 0x3fff) + 1);
+    }
+    if (startsWith(bytes, 12, ascii("VP8 "))) {
+        // Lossy: 3-byte frame tag, start code 9d 01 2a, then 14-bit width and height (top 2 bits are scaling).
+        if (bytes.length < 30 || !startsWith(bytes, 23, [0x9d, 0x01, 0x2a])) return null;
+        return sized("webp", uint16le(bytes, 26) & 0x3fff, uint16le(bytes, 28) & 0x3fff);
+    }
+    return null;
+}
+
+// JPEG: SOI, then marker segments until a start-of-frame (SOF0-SOF15 except DHT C4, JPG C8, DAC CC), whose
+// payload is precision (1 byte), height, width (big-endian).
+function readJpeg(bytes: Uint8Array): ImageSize | null {
+    if (!startsWith(bytes, 0, [0xff, 0xd8])) return null;
+    let offset = 2;
+    while (offset + 4 <= bytes.length) {
+        if (bytes[offset] !== 0xff) return null;
+        const marker = bytes[offset + 1];
+        // Fill bytes before a marker.
+        if (marker === 0xff) {
+            offset++;
+            continue;
+        }
+        // Stand-alone markers without a length: TEM, RST0-7.
+        if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+            offset += 2;
+            continue;
+        }
+        // End of image or start of scan before any frame header: no size to read.
+        if (marker === 0xd9 || marker === 0xda) return null;
+        const length = uint16be(bytes, offset + 2);
+        if (length < 2) return null;
+        const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+        if (isFrame) {
+            if (offset + 9 > bytes.length) return null;
+            return sized("jpeg", uint16be(bytes, offset + 7), uint16be(bytes, offset + 5));
+        }
+        offset += 2 + length;
+    }
+    return null;
+}

@@ -1,0 +1,140 @@
+import {limits} from "../limits.ts";
+import type {FieldPath} from "../validation/ValidationError.ts";
+import {describeType, fail, optional, readArray, readEnum, readObject, readString, rejectUnknownFields, required, type JsonObject} from "../validation/read.ts";
+import {readDecisionImage} from "./images/readDecisionImage.ts";
+import type {NormalizedDecisionRequest, NormalizedOption, NormalizedQuestion} from "./types.ts";
+import {checkCount} from "./utils/checkCount.ts";
+import {checkQuestionCount} from "./utils/checkQuestionCount.ts";
+import {readDecisionBody} from "./utils/readDecisionBody.ts";
+import {readDecisionExtensions} from "./utils/readDecisionExtensions.ts";
+
+// `POST /v1/decisions` (spec 2.9, 2.10, 8). Takes the parsed JSON body; throws a ValidationError whose path
+// starts with the top-level field at fault (decisionErrorBodies turns it into the 400 envelope).
+
+const topLevelFields = ["model", "input", "questions", "x_svc", "safety_identifier"] as const;
+const imageDetails = ["low", "high", "auto", "original"] as const;
+
+export function parseDecisionsRequest(body: unknown): NormalizedDecisionRequest {
+    const object = readDecisionBody(body, topLevelFields);
+    const extensions = readDecisionExtensions(object, false);
+    optional(object, "safety_identifier", [], readString);
+    const questions = required(object, "questions", [], (value, path) => readQuestions(value, path, extensions.explain));
+    const {text, imageUrls} = required(object, "input", [], readInput);
+    checkCount(imageUrls.length, ["input"], ["image", "images"], {min: 0, max: limits.imagesPerRequest, maxReason: "per request"});
+    const images = imageUrls.map(({url, path}, index) => readDecisionImage(url, path, `image_${index + 1}`));
+    return {endpoint: "decisions", text, images, questions, explain: extensions.explain, maxSoftTokens: extensions.maxSoftTokens};
+}
+
+// ---- input ----
+
+type ImageUrl = {url: unknown, path: FieldPath};
+
+/** Text parts joined with blank lines, in order; images collected in order for image_1, image_2, ... */
+function readInput(value: unknown, path: FieldPath): {text: string, imageUrls: ImageUrl[]} {
+    if (typeof value === "string") return {text: value, imageUrls: []};
+    if (!Array.isArray(value)) fail(path, `must be a string or an array of user messages, got ${describeType(value)}`);
+    if (value.length === 0) fail(path, "must hold at least one message");
+    const texts: string[] = [];
+    const imageUrls: ImageUrl[] = [];
+    value.forEach((item, messageIndex) => {
+        const messagePath = [...path, messageIndex];
+        const message = readObject(item, messagePath);
+        rejectUnknownFields(message, messagePath, ["type", "role", "content"]);
+        optional(message, "type", messagePath, (type, typePath) => readEnum(type, typePath, ["message"]));
+        required(message, "role", messagePath, (role, rolePath) => readEnum(role, rolePath, ["user"]));
+        const content = required(message, "content", messagePath, (raw) => raw);
+        const contentPath = [...messagePath, "content"];
+        if (typeof content === "string") {
+            texts.push(content);
+            return;
+        }
+        if (!Array.isArray(content)) fail(contentPath, `must be a string or an array of input_text / input_image parts, got ${describeType(content)}`);
+        content.forEach((rawPart, partIndex) => {
+            const partPath = [...contentPath, partIndex];
+            const part = readObject(rawPart, partPath);
+            const type = required(part, "type", partPath, (raw, typePath) => readEnum(raw, typePath, ["input_text", "input_image"]));
+            if (type === "input_text") {
+                rejectUnknownFields(part, partPath, ["type", "text"]);
+                texts.push(required(part, "text", partPath, readString));
+            } else {
+                rejectUnknownFields(part, partPath, ["type", "image_url", "detail"]);
+                optional(part, "detail", partPath, (raw, detailPath) => readEnum(raw, detailPath, imageDetails));
+                if (!("image_url" in part)) fail([...partPath, "image_url"], "is required (file IDs are not supported)");
+                imageUrls.push({url: part.image_url, path: [...partPath, "image_url"]});
+            }
+        });
+    });
+    return {text: texts.join("\n\n"), imageUrls};
+}
+
+// ---- questions ----
+
+function readQuestions(value: unknown, path: FieldPath, explain: boolean): NormalizedQuestion[] {
+    const list = readArray(value, path);
+    checkQuestionCount(list.length, explain);
+    const nameOwner = new Map<string, number>();
+    return list.map((item, index) => {
+        const questionPath = [...path, index];
+        const question = readQuestion(item, questionPath, index);
+        if (question.name !== undefined) {
+            const owner = nameOwner.get(question.name);
+            if (owner !== undefined) fail([...questionPath, "name"], `duplicates the name of questions[${owner}] (${JSON.stringify(question.name)}); names must be unique`);
+            nameOwner.set(question.name, index);
+        }
+        return question;
+    });
+}
+
+function readQuestion(value: unknown, path: FieldPath, index: number): NormalizedQuestion {
+    const question = readObject(value, path);
+    const type = required(question, "type", path, (raw, typePath) => readEnum(raw, typePath, ["predicate", "choice", "score"]));
+    rejectUnknownFields(question, path, ["type", "name", "instructions", type === "choice" ? "choices" : type === "score" ? "levels" : "type"]);
+    const name = optional(question, "name", path, readString);
+    if (name === "") fail([...path, "name"], "must not be empty when supplied");
+    const instructions = required(question, "instructions", path, readString);
+    const common = {index, ...(name === undefined ? {} : {name}), instructions};
+    if (type === "predicate")
+        return {...common, kind: "yesno", options: [{value: true, text: "yes"}, {value: false, text: "no"}]};
+    if (type === "choice") return {...common, kind: "choice", options: required(question, "choices", path, readChoices)};
+    return {...common, kind: "score", options: required(question, "levels", path, readLevels)};
+}
+
+function readChoices(value: unknown, path: FieldPath): NormalizedOption[] {
+    const list = readArray(value, path);
+    checkCount(list.length, path, ["choice", "choices"], {min: 2, max: limits.optionsPerChoice, maxReason: "per question"});
+    // Keyed by type and value, so true and "true" are told apart before the rule that forbids holding both.
+    const seen = new Map<string, number>();
+    return list.map((item, index) => {
+        const choicePath = [...path, index];
+        const choice = readObject(item, choicePath);
+        rejectUnknownFields(choice, choicePath, ["value", "description"]);
+        const choiceValue = required(choice, "value", choicePath, readChoiceValue);
+        const text = String(choiceValue);
+        const previous = seen.get(`${typeof choiceValue}:${text}`);
+        if (previous !== undefined) fail([...choicePath, "value"], `duplicates the value of choices[${previous}] (${JSON.stringify(choiceValue)}); values must be unique`);
+        const twin = seen.get(`${typeof choiceValue === "string" ? "boolean" : "string"}:${text}`);
+        if (twin !== undefined && (text === "true" || text === "false"))
+            fail([...choicePath, "value"], `a question cannot hold both ${text} and the string "${text}" (see choices[${twin}])`);
+        seen.set(`${typeof choiceValue}:${text}`, index);
+        const description = optional(choice, "description", choicePath, readString);
+        return {value: choiceValue, text, ...(description === undefined ? {} : {description})};
+    });
+}
+
+function readChoiceValue(value: unknown, path: FieldPath): string | boolean {
+    if (typeof value !== "string" && typeof value !== "boolean") fail(path, `must be a string or a boolean, got ${describeType(value)}`);
+    return value;
+}
+
+function readLevels(value: unknown, path: FieldPath): NormalizedOption[] {
+    const list = readArray(value, path);
+    checkCount(list.length, path, ["level", "levels"], {min: 2, max: limits.levelsPerScore, maxReason: "per question"});
+    return list.map((item, index) => {
+        const levelPath = [...path, index];
+        const level: JsonObject = readObject(item, levelPath);
+        rejectUnknownFields(level, levelPath, ["label", "description"]);
+        const label = required(level, "label", levelPath, readString);
+        const description = optional(level, "description", levelPath, readString);
+        return {value: index, text: label, ...(description === undefined ? {} : {description})};
+    });
+}
