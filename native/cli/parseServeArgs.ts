@@ -13,6 +13,7 @@ export const serveUsage = `usage: svc-studio serve --model <file.gguf> [options]
   --port <port>          port (default 8080; 0 picks a free one)
   --api-key <key>        require Authorization: Bearer <key> (repeatable)
   --threads <n>          evaluation threads (default: this machine's ${os.availableParallelism()} cores)
+  --decision-model <f>   GGUF for svc-1-decision (default: the --model file)
   --gpu <backend>        auto | off | cuda | vulkan | metal (default auto)
   --context-size <n>     tokens per sequence (default: the model's training context, at most 8192)
   --parallel <n>         concurrent sequences (default 1)
@@ -31,6 +32,7 @@ export function parseServeArgs(argv: string[]): ServerOptions {
             "threads": {type: "string"},
             "gpu": {type: "string", default: "auto"},
             "context-size": {type: "string"},
+            "decision-model": {type: "string"},
             "parallel": {type: "string", default: "1"},
             "max-queue": {type: "string"}
         }
@@ -40,6 +42,7 @@ export function parseServeArgs(argv: string[]): ServerOptions {
     const parallel = integer("parallel", values.parallel, 1);
     return {
         modelPath: values.model,
+        decisionModelPath: values["decision-model"],
         host: values.host,
         port: integer("port", values.port, 0, 65535),
         apiKeys: values["api-key"] ?? [],

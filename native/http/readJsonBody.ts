@@ -1,7 +1,8 @@
 import type {IncomingMessage} from "node:http";
 import {ApiError} from "../../protocol/errors/ApiError.ts";
 
-export class MalformedJsonError extends Error {
+// A SyntaxError, so the decision endpoints' error bodies recognise it as malformed JSON (param null, 422 json_invalid).
+export class MalformedJsonError extends SyntaxError {
     public constructor(message: string) {
         super(message);
         this.name = "MalformedJsonError";

@@ -5,9 +5,13 @@ import {LocalEngine, type LocalEngineOptions} from "../engine/LocalEngine.ts";
 import {HttpServer} from "../http/HttpServer.ts";
 import type {Route} from "../http/Route.ts";
 import {unixSeconds} from "../engine/utils/makeId.ts";
+import {createDecisionRoutes} from "../decisions/createDecisionRoutes.ts";
+import {LlamaDecisionEngine} from "../decisions/LlamaDecisionEngine.ts";
 import {createModelsRoutes} from "../models/createModelsRoutes.ts";
 
 export type ServerOptions = LocalEngineOptions & {
+    /** Model for `svc-1-decision`; the chat model when absent. */
+    decisionModelPath?: string,
     host?: string,
     port?: number,
     apiKeys?: string[]
@@ -22,19 +26,31 @@ export type RunningServer = {
 /** Loads the engine and serves the API on `host:port` (port 0 picks a free one). */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
     const engine = await LocalEngine.load(options);
+    const decisionEngine = options.decisionModelPath != null && options.decisionModelPath !== options.modelPath
+        ? await LocalEngine.load({...options, modelPath: options.decisionModelPath}).catch(async (error) => {
+            await engine.dispose();
+            throw error;
+        })
+        : engine;
     const created = unixSeconds();
     const routes: Route[] = [
         ...createModelsRoutes(modelIds.chat, [modelIds.chat], created),
         createChatCompletionsRoute(engine, modelIds.chat),
-        createCompletionsRoute(engine, modelIds.chat)
+        createCompletionsRoute(engine, modelIds.chat),
+        ...createModelsRoutes(modelIds.decision, [modelIds.decision], created),
+        ...createDecisionRoutes(new LlamaDecisionEngine(decisionEngine))
     ];
+    const disposeEngines = async () => {
+        if (decisionEngine !== engine) await decisionEngine.dispose();
+        await engine.dispose();
+    };
     const http = new HttpServer({routes, apiKeys: options.apiKeys ?? []});
     const host = options.host ?? "127.0.0.1";
     let address;
     try {
         address = await http.listen(options.port ?? 8080, host);
     } catch (error) {
-        await engine.dispose();
+        await disposeEngines();
         throw error;
     }
     const urlHost = address.host.includes(":") ? `[${address.host}]` : address.host;
@@ -43,7 +59,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         engine,
         async close() {
             await http.close();
-            await engine.dispose();
+            await disposeEngines();
         }
     };
 }
