@@ -1,0 +1,244 @@
+import {randomBytes} from "node:crypto";
+import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import type {AddressInfo} from "node:net";
+import {fileURLToPath} from "node:url";
+import {toApiError} from "../../native/http/formatError.ts";
+import {readJsonBody} from "../../native/http/readJsonBody.ts";
+import {optional, readObject, readString, rejectUnknownFields} from "../../protocol/validation/read.ts";
+import type {ConnectionStore} from "./ConnectionStore.ts";
+import type {EngineSupervisor} from "./EngineSupervisor.ts";
+import {GatewayError} from "./GatewayError.ts";
+import type {GatewayState} from "./GatewayState.ts";
+import type {KeyStore} from "./KeyStore.ts";
+import {KeyVaultError} from "./KeyVaultError.ts";
+import {isAllowedHost} from "./utils/isAllowedHost.ts";
+import {proxyRequest} from "./utils/proxyRequest.ts";
+import {readRemoteProfileInput} from "./utils/readRemoteProfileInput.ts";
+import {serveStatic} from "./utils/serveStatic.ts";
+import {tokensEqual} from "./utils/tokensEqual.ts";
+import {writeJson} from "./utils/writeJson.ts";
+
+export type GatewayOptions = {
+    mode: "electron" | "web",
+    supervisor: EngineSupervisor,
+    connections: ConnectionStore,
+    vault: KeyStore,
+    /** The built renderer; default `renderer/dist` of this checkout. */
+    rendererDir?: string,
+    /** Default 0: a free port picked by the OS. */
+    port?: number,
+    /** Asked when the vault refuses a key for lack of a keyring; true means the user accepted plaintext storage. */
+    confirmPlaintextKeyStorage?: () => Promise<boolean>
+};
+
+const defaultRendererDir = fileURLToPath(new URL("../../renderer/dist/", import.meta.url));
+const apiBodyLimit = 64 * 1024;
+const apiBodyTimeoutMs = 10_000;
+
+/**
+ * The one loopback origin of the app (see notes/gateway-contract.md): serves the renderer with a per-launch token,
+ * proxies `/local/...` to the supervised engine and `/remote/...` to the active remote profile with its key added,
+ * and answers `/gateway/api/*`. Every request must name our own loopback host; every API request must carry the token.
+ */
+export class Gateway {
+    public readonly token = randomBytes(32).toString("hex");
+    public readonly mode: "electron" | "web";
+    public readonly supervisor: EngineSupervisor;
+    public readonly connections: ConnectionStore;
+    private readonly vault: KeyStore;
+    private readonly rendererDir: string;
+    private readonly confirmPlaintextKeyStorage?: () => Promise<boolean>;
+    private readonly server: Server;
+    private listeningPort = 0;
+
+    private constructor(options: GatewayOptions) {
+        this.mode = options.mode;
+        this.supervisor = options.supervisor;
+        this.connections = options.connections;
+        this.vault = options.vault;
+        this.rendererDir = options.rendererDir ?? defaultRendererDir;
+        this.confirmPlaintextKeyStorage = options.confirmPlaintextKeyStorage;
+        this.server = createServer((req, res) => void this.handle(req, res));
+    }
+
+    /** Listens on 127.0.0.1 (never another interface: the token travels in clear). The engine is not started here. */
+    public static async start(options: GatewayOptions): Promise<Gateway> {
+        const gateway = new Gateway(options);
+        await new Promise<void>((resolve, reject) => {
+            gateway.server.once("error", reject);
+            gateway.server.listen(options.port ?? 0, "127.0.0.1", () => {
+                gateway.server.off("error", reject);
+                resolve();
+            });
+        });
+        gateway.listeningPort = (gateway.server.address() as AddressInfo).port;
+        return gateway;
+    }
+
+    public get port(): number {
+        return this.listeningPort;
+    }
+
+    /** `http://127.0.0.1:PORT/`: what the window or the browser loads. */
+    public get url(): string {
+        return `http://127.0.0.1:${this.listeningPort}/`;
+    }
+
+    public state(): GatewayState {
+        const {status, model, gpu, threads, contextSize, parallel, error, pid} = this.supervisor.status();
+        return {
+            engine: {status, model, gpu, threads, contextSize, parallel, error, pid},
+            connections: this.connections.list().map((profile) => ({
+                ...profile,
+                hasKey: profile.kind === "remote" && this.vault.has(profile.id)
+            })),
+            activeConnectionId: this.connections.activeId(),
+            mode: this.mode
+        };
+    }
+
+    /** Stops listening, drops open connections (streams included) and stops the engine. */
+    public async close({stopEngine = true}: {stopEngine?: boolean} = {}) {
+        const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+        this.server.closeAllConnections();
+        await Promise.all([closed, stopEngine ? this.supervisor.stop() : undefined]);
+    }
+
+    private async handle(req: IncomingMessage, res: ServerResponse) {
+        try {
+            if (!isAllowedHost(req.headers.host, this.listeningPort))
+                throw new GatewayError(403, "invalid_host", "authentication_error",
+                    `requests must be addressed to 127.0.0.1:${this.listeningPort} or localhost:${this.listeningPort}`);
+            // The WHATWG parser resolves `..` and `%2e%2e`, so `/local/../gateway/...` cannot dodge the routing below.
+            const url = new URL(req.url ?? "/", "http://gateway.invalid");
+            const route = routeOf(url.pathname);
+            if (route === "static") {
+                if (req.method !== "GET" && req.method !== "HEAD")
+                    throw new GatewayError(405, "method_not_allowed", "invalid_request_error", `${req.method} is not allowed on ${url.pathname}`);
+                return await serveStatic(res, {rootDir: this.rendererDir, pathname: url.pathname, token: this.token, headOnly: req.method === "HEAD"});
+            }
+            const token = req.headers["x-gateway-token"];
+            if (!tokensEqual(Array.isArray(token) ? token[0] : token, this.token))
+                throw new GatewayError(403, "invalid_gateway_token", "authentication_error",
+                    "missing or wrong X-Gateway-Token header; the token is in this page's <meta name=\"svc-gateway-token\">");
+            if (route === "local") return await this.proxyLocal(req, res, url);
+            if (route === "remote") return await this.proxyRemote(req, res, url);
+            return await this.api(req, res, url.pathname.slice("/gateway/api".length));
+        } catch (error) {
+            if (res.headersSent) {
+                res.destroy();
+                return;
+            }
+            const apiError = error instanceof KeyVaultError ? vaultError(error) : toApiError(error);
+            // A body that was not (fully) read: close the connection rather than leave it half-consumed.
+            if (hasBody(req) && !req.complete) res.setHeader("Connection", "close");
+            writeJson(res, apiError.status, apiError.toEnvelope());
+        }
+    }
+
+    private async proxyLocal(req: IncomingMessage, res: ServerResponse, url: URL) {
+        const engineUrl = this.supervisor.status().url;
+        if (this.supervisor.status().status !== "running" || engineUrl == null) throw engineStopped(this.supervisor.status().status);
+        await proxyRequest(req, res, {
+            target: new URL(url.pathname.slice("/local".length) + url.search, engineUrl),
+            unreachable: () => engineStopped(this.supervisor.status().status)
+        });
+    }
+
+    private async proxyRemote(req: IncomingMessage, res: ServerResponse, url: URL) {
+        const remote = this.connections.activeRemote();
+        if (remote == null)
+            throw new GatewayError(409, "no_remote_connection", "invalid_request_error",
+                "no remote connection is active: add one and activate it (POST /gateway/api/connections)");
+        const key = this.vault.get(remote.id);
+        await proxyRequest(req, res, {
+            target: new URL(remote.baseUrl + url.pathname.slice("/remote".length) + url.search),
+            addHeaders: key != null ? {Authorization: `Bearer ${key}`} : {},
+            unreachable: (error) => new GatewayError(502, "upstream_error", "api_error",
+                `could not reach ${remote.baseUrl}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)
+        });
+    }
+
+    private async api(req: IncomingMessage, res: ServerResponse, path: string) {
+        const method = req.method ?? "GET";
+        const connection = /^\/connections\/([^/]+)(\/activate)?$/.exec(path);
+        if (method === "GET" && path === "/state") return writeJson(res, 200, this.state());
+        if (method === "POST" && path === "/engine/start") {
+            const body = readObject(await readBody(req), []);
+            rejectUnknownFields(body, [], ["modelPath"]);
+            const modelPath = optional(body, "modelPath", [], readString);
+            if (modelPath == null && this.supervisor.modelPath() == null)
+                throw new GatewayError(400, "invalid_request", "invalid_request_error", "modelPath: is required, no model has been chosen yet");
+            // A failed start is reported in the state (status `crashed`, `error`), which is the answer either way.
+            await this.supervisor.start(modelPath).catch(() => undefined);
+            return writeJson(res, 200, this.state());
+        }
+        if (method === "POST" && path === "/engine/stop") {
+            await this.supervisor.stop();
+            return writeJson(res, 200, this.state());
+        }
+        if (method === "POST" && path === "/connections") {
+            const input = readRemoteProfileInput(await readBody(req));
+            const profile = this.connections.createRemote(input);
+            // The key is stored first: a refused key must not leave a profile behind that cannot authenticate.
+            if (input.apiKey != null) await this.storeKey(profile.id, input.apiKey);
+            await this.connections.add(profile);
+            return writeJson(res, 201, {...this.state(), connection: {...profile, kind: "remote", hasKey: input.apiKey != null}});
+        }
+        if (method === "DELETE" && connection != null && connection[2] == null) {
+            const id = connection[1];
+            await this.connections.remove(id);
+            await this.vault.delete(id);
+            return writeJson(res, 200, this.state());
+        }
+        if (method === "POST" && connection != null && connection[2] != null) {
+            await this.connections.activate(connection[1]);
+            return writeJson(res, 200, this.state());
+        }
+        throw new GatewayError(404, "not_found", "invalid_request_error", `no gateway endpoint ${method} /gateway/api${path}`);
+    }
+
+    /** Saves a key; when only plaintext storage is possible, asks the user once (Electron dialog) before refusing. */
+    private async storeKey(id: string, key: string) {
+        try {
+            await this.vault.set(id, key);
+        } catch (error) {
+            const canAsk = error instanceof KeyVaultError && error.code === "plaintext_refused"
+                && this.confirmPlaintextKeyStorage != null && this.vault.acceptPlaintextFallback != null;
+            if (!canAsk || !await this.confirmPlaintextKeyStorage!()) throw error;
+            await this.vault.acceptPlaintextFallback!();
+            await this.vault.set(id, key);
+        }
+    }
+}
+
+type Route = "local" | "remote" | "api" | "static";
+
+function routeOf(pathname: string): Route {
+    const under = (prefix: string) => pathname === prefix || pathname.startsWith(prefix + "/");
+    if (under("/local")) return "local";
+    if (under("/remote")) return "remote";
+    if (under("/gateway/api")) return "api";
+    return "static";
+}
+
+function hasBody(req: IncomingMessage): boolean {
+    const length = req.headers["content-length"];
+    return (length != null && length !== "0") || req.headers["transfer-encoding"] != null;
+}
+
+/** Gateway API bodies are small JSON objects; an empty body (a bare POST) reads as `{}`. */
+async function readBody(req: IncomingMessage): Promise<unknown> {
+    if (!hasBody(req)) return {};
+    return readJsonBody(req, {maxBytes: apiBodyLimit, timeoutMs: apiBodyTimeoutMs});
+}
+
+function engineStopped(status: string) {
+    return new GatewayError(503, "service_unavailable", "api_error",
+        `the local engine is not running (status: ${status}); start it from the app or POST /gateway/api/engine/start`);
+}
+
+function vaultError(error: KeyVaultError) {
+    return new GatewayError(error.code === "decrypt_failed" ? 500 : 409, error.code === "plaintext_refused" ? "insecure_key_storage" : error.code,
+        "api_error", error.message);
+}

@@ -1,0 +1,222 @@
+// Electron main process: one window on the gateway's loopback origin. All logic that can be tested without
+// Electron lives in electron/gateway/; this file wires it to the window, menus, dialogs and safeStorage.
+import os from "node:os";
+import path from "node:path";
+import {fileURLToPath} from "node:url";
+import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
+import {ensureTinyGguf} from "../native/models/fixture/ensureTinyGguf.ts";
+import {ConnectionStore} from "./gateway/ConnectionStore.ts";
+import {contentSecurityPolicy} from "./gateway/contentSecurityPolicy.ts";
+import {EngineSupervisor} from "./gateway/EngineSupervisor.ts";
+import {Gateway} from "./gateway/Gateway.ts";
+import {KeyVault} from "./gateway/KeyVault.ts";
+import type {SvcStudioIpcChannel, SvcStudioVersionArgument} from "./preloadApi.ts";
+import {safeStorageBackend} from "./safeStorageBackend.ts";
+
+const appRoot = fileURLToPath(new URL("../", import.meta.url));
+const preloadPath = path.join(appRoot, "out", "electron", "preload.cjs");
+const rendererDir = path.join(appRoot, "renderer", "dist");
+const iconPath = path.join(appRoot, "resources", "icon.png");
+const openModelFileChannel: SvcStudioIpcChannel = "svc-studio:open-model-file";
+const modelDialog: OpenDialogOptions = {
+    title: "Open a GGUF model",
+    properties: ["openFile"],
+    filters: [{name: "GGUF models", extensions: ["gguf"]}, {name: "All files", extensions: ["*"]}]
+};
+
+let gateway: Gateway | undefined;
+let mainWindow: BrowserWindow | undefined;
+let shutdown: Promise<void> | undefined;
+let shutdownDone = false;
+
+if (!app.requestSingleInstanceLock()) {
+    // Another instance owns the data directory and its engine: hand over to it (it focuses its window).
+    app.quit();
+} else {
+    app.on("second-instance", () => {
+        if (mainWindow == null) return;
+        if (mainWindow.isMinimized()) mainWindow.restore();
+        mainWindow.focus();
+    });
+    app.on("web-contents-created", (_event, contents) => {
+        // The window only ever shows the gateway origin; links elsewhere open in the system browser.
+        contents.on("will-navigate", (event, url) => {
+            if (isGatewayUrl(url)) return;
+            event.preventDefault();
+            openExternal(url);
+        });
+        contents.setWindowOpenHandler(({url}) => {
+            openExternal(url);
+            return {action: "deny"};
+        });
+        contents.on("will-attach-webview", (event) => event.preventDefault());
+    });
+    app.on("window-all-closed", () => {
+        if (process.platform !== "darwin") app.quit();
+    });
+    app.on("activate", () => {
+        if (gateway != null && BrowserWindow.getAllWindows().length === 0) void createWindow(gateway);
+    });
+    app.on("before-quit", (event) => {
+        // Stop the engine child before exiting, so no model stays loaded in an orphaned process.
+        if (shutdownDone) return;
+        event.preventDefault();
+        shutdown ??= (gateway?.close() ?? Promise.resolve())
+            .catch((error: unknown) => console.error("svc-studio: shutdown:", error))
+            .finally(() => {
+                shutdownDone = true;
+                app.quit();
+            });
+    });
+    main().catch((error: unknown) => {
+        dialog.showErrorBox("Svc Studio could not start", error instanceof Error ? error.stack ?? error.message : String(error));
+        app.exit(1);
+    });
+}
+
+async function main() {
+    await app.whenReady();
+    app.setAboutPanelOptions({applicationName: "Svc Studio", applicationVersion: app.getVersion()});
+    const dataDir = app.getPath("userData");
+    const supervisor = new EngineSupervisor({
+        threads: os.availableParallelism(),
+        gpu: "auto",
+        // The engine runs on the app's own binary in Node mode: no separate Node install is needed.
+        execPath: process.execPath,
+        env: {ELECTRON_RUN_AS_NODE: "1"}
+    });
+    gateway = await Gateway.start({
+        mode: "electron",
+        supervisor,
+        connections: await ConnectionStore.open(path.join(dataDir, "connections.json")),
+        vault: await KeyVault.open({filePath: path.join(dataDir, "keys.json"), backend: safeStorageBackend()}),
+        rendererDir,
+        confirmPlaintextKeyStorage: askPlaintextConsent
+    });
+    secureSession();
+    ipcMain.handle(openModelFileChannel, async (event) => {
+        if (!isGatewayUrl(event.senderFrame?.url ?? "")) throw new Error("openModelFile is only available to the Svc Studio window");
+        return chooseModelFile();
+    });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate()));
+    await createWindow(gateway);
+    // A demo always works: without SVC_MODEL the tiny test model is written to the data directory. The window is up
+    // first and shows `starting`; a failure is in the state (`crashed` with the engine's message).
+    const modelPath = process.env.SVC_MODEL?.trim() || await ensureTinyGguf(path.join(dataDir, "models"));
+    supervisor.start(modelPath).catch((error: unknown) => console.error("svc-studio: engine:", (error as Error).message));
+}
+
+async function createWindow(current: Gateway) {
+    const versionArgument: SvcStudioVersionArgument = `--svc-studio-version=${app.getVersion()}`;
+    const window = new BrowserWindow({
+        width: 1400,
+        height: 900,
+        minWidth: 900,
+        minHeight: 600,
+        title: "Svc Studio",
+        icon: iconPath,
+        show: false,
+        webPreferences: {
+            contextIsolation: true,
+            sandbox: true,
+            nodeIntegration: false,
+            webSecurity: true,
+            spellcheck: false,
+            preload: preloadPath,
+            additionalArguments: [versionArgument]
+        }
+    });
+    mainWindow = window;
+    window.once("ready-to-show", () => window.show());
+    window.on("closed", () => {
+        if (mainWindow === window) mainWindow = undefined;
+    });
+    await window.loadURL(current.url);
+}
+
+/** CSP on every HTML answer of the gateway (it sends one too; this holds even if a page lacked it), no permissions. */
+function secureSession() {
+    session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+        const headers = {...details.responseHeaders};
+        const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1]?.[0] ?? "";
+        if (isGatewayUrl(details.url) && (details.resourceType === "mainFrame" || contentType.startsWith("text/html"))) {
+            for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-security-policy") delete headers[name];
+            headers["Content-Security-Policy"] = [contentSecurityPolicy];
+        }
+        callback({responseHeaders: headers});
+    });
+    // Copy buttons need clipboard writes; nothing else (camera, notifications, geolocation ...) is ever granted.
+    const allowed = new Set(["clipboard-sanitized-write"]);
+    session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(allowed.has(permission)));
+    session.defaultSession.setPermissionCheckHandler((_contents, permission) => allowed.has(permission));
+}
+
+function menuTemplate(): MenuItemConstructorOptions[] {
+    const isMac = process.platform === "darwin";
+    return [
+        ...(isMac ? [{role: "appMenu"} as const] : []),
+        {
+            label: "File",
+            submenu: [
+                {label: "Open Model…", accelerator: "CmdOrCtrl+O", click: () => void openModelFromMenu()},
+                {label: "Restart Engine", click: () => void restartEngine()},
+                {label: "Stop Engine", click: () => void gateway?.supervisor.stop()},
+                {type: "separator"},
+                isMac ? {role: "close"} : {role: "quit"}
+            ]
+        },
+        {role: "editMenu"},
+        {role: "viewMenu"},
+        {role: "windowMenu"},
+        {
+            label: "Help",
+            submenu: [
+                {label: "About Svc Studio", click: () => app.showAboutPanel()},
+                {label: "Open Data Folder", click: () => void shell.openPath(app.getPath("userData"))}
+            ]
+        }
+    ];
+}
+
+async function chooseModelFile(): Promise<string | null> {
+    const result = mainWindow != null ? await dialog.showOpenDialog(mainWindow, modelDialog) : await dialog.showOpenDialog(modelDialog);
+    return result.canceled || result.filePaths.length === 0 ? null : result.filePaths[0];
+}
+
+async function openModelFromMenu() {
+    const modelPath = await chooseModelFile();
+    if (modelPath == null || gateway == null) return;
+    await gateway.supervisor.start(modelPath).catch((error: unknown) =>
+        dialog.showErrorBox("The model could not be loaded", (error as Error).message));
+}
+
+async function restartEngine() {
+    if (gateway == null) return;
+    await gateway.supervisor.stop();
+    await gateway.supervisor.start().catch((error: unknown) =>
+        dialog.showErrorBox("The engine could not start", (error as Error).message));
+}
+
+/** Asked by the gateway when Linux has no keyring: saving the key anyway must be the user's informed choice. */
+async function askPlaintextConsent(): Promise<boolean> {
+    const options = {
+        type: "warning" as const,
+        buttons: ["Cancel", "Save Anyway"],
+        defaultId: 0,
+        cancelId: 0,
+        title: "No keyring found",
+        message: "Save the API key without a keyring?",
+        detail: "No secret store (GNOME Keyring, KWallet) is available, so the key would only be obfuscated on disk: " +
+            "any program running as you could read it. Cancel, unlock or install a keyring and restart Svc Studio to store it encrypted."
+    };
+    const {response} = mainWindow != null ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+    return response === 1;
+}
+
+function isGatewayUrl(url: string): boolean {
+    return gateway != null && url.startsWith(gateway.url);
+}
+
+function openExternal(url: string) {
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+}

@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import {spawn} from "node:child_process";
+import {once} from "node:events";
+import {createInterface} from "node:readline";
+import {after, test} from "node:test";
+import {fileURLToPath} from "node:url";
+import type {GatewayState} from "./gateway/GatewayState.ts";
+
+const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
+const remoteKey = "ck_env_secret_42";
+
+const child = spawn(process.execPath, ["--import", "tsx", webEntry, "--port", "0", "--threads", "1", "--gpu", "off"], {
+    env: {...process.env, SVC_MODEL: "", SVC_REMOTE_BASE_URL: "http://127.0.0.1:9/base/", SVC_REMOTE_API_KEY: remoteKey},
+    stdio: ["ignore", "pipe", "pipe"]
+});
+const output: string[] = [];
+child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+after(() => {
+    if (child.exitCode == null) child.kill("SIGKILL");
+});
+
+const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL printed; output: ${output.join("")}`)), 30_000);
+    createInterface({input: child.stdout}).on("line", (line) => {
+        output.push(line + "\n");
+        const match = /^Svc Studio web: (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(line);
+        if (match != null) {
+            clearTimeout(timer);
+            resolve(match[1]);
+        }
+    });
+});
+
+test("npm run web serves the page with a token, the env remote and a running engine, and stops on SIGTERM", async () => {
+    const page = await (await fetch(url)).text();
+    const token = /<meta name="svc-gateway-token" content="([0-9a-f]{64})">/.exec(page)?.[1];
+    assert.ok(token != null, "the page carries the token");
+    const headers = {"x-gateway-token": token};
+
+    let state: GatewayState;
+    const deadline = Date.now() + 30_000;
+    do {
+        const text = await (await fetch(url + "gateway/api/state", {headers})).text();
+        assert.ok(!text.includes(remoteKey), "the env key never appears in the state");
+        state = JSON.parse(text);
+        if (state.engine.status !== "starting") break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    } while (Date.now() < deadline);
+    assert.equal(state.engine.status, "running", JSON.stringify(state.engine));
+    assert.match(state.engine.model!, /tiny-chatml-v\d+\.gguf$/, "the tiny fixture is the default model");
+    assert.equal(state.mode, "web");
+    const envRemote = state.connections.find((profile) => profile.kind === "remote");
+    assert.deepEqual({...envRemote, id: undefined}, {id: undefined, kind: "remote", name: "remote (env)", baseUrl: "http://127.0.0.1:9/base", hasKey: true});
+
+    const completion = await fetch(url + "local/svc-1/v1/chat/completions", {
+        method: "POST",
+        headers: {...headers, "content-type": "application/json"},
+        body: JSON.stringify({model: "svc-1", messages: [{role: "user", content: "Hi"}], max_tokens: 2})
+    });
+    assert.equal(completion.status, 200);
+    assert.equal((await completion.json()).object, "chat.completion");
+
+    child.kill("SIGTERM");
+    const [code] = await once(child, "exit");
+    assert.equal(code, 0, output.join(""));
+    assert.throws(() => process.kill(state.engine.pid!, 0), {code: "ESRCH"}, "the engine child is stopped with the gateway");
+});

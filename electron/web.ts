@@ -1,0 +1,93 @@
+// `npm run web`: the gateway and the local engine without Electron, for a browser on this machine.
+import os from "node:os";
+import {parseArgs} from "node:util";
+import {ensureTinyGguf} from "../native/models/fixture/ensureTinyGguf.ts";
+import {ConnectionStore} from "./gateway/ConnectionStore.ts";
+import {EngineSupervisor, type EngineSupervisorOptions} from "./gateway/EngineSupervisor.ts";
+import {Gateway} from "./gateway/Gateway.ts";
+import {MemoryKeyVault} from "./gateway/MemoryKeyVault.ts";
+import {seedEnvRemote} from "./gateway/seedEnvRemote.ts";
+
+const usage = `usage: npm run web -- [options]
+  --port <n>           gateway port (default 0: a free one, printed at start)
+  --model <file.gguf>  model for the local engine (default: $SVC_MODEL, else the tiny test model)
+  --threads <n>        engine threads (default: this machine's cores)
+  --gpu <backend>      auto | off | cuda | vulkan | metal (default auto)
+  --context-size <n>   tokens per sequence
+  --parallel <n>       concurrent sequences
+  --renderer <dir>     built renderer to serve (default renderer/dist)
+Remote connection: set SVC_REMOTE_BASE_URL and SVC_REMOTE_API_KEY (the key stays in this process).`;
+
+async function main(argv: string[]) {
+    const {values} = parseArgs({
+        args: argv,
+        strict: true,
+        options: {
+            "port": {type: "string", default: "0"},
+            "model": {type: "string"},
+            "threads": {type: "string"},
+            "gpu": {type: "string", default: "auto"},
+            "context-size": {type: "string"},
+            "parallel": {type: "string"},
+            "renderer": {type: "string"},
+            "help": {type: "boolean", short: "h"}
+        }
+    });
+    if (values.help) return console.log(usage);
+
+    if (!gpuChoices.includes(values.gpu as GpuChoice)) return fail(`--gpu must be one of ${gpuChoices.join(", ")}`);
+    const modelPath = values.model ?? (process.env.SVC_MODEL?.trim() || await ensureTinyGguf());
+    const supervisor = new EngineSupervisor({
+        modelPath,
+        threads: integer("threads", values.threads) ?? os.availableParallelism(),
+        gpu: values.gpu as GpuChoice,
+        contextSize: integer("context-size", values["context-size"]),
+        parallel: integer("parallel", values.parallel)
+    });
+    const connections = ConnectionStore.inMemory();
+    const vault = new MemoryKeyVault();
+    await seedEnvRemote(connections, vault, process.env);
+    const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer});
+
+    let stopping = false;
+    const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.log(`${signal}: stopping the engine and the gateway`);
+        await gateway.close();
+        process.exit(0);
+    };
+    process.on("SIGINT", () => void stop("SIGINT"));
+    process.on("SIGTERM", () => void stop("SIGTERM"));
+
+    console.log(`Svc Studio web: ${gateway.url}`);
+    supervisor.on("status", (status) => {
+        if (status.status === "crashed") console.error(`engine: ${status.error}`);
+    });
+    try {
+        await supervisor.start();
+        console.log(`engine: running ${modelPath}`);
+    } catch (error) {
+        // The page stays up: it shows the failure and can start the engine on another model.
+        console.error(`engine: could not start: ${(error as Error).message}`);
+    }
+}
+
+type GpuChoice = NonNullable<EngineSupervisorOptions["gpu"]>;
+const gpuChoices: GpuChoice[] = ["auto", "off", "cuda", "vulkan", "metal"];
+
+function integer(name: string, text: string | undefined): number | undefined {
+    if (text == null) return undefined;
+    if (!/^\d+$/.test(text)) fail(`--${name} must be a non-negative integer, got ${JSON.stringify(text)}`);
+    return Number(text);
+}
+
+function fail(message: string): never {
+    console.error(`svc-studio web: ${message}\n${usage}`);
+    process.exit(2);
+}
+
+main(process.argv.slice(2)).catch((error) => {
+    console.error(`svc-studio web: ${(error as Error).message}`);
+    process.exit(1);
+});
