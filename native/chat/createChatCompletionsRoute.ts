@@ -1,23 +1,20 @@
 import {parseChatCompletionRequest} from "../../protocol/chat/parseChatCompletionRequest.ts";
 import type {ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, CompletionUsage} from "../../protocol/chat/types.ts";
 import {limits} from "../../protocol/limits.ts";
-import {checkOutputBudget} from "../engine/checkOutputBudget.ts";
 import type {LocalEngine} from "../engine/LocalEngine.ts";
-import type {SequenceLease} from "../engine/SequenceScheduler.ts";
 import {makeId, unixSeconds} from "../engine/utils/makeId.ts";
-import {makeUsage} from "../engine/utils/makeUsage.ts";
 import {checkModelMatchesPath} from "../http/checkModelMatchesPath.ts";
 import type {RequestContext} from "../http/RequestContext.ts";
 import type {Route} from "../http/Route.ts";
 import {SseStream} from "../http/SseStream.ts";
 import {writeSuccess} from "../http/writeResponse.ts";
-import {generateChatTurn, type ChatTurnResult} from "./generateChatTurn.ts";
-import {refuseImageParts} from "./refuseImageParts.ts";
-import {renderChatPrompt} from "./renderChatPrompt.ts";
-import {toChatHistory} from "./utils/toChatHistory.ts";
+import type {ChatModelVariant} from "./chatModelVariants.ts";
+import {ChatTurnSession} from "./ChatTurnSession.ts";
+import type {ChatTurnResult} from "./generateChatTurn.ts";
+import {toChunkDelta} from "./utils/toChunkDelta.ts";
 
-/** `POST /{model}/v1/chat/completions` (spec 2.1-2.3, 6.1) on the local engine. */
-export function createChatCompletionsRoute(engine: LocalEngine, model: string): Route {
+/** `POST /{model}/v1/chat/completions` (spec 2.1-2.3, 2.5-2.7, 6.1) on the local engine. */
+export function createChatCompletionsRoute(engine: LocalEngine, model: string, variant: ChatModelVariant = {id: model, reasoningByDefault: false}): Route {
     return {
         method: "POST",
         model,
@@ -26,60 +23,50 @@ export function createChatCompletionsRoute(engine: LocalEngine, model: string): 
         async handle(context, body) {
             const request = parseChatCompletionRequest(body);
             checkModelMatchesPath(request.model, context);
-            refuseImageParts(request.messages);
-            const history = toChatHistory(request.messages);
-            const prompt = renderChatPrompt(engine.model, engine.chatWrapper, history);
-            const maxTokens = checkOutputBudget({
-                promptTokens: prompt.length,
-                budget: request.maxTokens,
-                explicit: request.maxTokensExplicit,
-                contextSize: engine.context.contextSize,
-                field: "max_tokens"
-            });
-            const lease = await engine.scheduler.acquire(prompt, context.signal);
+            const session = await ChatTurnSession.open(engine, variant, {...request, budgetField: request.maxTokensField}, context.signal);
             try {
-                const run = (choiceIndex: number, onDelta?: Parameters<typeof generateChatTurn>[0]["onDelta"]) => generateChatTurn({
-                    lease, chatWrapper: engine.chatWrapper, history, maxTokens, sampling: request, choiceIndex, signal: context.signal, onDelta
-                });
                 const common = {id: makeId("chatcmpl"), created: unixSeconds(), model: request.model};
-                if (request.stream) await streamChoices(context, request, lease, prompt.length, common, run);
-                else await answerChoices(context, request, lease, prompt.length, common, run);
+                if (request.stream) await streamChoices(context, request, session, common);
+                else await answerChoices(context, request, session, common);
             } finally {
-                lease.release();
+                session.release();
             }
         }
     };
 }
 
 type Common = {id: string, created: number, model: string};
-type RunChoice = (choiceIndex: number, onDelta?: (delta: {content?: string, reasoning?: string}) => void) => Promise<ChatTurnResult>;
 
-function usageOf(lease: SequenceLease, promptTokens: number, results: ChatTurnResult[]): CompletionUsage {
-    return makeUsage({promptTokens, reusablePrefix: lease.reusablePrefix, completionTokens: results.reduce((sum, result) => sum + result.completionTokens, 0)});
+/** Spec 2.2 and 2.5.4: a reply that calls tools has `content` null and its calls in `tool_calls`. */
+function toMessage(result: ChatTurnResult, includeReasoning: boolean): ChatCompletion["choices"][number]["message"] {
+    const calls = result.toolCalls.length > 0;
+    return {
+        role: "assistant",
+        content: calls ? null : result.content,
+        // Spec 2.6.4-2.6.5: separated working in `reasoning`, null under include_reasoning false.
+        ...(result.reasoning !== "" ? {reasoning: includeReasoning ? result.reasoning : null} : {}),
+        ...(calls ? {tool_calls: result.toolCalls} : {})
+    };
 }
 
-async function answerChoices(context: RequestContext, request: ChatCompletionRequest, lease: SequenceLease, promptTokens: number, common: Common, run: RunChoice) {
+async function answerChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common) {
     const results: ChatTurnResult[] = [];
-    for (let index = 0; index < request.n; index++) results.push(await run(index));
+    for (let index = 0; index < request.n; index++) results.push(await session.run(index, request));
     const completion: ChatCompletion = {
         ...common,
         object: "chat.completion",
         choices: results.map((result, index) => ({
             index,
-            message: {
-                role: "assistant",
-                content: result.content,
-                ...(result.reasoning !== "" ? {reasoning: request.include_reasoning ? result.reasoning : null} : {})
-            },
+            message: toMessage(result, request.include_reasoning),
             finish_reason: result.finishReason,
             logprobs: null
         })),
-        usage: usageOf(lease, promptTokens, results)
+        usage: session.usage()
     };
     writeSuccess(context, completion);
 }
 
-async function streamChoices(context: RequestContext, request: ChatCompletionRequest, lease: SequenceLease, promptTokens: number, common: Common, run: RunChoice) {
+async function streamChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common) {
     const stream = new SseStream(context);
     const includeUsage = request.stream_options?.include_usage === true;
     const chunk = (choices: ChatCompletionChunk["choices"], usage?: CompletionUsage): ChatCompletionChunk => ({
@@ -88,17 +75,15 @@ async function streamChoices(context: RequestContext, request: ChatCompletionReq
         choices,
         ...(includeUsage ? {usage: usage ?? null} : {})
     });
-    const results: ChatTurnResult[] = [];
     for (let index = 0; index < request.n; index++) {
         stream.send(chunk([{index, delta: {role: "assistant", content: ""}, finish_reason: null, logprobs: null}]));
-        const result = await run(index, (delta) => {
+        const result = await session.run(index, request, (delta) => {
             if (delta.reasoning != null && !request.include_reasoning) return;
-            stream.send(chunk([{index, delta, finish_reason: null, logprobs: null}]));
+            stream.send(chunk([{index, delta: toChunkDelta(delta), finish_reason: null, logprobs: null}]));
         });
-        results.push(result);
         stream.send(chunk([{index, delta: {}, finish_reason: result.finishReason, logprobs: null}]));
     }
-    if (includeUsage) stream.send(chunk([], usageOf(lease, promptTokens, results)));
+    if (includeUsage) stream.send(chunk([], session.usage()));
     stream.send("[DONE]");
     stream.end();
 }

@@ -1,4 +1,5 @@
 import {modelIds} from "../../protocol/limits.ts";
+import {chatModelVariants} from "../chat/chatModelVariants.ts";
 import {createChatCompletionsRoute} from "../chat/createChatCompletionsRoute.ts";
 import {createCompletionsRoute} from "../completions/createCompletionsRoute.ts";
 import {LocalEngine, type LocalEngineOptions} from "../engine/LocalEngine.ts";
@@ -8,6 +9,7 @@ import {unixSeconds} from "../engine/utils/makeId.ts";
 import {createDecisionRoutes} from "../decisions/createDecisionRoutes.ts";
 import {LlamaDecisionEngine} from "../decisions/LlamaDecisionEngine.ts";
 import {createModelsRoutes} from "../models/createModelsRoutes.ts";
+import {createResponsesRoute} from "../responses/createResponsesRoute.ts";
 
 export type ServerOptions = LocalEngineOptions & {
     /** Model for `svc-1-decision`; the chat model when absent. */
@@ -33,9 +35,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         })
         : engine;
     const created = unixSeconds();
+    const chatModels = chatModelVariants(engine.chatWrapper);
     const routes: Route[] = [
-        ...createModelsRoutes(modelIds.chat, [modelIds.chat], created),
-        createChatCompletionsRoute(engine, modelIds.chat),
+        // svc-1, and its reasoning-by-default variant when the model can think: each with models, chat and Responses.
+        ...chatModels.flatMap((variant) => [
+            ...createModelsRoutes(variant.id, chatModels.map((served) => served.id), created),
+            createChatCompletionsRoute(engine, variant.id, variant),
+            createResponsesRoute(engine, variant)
+        ]),
         createCompletionsRoute(engine, modelIds.chat),
         ...createModelsRoutes(modelIds.decision, [modelIds.decision], created),
         ...createDecisionRoutes(new LlamaDecisionEngine(decisionEngine))

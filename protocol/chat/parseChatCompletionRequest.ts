@@ -34,6 +34,7 @@ export function parseChatCompletionRequest(raw: unknown): ChatCompletionRequest 
         messages,
         maxTokens: budget?.value ?? limits.defaultChatMaxTokens,
         maxTokensExplicit: budget != null,
+        maxTokensField: budget?.field ?? "max_tokens",
         n: optional(body, "n", [], (value, path) => readInteger(value, path, {min: 1, max: maxChoices})) ?? 1,
         ...readSampling(body),
         tools,

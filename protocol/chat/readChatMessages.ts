@@ -1,6 +1,6 @@
 import {fail, optional, readArray, readEnum, readObject, readString, required} from "../validation/read.ts";
 import type {FieldPath} from "../validation/ValidationError.ts";
-import {readDataUrl} from "./readDataUrl.ts";
+import {readImageDataUrl} from "./readImageDataUrl.ts";
 import {readFunctionName} from "./readTools.ts";
 import type {ChatContentPart, ChatMessage, ChatToolCall} from "./types.ts";
 
@@ -60,7 +60,7 @@ function readContentPart(value: unknown, path: FieldPath): ChatContentPart {
     if (type === "text") return {type, text: required(part, "text", path, readString)};
     const image = required(part, "image_url", path, readObject);
     const url = required(image, "url", [...path, "image_url"], readString);
-    readDataUrl(url, [...path, "image_url", "url"]);
+    readImageDataUrl(url, [...path, "image_url", "url"]);
     return {type, image_url: {url, detail: optional(image, "detail", [...path, "image_url"], readString)}};
 }
 

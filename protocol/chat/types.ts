@@ -40,6 +40,8 @@ export type ChatCompletionRequest = SamplingParams & {
     /** The resolved output budget and whether the client chose it (explicit budgets may be `max_output_tokens_exceeded`). */
     maxTokens: number,
     maxTokensExplicit: boolean,
+    /** The field the budget came from (`max_completion_tokens` wins over `max_tokens`), for errors that name it. */
+    maxTokensField: string,
     n: number,
     tools?: ChatTool[],
     tool_choice?: ChatToolChoice,
@@ -57,7 +59,9 @@ export type CompletionUsage = {
     prompt_tokens: number,
     completion_tokens: number,
     total_tokens: number,
-    prompt_tokens_details: {cached_tokens: number}
+    prompt_tokens_details: {cached_tokens: number},
+    /** Output tokens spent thinking (spec 2.3.4: they are part of `completion_tokens`); sent when the model can think. */
+    completion_tokens_details?: {reasoning_tokens: number}
 };
 
 export type FinishReason = "stop" | "length" | "tool_calls";
