@@ -1,0 +1,3 @@
+import type {ParamValues} from "../params/types.ts";
+
+export type CompletionsDraft = {prompt: string, params: ParamValues};

@@ -1,0 +1,20 @@
+import {readApiError} from "../../../client/index.ts";
+import {gatewayHeaders} from "./gatewayHeaders.ts";
+
+/**
+ * Calls one of the gateway's own routes (`/gateway/api/...`) on this page's origin with the launch
+ * token. These routes are not part of the svc API, so SvcClient has no method for them; a non-2xx is
+ * read with the client's readApiError, so it shows like any API error.
+ */
+export async function gatewayFetch<T>(path: string, init: {method?: "GET" | "POST" | "DELETE", body?: unknown} = {}): Promise<T> {
+    const headers: Record<string, string> = {...gatewayHeaders(), accept: "application/json"};
+    if (init.body !== undefined) headers["content-type"] = "application/json";
+    const response = await fetch(`/gateway/api${path}`, {
+        method: init.method ?? "GET",
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body)
+    });
+    if (!response.ok) throw await readApiError(response);
+    const text = await response.text();
+    return (text ? JSON.parse(text) : null) as T;
+}

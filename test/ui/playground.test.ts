@@ -1,0 +1,316 @@
+// The renderer against the real gateway (`npm run web`) and the real local engine, driven in Chromium.
+// The engine runs the project's tiny random-weight model, so replies are gibberish: the tests check the
+// plumbing (streaming, stop, errors, code, history, presets), never the words.
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import {readFile} from "node:fs/promises";
+import type {Browser, Page} from "playwright-core";
+import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {makePng} from "./utils/makePng.ts";
+import {screenshot} from "./utils/screenshot.ts";
+import {setMonacoText} from "./utils/setMonacoText.ts";
+import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+
+// A tool whose only argument is an enum: forced calls finish in a few tokens even on a random model.
+const unitTool = [{type: "function", function: {name: "get_weather", description: "Current weather", parameters: {
+    type: "object", properties: {unit: {enum: ["celsius", "fahrenheit"]}}, required: ["unit"]
+}}}];
+
+describe("renderer playgrounds through the gateway", {skip: noChromium ?? false, timeout: 240_000}, () => {
+    let gateway: WebGateway;
+    let browser: Browser;
+    let page: Page;
+    const pageErrors: string[] = [];
+
+    const status = () => page.getByTestId("run-status");
+    const waitStatus = (text: string, timeout = 30_000) => status().filter({hasText: text}).waitFor({timeout});
+    const setParam = (key: string, value: string) => page.getByTestId(`param-${key}`).fill(value);
+    /** Runs started, to check that History holds every one of them. */
+    let runsStarted = 0;
+    const clickRun = async () => {
+        await page.getByTestId("run-button").click();
+        runsStarted++;
+    };
+    const run = async () => {
+        await clickRun();
+        await waitStatus("done");
+    };
+
+    before(async () => {
+        ensureRendererBuilt();
+        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        browser = await launchChromium();
+        const context = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "dark", acceptDownloads: true});
+        await context.grantPermissions(["clipboard-read", "clipboard-write"], {origin: gateway.url});
+        page = await context.newPage();
+        page.on("pageerror", (error) => pageErrors.push(error.message));
+        // Chromium logs every non-2xx fetch as a console error; those are the API errors the tests provoke.
+        // Anything else (a CSP violation, a React warning, a Monaco failure) is a real problem.
+        page.on("console", (message) => {
+            if (message.type() === "error" && !/^Failed to load resource: the server responded with a status of (400|503)/.test(message.text()))
+                pageErrors.push(message.text());
+        });
+        await page.goto(gateway.url);
+    });
+
+    after(async () => {
+        await browser?.close();
+        await gateway?.stop();
+    });
+
+    test("a chat streams into the reply, then shows usage and Server-Timing", async () => {
+        // Greedy decoding keeps the random model from ending early on its end-of-turn token.
+        await setParam("temperature", "0");
+        await setParam("max_tokens", "600");
+        await clickRun();
+        await waitStatus("streaming");
+        // Sample the reply while it streams: it must be seen growing, not only appear at the end.
+        const lengths = new Set<number>();
+        while (!(await status().textContent())?.includes("done")) {
+            const text = await page.getByTestId("reply-text").first().textContent().catch(() => "");
+            if (text) lengths.add(text.length);
+            await page.waitForTimeout(50);
+        }
+        assert.ok(lengths.size >= 2, `the reply grew in steps while streaming (saw lengths ${[...lengths].join(", ")})`);
+        assert.equal(await page.getByTestId("finish-reason").textContent(), "finish_reason: length");
+        const usage = await page.getByTestId("usage").textContent() ?? "";
+        assert.match(usage, /prompt_tokens\d+/);
+        assert.match(usage, /completion_tokens\d+/);
+        assert.match(await page.getByTestId("stat-server-timing").textContent() ?? "", /Server-Timing[\d.]+ ms/);
+        await screenshot(page, "chat");
+    });
+
+    test("Stop aborts a running stream, keeps the partial reply, and frees the engine", async () => {
+        await setParam("max_tokens", "3500");
+        await clickRun();
+        await waitStatus("streaming");
+        await page.waitForFunction(() => (document.querySelector("[data-testid=reply-text]")?.textContent ?? "").length > 20);
+        await page.getByTestId("stop-button").click();
+        await waitStatus("stopped", 5000);
+        await page.getByTestId("stopped-badge").waitFor();
+        assert.ok((await page.getByTestId("reply-text").textContent() ?? "").length > 20, "the partial reply stays");
+        assert.equal(await page.getByTestId("finish-reason").count(), 0, "a stopped stream has no finish reason");
+        await screenshot(page, "chat-stopped");
+        // The engine serves one sequence: the next run only finishes quickly if the aborted one stopped generating.
+        await setParam("max_tokens", "16");
+        const started = Date.now();
+        await run();
+        assert.ok(Date.now() - started < 8000, `the next run was not stuck behind the aborted one (${Date.now() - started} ms)`);
+        await setParam("temperature", "0.7");
+    });
+
+    test("a changed parameter shows in View code: curl, TypeScript and Python, with the engine URL and the key as an env var", async () => {
+        await page.getByTestId("view-code-toggle").click();
+        const code = page.getByTestId("code-block");
+        await setParam("temperature", "1.3");
+        await setParam("seed", "4242");
+        await page.getByTestId("param-include_reasoning").getByRole("radio", {name: "false"}).click();
+        assert.match(await page.getByTestId("code-base-url").textContent() ?? "", /^http:\/\/127\.0\.0\.1:\d+\/svc-1\/v1$/);
+        const curl = await code.textContent() ?? "";
+        assert.match(curl, /curl -N http:\/\/127\.0\.0\.1:\d+\/svc-1\/v1\/chat\/completions/);
+        assert.match(curl, /"temperature": 1\.3/);
+        assert.match(curl, /"seed": 4242/);
+        assert.match(curl, /Authorization: Bearer \$SVC_API_KEY/);
+        await page.getByTestId("code-tab-typescript").click();
+        const ts = await code.textContent() ?? "";
+        assert.match(ts, /temperature: 1\.3/);
+        assert.match(ts, /apiKey: process\.env\.SVC_API_KEY/);
+        assert.match(ts, /include_reasoning: false/);
+        await page.getByTestId("code-tab-python").click();
+        const py = await code.textContent() ?? "";
+        assert.match(py, /temperature=1\.3,/);
+        assert.match(py, /api_key=os\.environ\["SVC_API_KEY"\]/);
+        assert.match(py, /extra_body=\{"include_reasoning": False\}/);
+        // Live: the code follows the next edit without reopening.
+        await setParam("temperature", "0.25");
+        assert.match(await code.textContent() ?? "", /temperature=0\.25,/);
+        await screenshot(page, "chat-view-code");
+        await page.getByTestId("param-include_reasoning").getByRole("radio", {name: "—"}).click();
+        await page.getByTestId("view-code-toggle").click();
+    });
+
+    test("attached images are previewed and removable; the engine's 400 is shown as it returned it", async () => {
+        const input = page.getByTestId("attach-image-input").first();
+        await input.setInputFiles([{name: "gradient.png", mimeType: "image/png", buffer: makePng(48, 32)}]);
+        await input.setInputFiles([{name: "second.png", mimeType: "image/png", buffer: makePng(32, 32, [255, 140, 60])}]);
+        const previews = page.getByTestId("image-preview");
+        await previews.nth(1).waitFor();
+        assert.equal(await previews.count(), 2);
+        assert.ok(await previews.first().locator("img").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 48), "the preview shows the picked image");
+        await page.getByRole("button", {name: "Remove second.png"}).click();
+        assert.equal(await previews.count(), 1);
+        await clickRun();
+        await waitStatus("error");
+        assert.equal(await page.getByTestId("api-error-status").textContent(), "HTTP 400");
+        assert.equal(await page.getByTestId("api-error-code").textContent(), "code: invalid_request");
+        assert.equal(await page.getByTestId("api-error-type").textContent(), "type: invalid_request_error");
+        assert.match(await page.getByTestId("api-error-message").textContent() ?? "", /cannot read images/);
+        await screenshot(page, "chat-image-error");
+        await page.getByRole("button", {name: "Remove gradient.png"}).click();
+        assert.equal(await previews.count(), 0);
+    });
+
+    test("the tools editor validates as you type; a forced tool call is answered as a tool message", async () => {
+        await page.getByTestId("chat-settings-tab-tools").click();
+        await page.getByText("Insert example").click();
+        await page.getByTestId("tools-editor-ok").waitFor();
+        await setMonacoText(page, "tools-editor", "[{\"type\": \"function\", \"function\": {");
+        assert.match(await page.getByTestId("tools-editor-error").textContent() ?? "", /^Invalid JSON/);
+        assert.ok(await page.getByTestId("run-button").isDisabled(), "Run waits for valid tools");
+        await setMonacoText(page, "tools-editor", JSON.stringify([{type: "function", function: {description: "no name"}}]));
+        assert.equal(await page.getByTestId("tools-editor-error").textContent(), "tools[0].function.name: is required");
+        await setMonacoText(page, "tools-editor", JSON.stringify(unitTool, null, 2));
+        await page.getByTestId("tools-editor-ok").waitFor();
+        await page.getByTestId("tool-choice").selectOption("function:get_weather");
+        await screenshot(page, "chat-tools");
+
+        // Forcing a tool applies to non-streaming requests (spec 2.5).
+        await page.getByTestId("chat-settings-tab-params").click();
+        await page.getByTestId("param-stream").getByRole("radio", {name: "false"}).click();
+        await setParam("max_tokens", "200");
+        await run();
+        const call = page.getByTestId("tool-call");
+        await call.waitFor();
+        assert.match(await call.textContent() ?? "", /get_weather/);
+        assert.match(await page.getByTestId("finish-reason").textContent() ?? "", /tool_calls/);
+        const before = await page.getByTestId("message-card").count();
+        await call.getByRole("textbox").fill("{\"temperature\": 21}");
+        await call.getByRole("button", {name: "Answer as tool message"}).click();
+        const cards = page.getByTestId("message-card");
+        assert.equal(await cards.count(), before + 2, "the assistant message with the calls and the tool result were added");
+        assert.equal(await cards.nth(before).getByTestId("message-role").inputValue(), "assistant");
+        assert.equal(await cards.nth(before + 1).getByTestId("message-role").inputValue(), "tool");
+        const callId = await cards.nth(before + 1).getByLabel("tool_call_id").inputValue();
+        assert.match(callId, /\S/);
+        assert.match(await cards.nth(before).textContent() ?? "", new RegExp(callId));
+        await screenshot(page, "chat-tool-call");
+        // The conversation with the tool turn is a valid request: the engine answers it.
+        await page.getByTestId("chat-settings-tab-tools").click();
+        await page.getByTestId("tool-choice").selectOption("");
+        await run();
+
+        // Back to a plain streaming chat for the next tests.
+        for (let count = await cards.count(); count > 1; count--) await cards.last().getByRole("button", {name: "Delete message"}).click();
+        await page.getByText("Clear").click();
+        await page.getByTestId("chat-settings-tab-params").click();
+        await page.getByTestId("param-stream").getByRole("radio", {name: "true"}).click();
+    });
+
+    test("messages can be added, edited, reordered and deleted", async () => {
+        const cards = page.getByTestId("message-card");
+        await page.getByTestId("add-message").click();
+        await cards.nth(1).getByTestId("message-content").fill("second");
+        await page.getByTestId("add-message").click();
+        await cards.nth(2).getByTestId("message-content").fill("third");
+        await cards.nth(2).getByRole("button", {name: "Move up"}).click();
+        const texts = async () => Promise.all((await cards.all()).map((card) => card.getByTestId("message-content").inputValue()));
+        assert.deepEqual((await texts()).slice(1), ["third", "second"]);
+        // A new message takes the role that alternates with the last one; moving keeps each message's role.
+        assert.deepEqual(await Promise.all((await cards.all()).map((card) => card.getByTestId("message-role").inputValue())), ["user", "user", "assistant"]);
+        await cards.nth(1).getByRole("button", {name: "Move down"}).click();
+        assert.deepEqual((await texts()).slice(1), ["second", "third"]);
+        await cards.nth(1).getByRole("button", {name: "Delete message"}).click();
+        await cards.nth(1).getByRole("button", {name: "Delete message"}).click();
+        assert.equal(await cards.count(), 1);
+    });
+
+    test("the Responses playground streams events and ends with the output text", async () => {
+        await page.getByTestId("nav-responses").click();
+        await run();
+        const events = await page.getByTestId("responses-events").textContent() ?? "";
+        assert.match(events, /response\.created/);
+        assert.match(events, /response\.output_text\.delta/);
+        assert.match(events, /response\.completed/);
+        assert.ok((await page.getByTestId("responses-output").textContent() ?? "").length > 0);
+        assert.match(await page.getByTestId("usage").textContent() ?? "", /input_tokens\d+/);
+        await screenshot(page, "responses");
+    });
+
+    test("the legacy Completions playground streams text", async () => {
+        await page.getByTestId("nav-completions").click();
+        await run();
+        assert.ok((await page.getByTestId("completion-text").textContent() ?? "").length > 0);
+        assert.match(await page.getByTestId("usage").textContent() ?? "", /completion_tokens\d+/);
+        await screenshot(page, "completions");
+    });
+
+    test("every run is saved in History, searchable, and re-opens in its playground", async () => {
+        await page.getByTestId("nav-history").click();
+        const rows = page.getByTestId("history-row");
+        await rows.first().waitFor();
+        const total = await rows.count();
+        assert.equal(total, runsStarted, "every run so far is listed");
+        await page.getByTestId("history-search").fill("Once upon");
+        assert.equal(await rows.count(), 1);
+        await page.getByTestId("history-search").fill("cannot read images");
+        assert.equal(await rows.count(), 1, "errors are searchable");
+        await page.getByTestId("history-search").fill("no-such-text-anywhere");
+        assert.equal(await rows.count(), 0);
+        await page.getByTestId("history-search").fill("robot");
+        await rows.first().click();
+        await screenshot(page, "history");
+        await page.getByTestId("history-open").click();
+        await page.getByTestId("chat-screen").waitFor();
+        assert.match(await page.getByTestId("message-content").first().inputValue(), /robot/);
+        assert.ok((await page.getByTestId("reply-text").first().textContent() ?? "").length > 0, "the stored reply is shown again");
+    });
+
+    test("presets save from the panel, export to a JSON file, and import back", async () => {
+        await setParam("temperature", "0.2");
+        await setParam("top_p", "0.9");
+        await page.getByTestId("preset-name").fill("Demo preset");
+        await page.getByRole("button", {name: "Save"}).click();
+        await page.getByTestId("nav-presets").click();
+        assert.match(await page.getByTestId("presets-table").textContent() ?? "", /Demo preset.*temperature=0\.2/);
+        const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("presets-export").click()]);
+        const file = JSON.parse(await readFile(await download.path(), "utf8"));
+        assert.equal(file.format, "svc-studio-presets");
+        assert.deepEqual(file.presets.map((preset: {name: string, params: {temperature?: number}}) => [preset.name, preset.params.temperature]), [["Demo preset", 0.2]]);
+        await page.getByRole("button", {name: "Delete preset Demo preset"}).click();
+        await page.getByTestId("presets-import").setInputFiles({name: "team-presets.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file))});
+        assert.match(await page.getByTestId("presets-message").textContent() ?? "", /Imported 1 preset/);
+        await page.getByTestId("presets-import").setInputFiles({name: "wrong.json", mimeType: "application/json", buffer: Buffer.from("{\"presets\": 3}")});
+        assert.match(await page.getByTestId("presets-message").textContent() ?? "", /wrong\.json: Not a presets file/);
+        await screenshot(page, "presets");
+        // Loading it back into the chat panel sets its values.
+        await page.getByTestId("nav-chat").click();
+        await setParam("temperature", "1.9");
+        await page.getByTestId("preset-load").selectOption({label: "Demo preset"});
+        assert.equal(await page.getByTestId("param-temperature").inputValue(), "0.2");
+    });
+
+    test("the engine screen shows the engine, and stopping it turns chat runs into the gateway's 503", async () => {
+        await page.getByTestId("nav-engine").click();
+        await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor();
+        assert.match(await page.getByTestId("engine-model").textContent() ?? "", /tiny-chatml-v\d+\.gguf$/);
+        assert.equal(await page.getByTestId("engine-compute").textContent(), "CPU");
+        assert.equal(await page.getByTestId("engine-threads").textContent(), "1");
+        assert.match(await page.getByTestId("engine-context-size").textContent() ?? "", /^[\d,]+$/);
+        await screenshot(page, "engine");
+        await page.getByTestId("engine-stop").click();
+        await page.getByTestId("engine-status").filter({hasText: "stopped"}).waitFor({timeout: 15_000});
+        await page.getByTestId("nav-chat").click();
+        await clickRun();
+        await waitStatus("error", 15_000);
+        assert.equal(await page.getByTestId("api-error-status").textContent(), "HTTP 503");
+        assert.equal(await page.getByTestId("api-error-code").textContent(), "code: service_unavailable");
+        await page.getByTestId("nav-engine").click();
+        await page.getByTestId("engine-start").click();
+        await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor({timeout: 60_000});
+        await page.getByTestId("nav-chat").click();
+        await setParam("max_tokens", "16");
+        await run();
+    });
+
+    test("the light theme renders too, and no page error or console error happened", async () => {
+        await page.getByTestId("theme-toggle").click();
+        assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), "light");
+        await page.getByTestId("view-code-toggle").click();
+        await screenshot(page, "chat-light");
+        await page.getByTestId("view-code-toggle").click();
+        await page.getByTestId("theme-toggle").click();
+        assert.deepEqual(pageErrors, []);
+    });
+});

@@ -1,0 +1,82 @@
+// The "View code" snippets are programs people paste into a terminal: run the curl and TypeScript ones
+// against a real engine that requires a key, with the key only in SVC_API_KEY, and type-check the
+// TypeScript one against the real openai package.
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import {execFile} from "node:child_process";
+import {mkdir, writeFile} from "node:fs/promises";
+import path from "node:path";
+import {promisify} from "node:util";
+import ts from "typescript";
+import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {toCurl} from "../../renderer/src/viewCode/toCurl.ts";
+import {toTypeScript} from "../../renderer/src/viewCode/toTypeScript.ts";
+import type {CodeRequest} from "../../renderer/src/viewCode/types.ts";
+import {startEngine, type Engine} from "./utils/startEngine.ts";
+import {repoRoot} from "./utils/startProcess.ts";
+
+const run = promisify(execFile);
+const key = "ck_snippet_7d1e";
+// Inside the repository, so `import OpenAI from "openai"` resolves from its node_modules.
+const scratch = path.join(repoRoot, "test-artifacts/ui/snippets");
+
+const chatBody = {
+    model: "svc-1",
+    messages: [{role: "system", content: "It's a 'quoted' test"}, {role: "user", content: "Hi"}],
+    max_tokens: 8,
+    temperature: 0,
+    include_reasoning: false,
+    chat_template_kwargs: {enable_thinking: false}
+};
+
+describe("View code snippets run as shown", {timeout: 120_000}, () => {
+    let engine: Engine;
+    let request: (body: Record<string, unknown>, endpoint?: CodeRequest["endpoint"]) => CodeRequest;
+
+    before(async () => {
+        engine = await startEngine({model: await ensureTinyGguf(), apiKey: key});
+        request = (body, endpoint = "chat") => ({endpoint, baseUrl: `${engine.url}/svc-1/v1`, body});
+        await mkdir(scratch, {recursive: true});
+    });
+
+    after(async () => {
+        await engine?.stop();
+    });
+
+    test("curl: a streaming and a plain chat succeed with the key from the environment, and fail without it", async () => {
+        const env = {...process.env, SVC_API_KEY: key};
+        const plain = await run("bash", ["-c", toCurl(request(chatBody))], {env});
+        const completion = JSON.parse(plain.stdout);
+        assert.equal(completion.object, "chat.completion");
+        assert.equal(completion.usage.completion_tokens > 0, true);
+        const streamed = await run("bash", ["-c", toCurl(request({...chatBody, stream: true}))], {env});
+        assert.match(streamed.stdout, /data: \[DONE\]/);
+        const refused = await run("bash", ["-c", toCurl(request(chatBody))], {env: {...process.env, SVC_API_KEY: "ck_wrong"}});
+        assert.equal(JSON.parse(refused.stdout).error.code, "invalid_api_key");
+    });
+
+    test("TypeScript: type-checks against the openai package and prints the streamed reply", async () => {
+        const files = {
+            chat: toTypeScript(request({...chatBody, stream: true, stream_options: {include_usage: true}})),
+            chatOnce: toTypeScript(request({...chatBody, tools: [{type: "function", function: {name: "f", parameters: {type: "object", properties: {}}}}], tool_choice: "auto", response_format: {type: "json_object"}})),
+            responses: toTypeScript(request({model: "svc-1", input: "Hi", max_output_tokens: 8, stream: true, chat_template_kwargs: {enable_thinking: false}}, "responses")),
+            completions: toTypeScript(request({model: "svc-1", prompt: "Once", max_tokens: 8, stop: ["."]}, "completions"))
+        };
+        const paths = await Promise.all(Object.entries(files).map(async ([name, code]) => {
+            const file = path.join(scratch, `${name}.ts`);
+            await writeFile(file, code);
+            return file;
+        }));
+        const program = ts.createProgram(paths, {
+            target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+            strict: true, noEmit: true, skipLibCheck: true, types: ["node"]
+        });
+        const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n"));
+        assert.deepEqual(problems, []);
+
+        const {stdout} = await run(process.execPath, ["--import", "tsx", paths[0]], {cwd: repoRoot, env: {...process.env, SVC_API_KEY: key}});
+        assert.ok(stdout.length > 0, "the snippet printed the streamed content");
+        const legacy = await run(process.execPath, ["--import", "tsx", paths[3]], {cwd: repoRoot, env: {...process.env, SVC_API_KEY: key}});
+        assert.ok(legacy.stdout.trim().length > 0);
+    });
+});
