@@ -17,10 +17,17 @@ export async function generateCompletionText({lease, prompt, maxTokens, sampling
 }): Promise<CompletionTextResult> {
     const completion = new LlamaCompletion({contextSequence: lease.sequence});
     const outputBefore = lease.sequence.tokenMeter.usedOutputTokens;
+    const {tokens} = lease.sequence.model;
+    // LlamaCompletion prepends the BOS token itself; `prompt` holds it already (so usage and the window count it).
+    const input = tokens.shouldPrependBosToken && prompt[0] === tokens.bos ? prompt.slice(1) : prompt;
     try {
-        const result = await completion.generateCompletionWithMeta(prompt, {
+        const result = await completion.generateCompletionWithMeta(input, {
             ...toGenerationOptions(sampling, {choiceIndex}),
             maxTokens,
+            // The route checked that prompt plus budget fit the window: keep the whole prompt (LlamaCompletion
+            // would otherwise cut its start to leave a tenth of the context free) and never shift it out.
+            contextShiftSize: lease.sequence.context.contextSize - prompt.length,
+            disableContextShift: true,
             signal,
             stopOnAbortSignal: true,
             onTextChunk: onText

@@ -1,6 +1,7 @@
 import os from "node:os";
 import {getLlama, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type Llama, type LlamaContext, type LlamaModel} from "node-llama-cpp";
-import {checkModelFile} from "../models/checkModelFile.ts";
+import {planModelLoad, type GpuLayersChoice, type ModelLoadPlan} from "../gpu/planModelLoad.ts";
+import {checkModelFile, ModelFileError} from "../models/checkModelFile.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
 
 export type GpuChoice = "auto" | "off" | "cuda" | "vulkan" | "metal";
@@ -10,12 +11,16 @@ export type LocalEngineOptions = {
     /** Evaluation threads; defaults to the machine's cores (node-llama-cpp's own default is far slower on small machines). */
     threads?: number,
     gpu?: GpuChoice,
+    /** Layers offloaded to the GPU: a count, `auto` (what fits in free VRAM; default) or `max` (all). */
+    gpuLayers?: GpuLayersChoice,
     /** Tokens per sequence; defaults to the model's training context capped at 8192. */
     contextSize?: number,
     /** Concurrent sequences of the one context. */
     parallel?: number,
     /** Requests allowed to wait for a sequence before 429 `service_busy`. */
-    maxQueue?: number
+    maxQueue?: number,
+    /** Told the memory estimate before the weights load (the CLI prints it and its warnings). */
+    onMemoryPlan?: (plan: ModelLoadPlan, modelPath: string, gpu: string | false) => void
 };
 
 export type EngineInfo = {
@@ -25,7 +30,12 @@ export type EngineInfo = {
     contextSize: number,
     parallel: number,
     trainContextSize: number,
-    chatWrapper: string
+    chatWrapper: string,
+    /** Layers actually on the GPU, of `totalLayers`. */
+    gpuLayers: number,
+    totalLayers: number,
+    /** The memory estimate made before loading, with its warnings (see native/gpu/planModelLoad.ts). */
+    memory: ModelLoadPlan
 };
 
 const defaultContextCap = 8192;
@@ -58,8 +68,19 @@ export class LocalEngine {
             maxThreads: threads,
             logLevel: LlamaLogLevel.error
         });
-        const model = await llama.loadModel({modelPath: options.modelPath});
-        const contextSize = options.contextSize ?? Math.min(model.trainContextSize, defaultContextCap);
+        // Estimated before any weight is read, so a model that will not fit is explained, not just slow or failing.
+        const memory = await planModelLoad(llama, {modelPath: options.modelPath, gpuLayers: options.gpuLayers ?? "auto",
+            contextSize: options.contextSize, parallel, contextCap: defaultContextCap}).catch(async (error: unknown) => {
+            await llama.dispose();
+            throw new ModelFileError(`cannot read the model file ${options.modelPath}: ${(error as Error).message}`);
+        });
+        options.onMemoryPlan?.(memory, options.modelPath, llama.gpu);
+        const model = await llama.loadModel({modelPath: options.modelPath, gpuLayers: options.gpuLayers ?? "auto"}).catch(async (error: unknown) => {
+            await llama.dispose();
+            // A file that passed the header check but that llama.cpp cannot load is still a bad model file: one clear line.
+            throw new ModelFileError(`cannot load the model file ${options.modelPath}: ${(error as Error).message}`);
+        });
+        const contextSize = memory.contextSize;
         const context = await model.createContext({contextSize, sequences: parallel, threads: {ideal: threads, min: 1}});
         const sequences = Array.from({length: parallel}, () => context.getSequence());
         const scheduler = new SequenceScheduler(sequences, {maxQueue: options.maxQueue ?? parallel * 16});
@@ -70,7 +91,10 @@ export class LocalEngine {
             contextSize: context.contextSize,
             parallel,
             trainContextSize: model.trainContextSize,
-            chatWrapper: ""
+            chatWrapper: "",
+            gpuLayers: model.gpuLayers,
+            totalLayers: memory.totalLayers,
+            memory
         });
     }
 
