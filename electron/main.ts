@@ -5,6 +5,7 @@ import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
 import {ensureTinyGguf} from "../native/models/fixture/ensureTinyGguf.ts";
+import {ModelLibrary} from "../native/models/ModelLibrary.ts";
 import {ConnectionStore} from "./gateway/ConnectionStore.ts";
 import {contentSecurityPolicy} from "./gateway/contentSecurityPolicy.ts";
 import {EngineSupervisor} from "./gateway/EngineSupervisor.ts";
@@ -78,6 +79,7 @@ async function main() {
     await app.whenReady();
     app.setAboutPanelOptions({applicationName: "Svc Studio", applicationVersion: app.getVersion()});
     const dataDir = app.getPath("userData");
+    const library = new ModelLibrary();
     const supervisor = new EngineSupervisor({
         threads: os.availableParallelism(),
         gpu: "auto",
@@ -91,7 +93,10 @@ async function main() {
         connections: await ConnectionStore.open(path.join(dataDir, "connections.json")),
         vault: await KeyVault.open({filePath: path.join(dataDir, "keys.json"), backend: safeStorageBackend()}),
         rendererDir,
-        confirmPlaintextKeyStorage: askPlaintextConsent
+        confirmPlaintextKeyStorage: askPlaintextConsent,
+        // The same library as `npm run pull` ($SVC_STUDIO_MODELS_DIR or the user data folder): pulled models show up here.
+        library,
+        lifecycle: {autoStart: true, idleUnloadMinutes: Number(process.env.SVC_STUDIO_IDLE_UNLOAD_MINUTES) || 0}
     });
     secureSession();
     ipcMain.handle(openModelFileChannel, async (event) => {
@@ -102,7 +107,7 @@ async function main() {
     await createWindow(gateway);
     // A demo always works: without SVC_MODEL the tiny test model is written to the data directory. The window is up
     // first and shows `starting`; a failure is in the state (`crashed` with the engine's message).
-    const modelPath = process.env.SVC_MODEL?.trim() || await ensureTinyGguf(path.join(dataDir, "models"));
+    const modelPath = process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || await ensureTinyGguf(path.join(dataDir, "models"));
     supervisor.start(modelPath).catch((error: unknown) => console.error("svc-studio: engine:", (error as Error).message));
 }
 

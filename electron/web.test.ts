@@ -10,7 +10,8 @@ const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
 const remoteKey = "ck_env_secret_42";
 
 const child = spawn(process.execPath, ["--import", "tsx", webEntry, "--port", "0", "--threads", "1", "--gpu", "off"], {
-    env: {...process.env, SVC_MODEL: "", SVC_REMOTE_BASE_URL: "http://127.0.0.1:9/base/", SVC_REMOTE_API_KEY: remoteKey},
+    // An empty model library, so a developer's own default model does not replace the tiny fixture here.
+    env: {...process.env, SVC_MODEL: "", SVC_STUDIO_MODELS_DIR: "/nonexistent/svc-studio-test-models", SVC_REMOTE_BASE_URL: "http://127.0.0.1:9/base/", SVC_REMOTE_API_KEY: remoteKey},
     stdio: ["ignore", "pipe", "pipe"]
 });
 const output: string[] = [];

@@ -2,6 +2,7 @@
 import os from "node:os";
 import {parseArgs} from "node:util";
 import {ensureTinyGguf} from "../native/models/fixture/ensureTinyGguf.ts";
+import {ModelLibrary} from "../native/models/ModelLibrary.ts";
 import {ConnectionStore} from "./gateway/ConnectionStore.ts";
 import {EngineSupervisor, type EngineSupervisorOptions} from "./gateway/EngineSupervisor.ts";
 import {Gateway} from "./gateway/Gateway.ts";
@@ -10,7 +11,9 @@ import {seedEnvRemote} from "./gateway/seedEnvRemote.ts";
 
 const usage = `usage: npm run web -- [options]
   --port <n>           gateway port (default 0: a free one, printed at start)
-  --model <file.gguf>  model for the local engine (default: $SVC_MODEL, else the tiny test model)
+  --model <file.gguf>  model for the local engine (default: $SVC_MODEL, else the library's default model, else the tiny test model)
+  --models-dir <dir>   model library (default: $SVC_STUDIO_MODELS_DIR, else the user data folder)
+  --idle-unload <min>  stop the engine after this many idle minutes (default 0: never); the next request reloads it
   --threads <n>        engine threads (default: this machine's cores)
   --gpu <backend>      auto | off | cuda | vulkan | metal (default auto)
   --context-size <n>   tokens per sequence
@@ -25,6 +28,8 @@ async function main(argv: string[]) {
         options: {
             "port": {type: "string", default: "0"},
             "model": {type: "string"},
+            "models-dir": {type: "string"},
+            "idle-unload": {type: "string", default: "0"},
             "threads": {type: "string"},
             "gpu": {type: "string", default: "auto"},
             "context-size": {type: "string"},
@@ -36,7 +41,8 @@ async function main(argv: string[]) {
     if (values.help) return console.log(usage);
 
     if (!gpuChoices.includes(values.gpu as GpuChoice)) return fail(`--gpu must be one of ${gpuChoices.join(", ")}`);
-    const modelPath = values.model ?? (process.env.SVC_MODEL?.trim() || await ensureTinyGguf());
+    const library = new ModelLibrary(values["models-dir"]);
+    const modelPath = values.model ?? (process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || await ensureTinyGguf());
     const supervisor = new EngineSupervisor({
         modelPath,
         threads: integer("threads", values.threads) ?? os.availableParallelism(),
@@ -47,7 +53,8 @@ async function main(argv: string[]) {
     const connections = ConnectionStore.inMemory();
     const vault = new MemoryKeyVault();
     await seedEnvRemote(connections, vault, process.env);
-    const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer});
+    const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer,
+        library, lifecycle: {autoStart: true, idleUnloadMinutes: integer("idle-unload", values["idle-unload"])}});
 
     let stopping = false;
     const stop = async (signal: string) => {

@@ -1,4 +1,4 @@
-import {spawn, type ChildProcess} from "node:child_process";
+import {execFile, spawn, type ChildProcess} from "node:child_process";
 import {EventEmitter} from "node:events";
 import {createInterface} from "node:readline";
 import {fileURLToPath} from "node:url";
@@ -27,6 +27,8 @@ export type EngineSupervisorOptions = {
     modelPath?: string,
     threads?: number,
     gpu?: "auto" | "off" | "cuda" | "vulkan" | "metal",
+    /** `--gpu-layers`: a count, `auto` (what fits) or `max`. */
+    gpuLayers?: number | "auto" | "max",
     contextSize?: number,
     parallel?: number,
     /** Passed as `--api-key` (tests use it to run a key-protected engine). */
@@ -121,11 +123,28 @@ export class EngineSupervisor extends EventEmitter {
         this.setStatus({status: "stopped", restarts: 0, model: this.options.modelPath});
     }
 
+    /**
+     * Runs another `svc-studio` command (e.g. `gpu --json`) with the engine's binary and environment, so native
+     * code is only ever loaded in a child, never in the gateway's (Electron main) process. Resolves with stdout.
+     */
+    public runCli(args: string[], timeoutMs = 60_000): Promise<string> {
+        const env: NodeJS.ProcessEnv = {...process.env, ...this.options.env};
+        for (const name of privateEnv) delete env[name];
+        return new Promise((resolve, reject) => {
+            execFile(this.options.execPath ?? process.execPath, [this.options.cliPath ?? defaultCliPath, ...args],
+                {env, timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024}, (error, stdout, stderr) => {
+                    if (error != null) reject(new Error(`svc-studio ${args.join(" ")} failed: ${stderr.trim() || error.message}`));
+                    else resolve(stdout);
+                });
+        });
+    }
+
     private spawnEngine(): Launch {
         const options = this.options;
         const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", "0"];
         if (options.threads != null) args.push("--threads", String(options.threads));
         if (options.gpu != null) args.push("--gpu", options.gpu);
+        if (options.gpuLayers != null) args.push("--gpu-layers", String(options.gpuLayers));
         if (options.contextSize != null) args.push("--context-size", String(options.contextSize));
         if (options.parallel != null) args.push("--parallel", String(options.parallel));
         for (const key of options.apiKeys ?? []) args.push("--api-key", key);

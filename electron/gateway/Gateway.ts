@@ -5,12 +5,16 @@ import {fileURLToPath} from "node:url";
 import {toApiError} from "../../native/http/formatError.ts";
 import {readJsonBody} from "../../native/http/readJsonBody.ts";
 import {optional, readObject, readString, rejectUnknownFields} from "../../protocol/validation/read.ts";
+import type {ModelLibrary} from "../../native/models/ModelLibrary.ts";
 import type {ConnectionStore} from "./ConnectionStore.ts";
+import {EngineLifecycle, type EngineLifecycleSettings} from "./EngineLifecycle.ts";
 import type {EngineSupervisor} from "./EngineSupervisor.ts";
 import {GatewayError} from "./GatewayError.ts";
 import type {GatewayState} from "./GatewayState.ts";
 import type {KeyStore} from "./KeyStore.ts";
 import {KeyVaultError} from "./KeyVaultError.ts";
+import {ModelDownloads} from "./ModelDownloads.ts";
+import {ModelsApi} from "./ModelsApi.ts";
 import {isAllowedHost} from "./utils/isAllowedHost.ts";
 import {proxyRequest} from "./utils/proxyRequest.ts";
 import {readRemoteProfileInput} from "./utils/readRemoteProfileInput.ts";
@@ -28,7 +32,13 @@ export type GatewayOptions = {
     /** Default 0: a free port picked by the OS. */
     port?: number,
     /** Asked when the vault refuses a key for lack of a keyring; true means the user accepted plaintext storage. */
-    confirmPlaintextKeyStorage?: () => Promise<boolean>
+    confirmPlaintextKeyStorage?: () => Promise<boolean>,
+    /** The model library behind `/gateway/api/models...` (absent: those routes answer 404). */
+    library?: ModelLibrary,
+    /** Downloads into `library`; default one with standard retries. */
+    downloads?: ModelDownloads,
+    /** Load on first `/local` request, unload when idle (both off by default). */
+    lifecycle?: Partial<EngineLifecycleSettings>
 };
 
 const defaultRendererDir = fileURLToPath(new URL("../../renderer/dist/", import.meta.url));
@@ -50,6 +60,10 @@ export class Gateway {
     private readonly confirmPlaintextKeyStorage?: () => Promise<boolean>;
     private readonly server: Server;
     private listeningPort = 0;
+    public readonly lifecycle: EngineLifecycle;
+    public readonly downloads?: ModelDownloads;
+    private readonly models?: ModelsApi;
+    private readonly library?: ModelLibrary;
 
     private constructor(options: GatewayOptions) {
         this.mode = options.mode;
@@ -58,6 +72,12 @@ export class Gateway {
         this.vault = options.vault;
         this.rendererDir = options.rendererDir ?? defaultRendererDir;
         this.confirmPlaintextKeyStorage = options.confirmPlaintextKeyStorage;
+        this.library = options.library;
+        this.lifecycle = new EngineLifecycle(options.supervisor, options.lifecycle, options.library);
+        if (options.library != null) {
+            this.downloads = options.downloads ?? new ModelDownloads(options.library);
+            this.models = new ModelsApi(options.library, this.downloads, options.supervisor, this.lifecycle);
+        }
         this.server = createServer((req, res) => void this.handle(req, res));
     }
 
@@ -101,7 +121,8 @@ export class Gateway {
     public async close({stopEngine = true}: {stopEngine?: boolean} = {}) {
         const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
         this.server.closeAllConnections();
-        await Promise.all([closed, stopEngine ? this.supervisor.stop() : undefined]);
+        this.lifecycle.dispose();
+        await Promise.all([closed, stopEngine ? this.supervisor.stop() : undefined, this.downloads?.cancelAll()]);
     }
 
     private async handle(req: IncomingMessage, res: ServerResponse) {
@@ -137,12 +158,19 @@ export class Gateway {
     }
 
     private async proxyLocal(req: IncomingMessage, res: ServerResponse, url: URL) {
+        // Stopped (idle unload, or never started) with autoStart on: this request loads the model and then goes through.
+        await this.lifecycle.ensureRunning();
         const engineUrl = this.supervisor.status().url;
         if (this.supervisor.status().status !== "running" || engineUrl == null) throw engineStopped(this.supervisor.status().status);
-        await proxyRequest(req, res, {
-            target: new URL(url.pathname.slice("/local".length) + url.search, engineUrl),
-            unreachable: () => engineStopped(this.supervisor.status().status)
-        });
+        const ended = this.lifecycle.requestStarted();
+        try {
+            await proxyRequest(req, res, {
+                target: new URL(url.pathname.slice("/local".length) + url.search, engineUrl),
+                unreachable: () => engineStopped(this.supervisor.status().status)
+            });
+        } finally {
+            ended();
+        }
     }
 
     private async proxyRemote(req: IncomingMessage, res: ServerResponse, url: URL) {
@@ -163,10 +191,17 @@ export class Gateway {
         const method = req.method ?? "GET";
         const connection = /^\/connections\/([^/]+)(\/activate)?$/.exec(path);
         if (method === "GET" && path === "/state") return writeJson(res, 200, this.state());
+        if (this.models != null && (path === "/models" || path.startsWith("/models/")) && await this.models.handle(req, res, path, () => readBody(req)))
+            return;
         if (method === "POST" && path === "/engine/start") {
             const body = readObject(await readBody(req), []);
-            rejectUnknownFields(body, [], ["modelPath"]);
-            const modelPath = optional(body, "modelPath", [], readString);
+            rejectUnknownFields(body, [], ["modelPath", "modelId"]);
+            const modelId = optional(body, "modelId", [], readString);
+            if (modelId != null && body.modelPath != null)
+                throw new GatewayError(400, "invalid_request", "invalid_request_error", "give modelPath or modelId, not both");
+            // A library model by id; else the path given, the last model, or the library's default model.
+            const modelPath = modelId != null ? await this.libraryModelPath(modelId)
+                : optional(body, "modelPath", [], readString) ?? (this.supervisor.modelPath() == null ? (await this.library?.defaultModel())?.path : undefined);
             if (modelPath == null && this.supervisor.modelPath() == null)
                 throw new GatewayError(400, "invalid_request", "invalid_request_error", "modelPath: is required, no model has been chosen yet");
             // A failed start is reported in the state (status `crashed`, `error`), which is the answer either way.
@@ -196,6 +231,15 @@ export class Gateway {
             return writeJson(res, 200, this.state());
         }
         throw new GatewayError(404, "not_found", "invalid_request_error", `no gateway endpoint ${method} /gateway/api${path}`);
+    }
+
+    private async libraryModelPath(id: string): Promise<string> {
+        if (this.library == null) throw new GatewayError(404, "not_found", "invalid_request_error", "this gateway has no model library");
+        try {
+            return (await this.library.get(id)).path;
+        } catch (error) {
+            throw new GatewayError(404, "model_not_found", "invalid_request_error", (error as Error).message);
+        }
     }
 
     /** Saves a key; when only plaintext storage is possible, asks the user once (Electron dialog) before refusing. */

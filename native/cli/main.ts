@@ -1,19 +1,42 @@
+import path from "node:path";
+import {explainCpuFallback} from "../gpu/explainCpuFallback.ts";
+import {describeModelLoadPlan} from "../gpu/planModelLoad.ts";
 import {ensureTinyGguf} from "../models/fixture/ensureTinyGguf.ts";
 import {ModelFileError} from "../models/checkModelFile.ts";
+import {DownloadError} from "../models/download/DownloadError.ts";
+import {ModelLibraryError} from "../models/ModelLibraryError.ts";
 import {startServer} from "../server/startServer.ts";
 import {parseServeArgs, serveUsage, UsageError} from "./parseServeArgs.ts";
+import {NoModelError, resolveServeModel} from "./resolveServeModel.ts";
+import {runGpu} from "./runGpu.ts";
+import {runModels} from "./runModels.ts";
+import {runPull} from "./runPull.ts";
 
 const usage = `usage: svc-studio <command>
-  serve --model <file.gguf> [options]   serve the svc API on localhost (see: svc-studio serve --help)
+  serve [--model <file.gguf>] [options] serve the svc API on localhost (see: svc-studio serve --help)
+  pull <url | hf:user/repo/file.gguf>   download a model into the model library (see: svc-studio pull --help)
+  models                                list the model library; models default <file> chooses the default
+  gpu [--json]                          which GPU backend the engine can use, and why not
   make-fixture [dir]                    write the project's tiny test GGUF and print its path`;
 
 async function serve(argv: string[]) {
     if (argv.includes("--help") || argv.includes("-h")) return console.log(serveUsage);
-    const options = parseServeArgs(argv);
-    const server = await startServer(options);
+    const {options, note} = await resolveServeModel(parseServeArgs(argv));
+    if (note != null) console.log(note);
+    const server = await startServer({
+        ...options,
+        onMemoryPlan: (plan, modelPath, gpu) => {
+            for (const line of describeModelLoadPlan(plan, gpu))
+                (line.startsWith("warning:") ? console.warn : console.log)(line.replace(/^(\w+): /, `$1 (${path.basename(modelPath)}): `));
+        }
+    });
     const {info} = server.engine;
     console.log(`model ${info.modelPath} (${info.chatWrapper} template), ${info.gpu === false ? "CPU" : info.gpu}, ` +
         `${info.threads} threads, context ${info.contextSize} x ${info.parallel} sequences`);
+    if (info.gpu === false && (options.gpu ?? "auto") === "auto") {
+        const why = await explainCpuFallback();
+        if (why != null) console.warn(`warning: ${why}`);
+    }
     console.log(`listening on ${server.url}`);
 
     let stopping = false;
@@ -32,13 +55,17 @@ async function main(argv: string[]) {
     const [command, ...rest] = argv;
     if (command === "serve") return serve(rest);
     if (command === "make-fixture") return console.log(await ensureTinyGguf(rest[0]));
+    if (command === "pull") return runPull(rest);
+    if (command === "models") return runModels(rest);
+    if (command === "gpu") return runGpu(rest);
     console.error(usage);
     process.exit(command == null || command === "--help" ? 0 : 2);
 }
 
 main(process.argv.slice(2)).catch((error) => {
     // Expected faults (a bad flag, a bad model file) are one clear line; anything else keeps its stack.
-    if (error instanceof UsageError || error instanceof ModelFileError || (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION")
+    if (error instanceof UsageError || error instanceof ModelFileError || error instanceof DownloadError || error instanceof ModelLibraryError
+        || error instanceof NoModelError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS_"))
         console.error(`svc-studio: ${(error as Error).message}`);
     else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
         console.error(`svc-studio: the address is already in use: ${(error as Error).message}`);
