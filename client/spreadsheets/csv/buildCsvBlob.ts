@@ -1,0 +1,12 @@
+import type {CellValue} from "../types.ts";
+import {csvLine} from "./formatCsv.ts";
+
+/**
+ * A CSV file as a Blob, for a browser download: UTF-8, CRLF, a BOM by default (so Excel reads UTF-8), built
+ * from rows as they come; node/writeCsvFile is the Node counterpart.
+ */
+export async function buildCsvBlob(columns: readonly string[], rows: AsyncIterable<CellValue[]> | Iterable<CellValue[]>, options: {bom?: boolean} = {}): Promise<Blob> {
+    const parts: string[] = [(options.bom ?? true) ? "\ufeff" : "", csvLine(columns)];
+    for await (const row of rows) parts.push(csvLine(row));
+    return new Blob(parts, {type: "text/csv;charset=utf-8"});
+}
