@@ -4,7 +4,11 @@ import {TopBar} from "./components/TopBar.tsx";
 import {ViewCodePanel} from "./components/ViewCodePanel.tsx";
 import {ChatScreen} from "./screens/ChatScreen.tsx";
 import {CompletionsScreen} from "./screens/CompletionsScreen.tsx";
+import {DecisionStudioScreen} from "./decisions/DecisionStudioScreen.tsx";
+import {EvaluationScreen} from "./scoring/EvaluationScreen.tsx";
+import {ScoringScreen} from "./scoring/ScoringScreen.tsx";
 import {EngineScreen} from "./screens/EngineScreen.tsx";
+import {ModelsScreen} from "./screens/ModelsScreen.tsx";
 import {HistoryScreen} from "./screens/HistoryScreen.tsx";
 import {PresetsScreen} from "./screens/PresetsScreen.tsx";
 import {ResponsesScreen} from "./screens/ResponsesScreen.tsx";
@@ -16,8 +20,12 @@ const screens = {
     chat: ChatScreen,
     responses: ResponsesScreen,
     completions: CompletionsScreen,
+    decisions: DecisionStudioScreen,
+    scoring: ScoringScreen,
+    evaluation: EvaluationScreen,
     history: HistoryScreen,
     presets: PresetsScreen,
+    models: ModelsScreen,
     engine: EngineScreen
 };
 

@@ -6,8 +6,12 @@ const items: Array<{id: Screen, label: string, icon: IconName, section: string}>
     {id: "chat", label: "Chat", icon: "chat", section: "Playgrounds"},
     {id: "responses", label: "Responses", icon: "responses", section: "Playgrounds"},
     {id: "completions", label: "Completions", icon: "completions", section: "Playgrounds"},
+    {id: "decisions", label: "Decision studio", icon: "decisions", section: "Decisions"},
+    {id: "scoring", label: "Spreadsheet scoring", icon: "scoring", section: "Decisions"},
+    {id: "evaluation", label: "Evaluation", icon: "evaluation", section: "Decisions"},
     {id: "history", label: "History", icon: "history", section: "Library"},
     {id: "presets", label: "Presets", icon: "presets", section: "Library"},
+    {id: "models", label: "Models", icon: "models", section: "Setup"},
     {id: "engine", label: "Engine & connections", icon: "engine", section: "Setup"}
 ];
 

@@ -7,8 +7,12 @@ const titles: Record<Screen, [string, string]> = {
     chat: ["Chat playground", "POST /svc-1/v1/chat/completions"],
     responses: ["Responses playground", "POST /svc-1/v1/responses"],
     completions: ["Completions playground", "POST /svc-1/v1/completions (legacy)"],
+    decisions: ["Decision studio", "POST /svc-1-decision/v1/decisions · /v1/systemone"],
+    scoring: ["Spreadsheet scoring", "A question set over every row of a CSV or XLSX file"],
+    evaluation: ["Evaluation", "Answers against labels: metrics and calibration"],
     history: ["History", "Runs saved on this machine"],
     presets: ["Presets", "Saved parameter sets"],
+    models: ["Models", "Library, downloads, GPU and memory"],
     engine: ["Engine & connections", "Local engine and remote profiles"]
 };
 

@@ -1,6 +1,6 @@
 import {create} from "zustand";
 
-export type Screen = "chat" | "responses" | "completions" | "history" | "presets" | "engine";
+export type Screen = "chat" | "responses" | "completions" | "decisions" | "scoring" | "evaluation" | "history" | "presets" | "models" | "engine";
 
 type NavState = {
     screen: Screen,

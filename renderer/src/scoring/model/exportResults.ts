@@ -1,0 +1,21 @@
+import type {ResultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
+import {exportRows} from "../../../../client/jobs/exportRows.ts";
+import type {ResultStore} from "../../../../client/jobs/types.ts";
+import {formatCsv} from "../../../../client/spreadsheets/csv/formatCsv.ts";
+import type {CellValue, SheetRow} from "../../../../client/spreadsheets/types.ts";
+import {buildXlsx} from "../../../../client/spreadsheets/xlsx/buildXlsx.ts";
+import {memoryBatches} from "./memoryBatches.ts";
+
+export type ExportSource = {columns: readonly string[], rows: readonly SheetRow[], store: ResultStore, jobId: string, layout: ResultLayout};
+
+/** Every row with its answer columns (client/jobs resultLayout), as CSV with a byte order mark for Excel. */
+export async function exportCsv(source: ExportSource): Promise<string> {
+    const lines: CellValue[][] = [[...source.columns, ...source.layout.columns]];
+    for await (const row of exportRows(memoryBatches(source.rows), source.store, source.jobId, source.layout)) lines.push(row);
+    return formatCsv(lines, {bom: true});
+}
+
+/** The same rows as an XLSX workbook (one sheet, bold header). */
+export async function exportXlsx(source: ExportSource): Promise<Uint8Array> {
+    return buildXlsx([...source.columns, ...source.layout.columns], exportRows(memoryBatches(source.rows), source.store, source.jobId, source.layout));
+}

@@ -1,0 +1,11 @@
+/** Saves bytes as a file through the browser's download (Electron shows its save dialog). */
+export function downloadBytes(fileName: string, bytes: Uint8Array | string, type: string) {
+    const url = URL.createObjectURL(new Blob([bytes as BlobPart], {type}));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = fileName;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -1,0 +1,68 @@
+import {create} from "zustand";
+import type {ResultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
+import type {MemoryResultStore} from "../../../../client/jobs/MemoryResultStore.ts";
+import type {InputMapping, JobProgress, JobSpec, RowResult} from "../../../../client/jobs/types.ts";
+import type {QuestionInfo} from "../../../../client/questions/types.ts";
+import type {SheetRow, SpreadsheetSource} from "../../../../client/spreadsheets/types.ts";
+
+/** A sheet read whole into memory: the preview, the grid, the labels of the evaluation and the job's rows. */
+export type LoadedTable = {
+    fileName: string,
+    format: "csv" | "xlsx",
+    sheets: string[],
+    sheet: string | null,
+    /** What the person chose: detect, or force a header row on or off. */
+    header: "auto" | boolean,
+    headerDetected: boolean,
+    hasHeader: boolean,
+    columns: string[],
+    rows: SheetRow[]
+};
+
+export type ScoringJob = {
+    id: string,
+    spec: JobSpec,
+    infos: QuestionInfo[],
+    layout: ResultLayout,
+    store: MemoryResultStore,
+    /** Each row's result as it arrives (index = data row); mutated in place, `resultsVersion` says when. */
+    results: Array<RowResult | undefined>,
+    /** The table the job scores (the rows and columns it was started with). */
+    table: LoadedTable
+};
+
+type ScoringState = {
+    source: SpreadsheetSource | null,
+    /** While a file is being read: rows read so far. */
+    loading: {fileName: string, rows: number} | null,
+    loadError: string | null,
+    table: LoadedTable | null,
+    mapping: InputMapping,
+    concurrency: number,
+    job: ScoringJob | null,
+    progress: JobProgress | null,
+    /** Why the last job could not run at all (its progress says why a running job failed). */
+    jobError: string | null,
+    /** Bumped (at most a few times a second) when results arrive, so views re-read `job.results`. */
+    resultsVersion: number,
+    /** Evaluation: question name -> label column, and yes/no question name -> decision threshold. */
+    labelColumns: Record<string, string>,
+    thresholds: Record<string, number>,
+    set: (patch: Partial<Omit<ScoringState, "set">>) => void
+};
+
+export const useScoringStore = create<ScoringState>()((set) => ({
+    source: null,
+    loading: null,
+    loadError: null,
+    table: null,
+    mapping: {kind: "template", template: ""},
+    concurrency: 4,
+    job: null,
+    progress: null,
+    jobError: null,
+    resultsVersion: 0,
+    labelColumns: {},
+    thresholds: {},
+    set: (patch) => set(patch)
+}));

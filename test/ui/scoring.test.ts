@@ -1,0 +1,294 @@
+// Spreadsheet scoring and evaluation against the real gateway (`npm run web`) and the real local engine, in
+// Chromium. The tiny random-weight model answers near-uniformly, so the tests check the plumbing (import,
+// mapping, job progress, grid, exports, metrics, calibration), never the quality of the answers.
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import {mkdtemp, readFile, writeFile} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import type {Browser, Page} from "playwright-core";
+import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
+import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {screenshot} from "./utils/screenshot.ts";
+import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+
+const questionSet = {
+    format: "decisions",
+    name: "Review labels",
+    questions: [
+        {type: "predicate", name: "positive", instructions: "Is the review positive?"},
+        {type: "choice", name: "topic", instructions: "What is the review mostly about?", choices: [{value: "price"}, {value: "quality"}, {value: "delivery"}]}
+    ]
+};
+
+// Unicode, embedded quotes, commas and a line break inside quoted fields; labels for both questions.
+const reviews: Array<[string, string, string]> = [
+    ["Très bon produit, livré \"vite\"", "yes", "delivery"],
+    ["Terrible — broke after a day", "no", "quality"],
+    ["价格便宜，质量好", "yes", "price"],
+    ["Emoji 👍 \"great\" value", "yes", "price"],
+    ["Line one\nline two, still broken", "no", "quality"],
+    ["Okay, nothing special", "no", "delivery"],
+    ["Arrived in two days, well packed", "yes", "delivery"],
+    ["Overpriced for what it is", "no", "price"],
+    ["Solid build, feels premium", "yes", "quality"],
+    ["Late delivery, box damaged", "no", "delivery"],
+    ["Cheap and cheerful", "yes", "price"],
+    ["Stopped working after a week", "no", "quality"]
+];
+const csvField = (text: string) => /[",\n]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text;
+const csvText = ["review,positive,topic", ...reviews.map((row) => row.map(csvField).join(","))].join("\r\n") + "\r\n";
+
+describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChromium ?? false, timeout: 400_000}, () => {
+    let gateway: WebGateway;
+    let browser: Browser;
+    let page: Page;
+    let scratch: string;
+    const pageErrors: string[] = [];
+
+    const download = async (testId: string): Promise<Buffer> => {
+        const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+        const target = path.join(scratch, file.suggestedFilename());
+        await file.saveAs(target);
+        return readFile(target);
+    };
+    const waitStatus = (status: string, timeout = 120_000) => page.getByTestId("scoring-status").filter({hasText: status}).waitFor({timeout});
+    const gridCells = async (column: string) => {
+        const header = await page.getByTestId("grid-sort").allTextContents();
+        const index = header.findIndex((text) => text.replace(/[▲▼]/g, "") === column);
+        assert.ok(index >= 0, `grid column ${column} in ${header.join(", ")}`);
+        return page.getByTestId("grid-row").evaluateAll((rows, at) => rows.map((row) => row.children[at + 1]?.textContent ?? ""), index);
+    };
+
+    before(async () => {
+        ensureRendererBuilt();
+        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-scoring-"));
+        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        browser = await launchChromium();
+        const context = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "dark", acceptDownloads: true});
+        page = await context.newPage();
+        page.on("pageerror", (error) => pageErrors.push(error.message));
+        page.on("console", (message) => {
+            if (message.type() === "error") pageErrors.push(message.text());
+        });
+        await page.goto(gateway.url);
+        // The question set comes from a file, opened in the Decision studio as a person would.
+        const setFile = path.join(scratch, "review-labels.questions.json");
+        await writeFile(setFile, JSON.stringify(questionSet, null, 2));
+        await page.getByTestId("nav-decisions").click();
+        await page.getByTestId("qs-open-input").setInputFiles(setFile);
+        await page.getByTestId("qs-file-message").filter({hasText: "Opened"}).waitFor();
+        await page.getByTestId("nav-scoring").click();
+    });
+
+    after(async () => {
+        await browser?.close();
+        await gateway?.stop();
+    });
+
+    test("import a CSV with unicode, quotes and line breaks; header detected; a template maps the rows", async () => {
+        const file = path.join(scratch, "reviews.csv");
+        await writeFile(file, csvText);
+        await page.getByTestId("scoring-file-input").setInputFiles(file);
+        await page.getByTestId("import-summary").filter({hasText: "reviews.csv · 12 rows × 3 columns"}).waitFor();
+        assert.match(await page.getByTestId("header-mode").locator("option:checked").textContent() ?? "", /found one/);
+        const preview = await page.getByTestId("table-preview").locator("td").allTextContents();
+        for (const cell of ["Très bon produit, livré \"vite\"", "价格便宜，质量好", "Emoji 👍 \"great\" value", "Line one\nline two, still broken"]) assert.ok(preview.includes(cell), `preview shows ${JSON.stringify(cell)}`);
+
+        assert.equal(await page.getByTestId("mapping-template").inputValue(), "{{review}}");
+        await page.getByTestId("mapping-template").fill("Customer review: {{ review }}");
+        assert.equal(await page.getByTestId("mapping-preview").textContent(), "Customer review: Très bon produit, livré \"vite\"");
+        await page.getByTestId("mapping-template").fill("Customer review: {{reviw}}");
+        assert.match(await page.getByTestId("mapping-error").textContent() ?? "", /no column named "reviw"/);
+        assert.ok(await page.getByTestId("scoring-start").isDisabled(), "a broken template cannot start a job");
+        await page.getByTestId("mapping-template").fill("Customer review: {{review}}");
+    });
+
+    test("the Decision studio takes a row of the loaded table as its input, mapped by the template", async () => {
+        await page.getByTestId("nav-decisions").click();
+        await page.getByTestId("input-mode-row").click();
+        await page.getByTestId("input-row-index").fill("3");
+        assert.equal(await page.getByTestId("input-row-preview").textContent(), "Customer review: 价格便宜，质量好");
+        await page.getByTestId("decision-run").click();
+        await page.getByTestId("decision-status").filter({hasText: "done"}).waitFor({timeout: 60_000});
+        assert.equal(await page.getByTestId("answer-card").count(), 2);
+        await page.getByTestId("input-mode-text").click();
+        await page.getByTestId("nav-scoring").click();
+    });
+
+    test("score every row: progress reaches 100%, the grid and histograms fill, sorting and filtering work", async () => {
+        await page.getByTestId("scoring-concurrency").fill("3");
+        await page.getByTestId("scoring-start").click();
+        await waitStatus("completed");
+        assert.equal(await page.getByTestId("scoring-percent").textContent(), "100%");
+        assert.equal(await page.getByTestId("scoring-rows").textContent(), "12 / 12 rows");
+        assert.equal(await page.getByTestId("scoring-errors").textContent(), "0");
+        assert.equal(await page.getByTestId("grid-row").count(), 12);
+        const probabilities = (await gridCells("positive.probability")).map(Number);
+        assert.ok(probabilities.every((value) => value >= 0 && value <= 1), probabilities.join(", "));
+        const choices = await gridCells("topic.choice");
+        assert.ok(choices.every((value) => ["price", "quality", "delivery"].includes(value)), choices.join(", "));
+        assert.equal(await page.getByTestId("histogram").count(), 2);
+        assert.ok(await page.getByTestId("histogram").nth(1).locator(".recharts-bar-rectangle").count() >= 1, "histogram bars rendered");
+
+        await page.locator("[data-testid=grid-sort][data-column='positive.probability']").click();
+        const sorted = (await gridCells("positive.probability")).map(Number);
+        assert.deepEqual(sorted, [...sorted].sort((a, b) => a - b), "ascending");
+        await page.locator("[data-testid=grid-sort][data-column='positive.probability']").click();
+        const reversed = (await gridCells("positive.probability")).map(Number);
+        assert.deepEqual(reversed, [...reversed].sort((a, b) => b - a), "descending");
+        await page.getByTestId("grid-filter").fill("价格");
+        await page.getByTestId("grid-count").filter({hasText: "1 of 12 rows"}).waitFor();
+        await page.getByTestId("grid-filter").fill("");
+        await page.getByTestId("results-card").scrollIntoViewIfNeeded();
+        await screenshot(page, "scoring-results");
+    });
+
+    test("export to CSV and XLSX: every row with its answer columns", async () => {
+        const csv = (await download("export-csv")).toString("utf8");
+        assert.ok(csv.startsWith("\ufeff"), "a byte order mark, so Excel reads UTF-8");
+        const [header, ...rows] = parseCsv(csv.slice(1)).filter((row) => row.length > 1);
+        assert.deepEqual(header, ["review", "positive", "topic", "positive.probability", "topic.choice", "topic.confidence", "topic.p.price", "topic.p.quality", "topic.p.delivery", "error"]);
+        assert.deepEqual(rows.map((row) => row[0]), reviews.map((review) => review[0]), "unicode, quotes and line breaks survive");
+        for (const row of rows) {
+            assert.ok(Number(row[3]) >= 0 && Number(row[3]) <= 1);
+            assert.ok(["price", "quality", "delivery"].includes(row[4]));
+            assert.equal((Number(row[6]) + Number(row[7]) + Number(row[8])).toFixed(2), "1.00");
+            assert.equal(row[9], "");
+        }
+
+        const workbook = new ExcelJS.Workbook();
+        const bytes = await download("export-xlsx");
+        await workbook.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+        const sheet = workbook.worksheets[0];
+        assert.equal(sheet.rowCount, 13);
+        assert.deepEqual((sheet.getRow(1).values as unknown[]).slice(1), header);
+        assert.equal(sheet.getRow(4).getCell(1).value, "价格便宜，质量好");
+        assert.equal(typeof sheet.getRow(2).getCell(4).value, "number");
+    });
+
+    test("evaluation: label columns give metrics, ROC, reliability, confusion; calibration is fitted, saved and applied", async () => {
+        await page.getByTestId("nav-evaluation").click();
+        const cards = page.getByTestId("eval-card");
+        assert.equal(await cards.count(), 2);
+        const positive = cards.nth(0);
+        assert.equal(await positive.getByTestId("eval-label-positive").inputValue(), "positive", "the label column is guessed from the name");
+        assert.match(await positive.getByTestId("eval-used").textContent() ?? "", /^12 rows used/);
+        for (const metric of ["accuracy", "precision", "recall", "f1", "brier", "logloss", "ece", "auc"])
+            assert.match(await positive.getByTestId(`metric-${metric}`).textContent() ?? "", /\d\.\d{3}|–/, metric);
+        assert.match(await positive.getByTestId("metric-accuracy").textContent() ?? "", /\d\.\d{3}/);
+        assert.match(await positive.getByTestId("roc-auc").textContent() ?? "", /AUC \d\.\d{3}/);
+        assert.ok(await positive.getByTestId("roc-chart").locator(".recharts-line-curve").count() >= 1);
+        assert.ok(await positive.getByTestId("reliability-diagram").locator(".recharts-line-curve").count() >= 1);
+        // The threshold picker: at 1.00 nothing is predicted true, so recall is 0.
+        await positive.getByTestId("threshold-positive").fill("1");
+        assert.equal(await positive.getByTestId("threshold-positive-value").textContent(), "1.00");
+        assert.equal(await positive.getByTestId("threshold-positive-recall").textContent(), "0.000");
+        await positive.getByTestId("threshold-positive").fill("0.5");
+
+        const topic = cards.nth(1);
+        assert.equal(await topic.getByTestId("eval-label-topic").inputValue(), "topic");
+        assert.equal(await topic.getByTestId("per-class-table").locator("tbody tr").count(), 3);
+        const matrix = await topic.getByTestId("confusion-matrix").locator("tbody td").allTextContents();
+        assert.equal(matrix.length, 9);
+        assert.equal(matrix.reduce((sum, cell) => sum + Number(cell), 0), 12, "every labelled row lands in the matrix once");
+        await screenshot(page, "evaluation");
+
+        await positive.getByTestId("calibration-fit").click();
+        assert.match(await positive.getByTestId("calibration-table").textContent() ?? "", /before.*after/s);
+        await positive.getByTestId("calibration-save").click();
+        await positive.getByTestId("calibration-saved").waitFor();
+        await positive.getByTestId("eval-calibrated").waitFor();
+        await screenshot(page, "evaluation-calibrated");
+
+        // Later runs apply it and say so: the studio's cards and a new scoring job.
+        await page.getByTestId("nav-decisions").click();
+        await page.getByTestId("decision-run").click();
+        await page.getByTestId("decision-status").filter({hasText: "done"}).waitFor({timeout: 60_000});
+        await page.locator("[data-testid=answer-card][data-name=positive] [data-testid=answer-calibrated]").waitFor();
+        assert.equal(await page.locator("[data-testid=answer-card][data-name=topic] [data-testid=answer-calibrated]").count(), 0);
+        await page.getByTestId("nav-scoring").click();
+        await page.getByTestId("scoring-start").click();
+        await waitStatus("completed");
+        const calibrated = await gridCells("positive.calibrated");
+        assert.deepEqual([...new Set(calibrated)], ["true"]);
+    });
+
+    test("pause, resume, cancel and continue a longer job", async () => {
+        const file = path.join(scratch, "many.csv");
+        await writeFile(file, ["text,label", ...Array.from({length: 300}, (_, index) => `Review number ${index} — ok,${index % 2 === 0 ? "yes" : "no"}`)].join("\n"));
+        await page.getByTestId("scoring-file-input").setInputFiles(file);
+        await page.getByTestId("import-summary").filter({hasText: "many.csv · 300 rows × 2 columns"}).waitFor();
+        await page.getByTestId("scoring-concurrency").fill("1");
+        await page.getByTestId("scoring-start").click();
+        await page.getByTestId("scoring-pause").click();
+        await waitStatus("paused", 10_000);
+        await page.waitForTimeout(300);
+        const pausedAt = await page.getByTestId("scoring-rows").textContent();
+        await page.waitForTimeout(1000);
+        assert.equal(await page.getByTestId("scoring-rows").textContent(), pausedAt, "no rows are scored while paused");
+        await page.getByTestId("scoring-resume").click();
+        await waitStatus("running", 10_000);
+        await page.waitForFunction(() => /^\d+/.exec(document.querySelector("[data-testid=scoring-rows]")?.textContent ?? "")?.[0] !== "0");
+        assert.match(await page.getByTestId("scoring-rate").textContent() ?? "", /^(–|\d+\.\d)$/);
+        await page.getByTestId("scoring-cancel").click();
+        await waitStatus("cancelled", 10_000);
+        const done = Number(/^(\d+)/.exec(await page.getByTestId("scoring-rows").textContent() ?? "")?.[1]);
+        assert.ok(done > 0 && done < 300, `cancelled part way (${done} of 300)`);
+        await page.getByTestId("scoring-concurrency").fill("4");
+        await page.getByTestId("scoring-continue").click();
+        await waitStatus("completed", 180_000);
+        assert.equal(await page.getByTestId("scoring-rows").textContent(), "300 / 300 rows");
+        assert.ok(await page.getByTestId("grid-row").count() < 60, "the grid keeps only the visible rows in the DOM");
+        await page.getByTestId("scoring-run-card").scrollIntoViewIfNeeded();
+        await screenshot(page, "scoring-continued");
+    });
+
+    test("XLSX: sheets to pick from, read in a worker", async () => {
+        const workbook = new ExcelJS.Workbook();
+        workbook.addWorksheet("Notes").addRows([["about"], ["labels by hand, March"]]);
+        const data = workbook.addWorksheet("Données");
+        data.addRow(["review", "stars", "checked"]);
+        data.addRow(["Très bien", 5, true]);
+        data.addRow(["\"Quoted\", with comma", 2, false]);
+        const file = path.join(scratch, "book.xlsx");
+        await writeFile(file, new Uint8Array(await workbook.xlsx.writeBuffer() as ArrayBuffer));
+        await page.getByTestId("scoring-file-input").setInputFiles(file);
+        await page.getByTestId("import-summary").filter({hasText: "book.xlsx · Notes"}).waitFor();
+        assert.deepEqual(await page.getByTestId("sheet-picker").locator("option").allTextContents(), ["Notes", "Données"]);
+        await page.getByTestId("sheet-picker").selectOption("Données");
+        await page.getByTestId("import-summary").filter({hasText: "book.xlsx · Données · 2 rows × 3 columns"}).waitFor();
+        const preview = await page.getByTestId("table-preview").locator("td").allTextContents();
+        assert.deepEqual(preview, ["1", "Très bien", "5", "true", "2", "\"Quoted\", with comma", "2", "false"]);
+    });
+
+    test("100,000 rows load in batches while the page keeps painting", async () => {
+        const lines = ["id,text,label"];
+        for (let index = 0; index < 100_000; index++) lines.push(`${index},"Row ${index}, ""quoted"" — ünïcode",${index % 3 === 0 ? "yes" : "no"}`);
+        const file = path.join(scratch, "big.csv");
+        await writeFile(file, lines.join("\n"));
+        await page.getByTestId("scoring-file-input").setInputFiles(file);
+        // Sample the loading indicator: intermediate counts prove the page rendered between batches.
+        const seen = new Set<string>();
+        while (await page.getByTestId("import-summary").filter({hasText: "big.csv"}).count() === 0) {
+            const text = await page.getByTestId("import-loading").textContent({timeout: 1000}).catch(() => null);
+            if (text) seen.add(text);
+            await page.waitForTimeout(20);
+        }
+        assert.match(await page.getByTestId("import-summary").textContent() ?? "", /100,000 rows × 3 columns/);
+        const partial = [...seen].filter((text) => !/: 0 rows$/.test(text) && !/: 100,000 rows$/.test(text));
+        assert.ok(partial.length >= 2, `progress painted while loading: ${[...seen].join(" | ")}`);
+        assert.ok(await page.getByTestId("grid-row").count() < 60, "only the visible rows are in the DOM");
+        await page.getByTestId("results-grid").evaluate((grid) => grid.scrollTop = 30 * 99_990);
+        await page.locator("[data-testid=grid-row][data-row='99999']").waitFor();
+        await page.getByTestId("results-card").scrollIntoViewIfNeeded();
+        await screenshot(page, "scoring-100k");
+    });
+
+    test("no page errors", () => {
+        assert.deepEqual(pageErrors, []);
+    });
+});
