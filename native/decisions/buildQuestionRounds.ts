@@ -33,10 +33,11 @@ export function buildQuestionRounds(question: NormalizedQuestion, order: number[
             ? `${child.label}. ${describeOption(shown[child.options[0]])}`
             : `${child.label}. one of: ${child.options.map((position) => shown[position].text).join("; ")}`);
         const narrowed = node.key === "" ? "" : " (the answer is among these)";
+        // The instruction comes before the options: the text both orders share is then read once per question.
         return {
             nodeKey: node.key,
             labels: node.children.map((child) => child.label),
-            prompt: `Question: ${question.instructions}\nOptions${narrowed}:\n${lines.join("\n")}\nReply with the letter of the best option.\nAnswer:`
+            prompt: `Question: ${question.instructions}\nReply with the letter of the best option.\nOptions${narrowed}:\n${lines.join("\n")}\nAnswer:`
         };
     });
     return {order, tree, rounds};

@@ -1,13 +1,21 @@
-import os from "node:os";
 import {parseArgs} from "node:util";
 import {benchModelPath} from "./benchModelPath.ts";
+import {decisionsBench} from "./decisionsBench.ts";
 import {httpVsInProcess} from "./httpVsInProcess.ts";
+import {scoringBench} from "./scoringBench.ts";
 
 // `npm run bench [-- --threads N --requests N]`: prints ratios against baselines measured in the same run.
 const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "40"}}});
-const threads = Number(values.threads ?? Math.max(1, Math.min(2, os.availableParallelism())));
+// One thread by default: on 2 cores llama.cpp's 2-thread pool stalls whenever anything else runs.
+const threads = Number(values.threads ?? 1);
 const model = await benchModelPath();
 console.log(`model: ${model.name} (${model.path}), threads: ${threads}, CPU`);
 
 console.log("\n== HTTP server (b) vs in-process node-llama-cpp (a), 64-token completions ==");
 await httpVsInProcess(model.path, threads, Number(values.requests));
+
+console.log("\n== Decision endpoints: one 64-question request vs 64 one-question requests ==");
+await decisionsBench(model.path, threads);
+
+console.log("\n== Spreadsheet scoring: 1,000 rows x 3 questions ==");
+await scoringBench(model.path, threads);

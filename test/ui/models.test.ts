@@ -17,6 +17,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+import {gatewayApi} from "./utils/gatewayApi.ts";
 
 const installed = "tiny-chatml.gguf";
 /** Bytes of `stale.gguf` an earlier, interrupted download left in the library. */
@@ -32,11 +33,7 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
     const pageErrors: string[] = [];
 
     /** The gateway's own answer, read with the page's launch token (to check the UI against). */
-    const api = <T,>(route: string): Promise<T> => page.evaluate(async (url) => {
-        const token = document.querySelector<HTMLMetaElement>("meta[name=svc-gateway-token]")!.content;
-        const response = await fetch(url, {headers: {"X-Gateway-Token": token}});
-        return response.json();
-    }, `/gateway/api${route}`) as Promise<T>;
+    const api = <T,>(route: string): Promise<T> => gatewayApi<T>(page, route);
     const row = (id: string) => page.getByTestId(`model-row-${id}`);
     const download = (fileName: string) => page.getByTestId(`download-${fileName}`).first();
     /** The download of `fileName` once it has reached `status`. */

@@ -12,6 +12,7 @@ import {makePng} from "./utils/makePng.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {setMonacoText} from "./utils/setMonacoText.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+import {gatewayApi} from "./utils/gatewayApi.ts";
 
 // A tool whose only argument is an enum: forced calls finish in a few tokens even on a random model.
 const unitTool = [{type: "function", function: {name: "get_weather", description: "Current weather", parameters: {
@@ -281,7 +282,7 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.equal(await page.getByTestId("param-temperature").inputValue(), "0.2");
     });
 
-    test("the engine screen shows the engine, and stopping it turns chat runs into the gateway's 503", async () => {
+    test("the engine screen shows the engine; stopped, a chat is the gateway's 503, or starts the engine with auto start on", async () => {
         await page.getByTestId("nav-engine").click();
         await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor();
         assert.match(await page.getByTestId("engine-model").textContent() ?? "", /tiny-chatml-v\d+\.gguf$/);
@@ -289,6 +290,7 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.equal(await page.getByTestId("engine-threads").textContent(), "1");
         assert.match(await page.getByTestId("engine-context-size").textContent() ?? "", /^[\d,]+$/);
         await screenshot(page, "engine");
+        await gatewayApi(page, "/models/settings", {method: "POST", body: {autoStart: false}});
         await page.getByTestId("engine-stop").click();
         await page.getByTestId("engine-status").filter({hasText: "stopped"}).waitFor({timeout: 15_000});
         await page.getByTestId("nav-chat").click();
@@ -296,12 +298,13 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await waitStatus("error", 15_000);
         assert.equal(await page.getByTestId("api-error-status").textContent(), "HTTP 503");
         assert.equal(await page.getByTestId("api-error-code").textContent(), "code: service_unavailable");
-        await page.getByTestId("nav-engine").click();
-        await page.getByTestId("engine-start").click();
-        await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor({timeout: 60_000});
-        await page.getByTestId("nav-chat").click();
+        // With auto start on, the next request loads the engine itself instead of failing.
+        await gatewayApi(page, "/models/settings", {method: "POST", body: {autoStart: true}});
         await setParam("max_tokens", "16");
         await run();
+        await page.getByTestId("nav-engine").click();
+        await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor({timeout: 60_000});
+        await page.getByTestId("nav-chat").click();
     });
 
     test("the light theme renders too, and no page error or console error happened", async () => {
