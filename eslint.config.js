@@ -7,7 +7,7 @@ import globals from "globals";
 const forbid = (patterns, message) => ["error", {patterns: patterns.map((pattern) => ({group: [pattern], message, allowTypeImports: true}))}];
 
 export default tseslint.config(
-    {ignores: ["node_modules/**", "dist/**", "out/**", "renderer/dist/**", "test-artifacts/**", ".fixtures/**"]},
+    {ignores: ["node_modules/**", "dist/**", "out/**", "renderer/dist/**", "test-artifacts/**", ".fixtures/**", ".scratch/**"]},
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {
