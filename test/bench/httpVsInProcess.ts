@@ -1,6 +1,6 @@
 import {getLlama, LlamaCompletion, LlamaLogLevel} from "node-llama-cpp";
-import {startServer} from "../../native/server/startServer.ts";
 import {format, measure} from "./measure.ts";
+import {spawnServer} from "./spawnServer.ts";
 
 const maxTokens = 64;
 const rounds = 3;
@@ -14,7 +14,8 @@ export async function httpVsInProcess(modelPath: string, threads: number, reques
     const parallel = 4;
     const llama = await getLlama({gpu: false, build: "never", maxThreads: threads, logLevel: LlamaLogLevel.error});
     const model = await llama.loadModel({modelPath});
-    const context = await model.createContext({contextSize: 2048, sequences: parallel, threads: {ideal: threads, min: 1}});
+    // The same context settings as the server's LocalEngine on CPU.
+    const context = await model.createContext({contextSize: 2048, sequences: parallel, threads: {ideal: threads, min: 1}, flashAttention: false});
     const sequences = Array.from({length: parallel}, () => context.getSequence());
     const completions = sequences.map((contextSequence) => new LlamaCompletion({contextSequence}));
     const inProcess = (client: number) => async () => {
@@ -24,7 +25,7 @@ export async function httpVsInProcess(modelPath: string, threads: number, reques
         return sequence.tokenMeter.usedOutputTokens - before;
     };
 
-    const server = await startServer({modelPath, threads, gpu: "off", port: 0, parallel, contextSize: 2048});
+    const server = await spawnServer(["--model", modelPath, "--threads", String(threads), "--gpu", "off", "--parallel", String(parallel), "--context-size", "2048"]);
     const overHttp = async () => {
         const response = await fetch(`${server.url}/svc-1/v1/completions`, {
             method: "POST",
