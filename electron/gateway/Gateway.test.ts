@@ -114,7 +114,9 @@ test("state reports the running engine, the local profile and the mode", async (
     assert.equal(current.engine.pid, localEngine.status().pid);
     assert.equal(current.engine.threads, 1);
     assert.equal(current.engine.gpu, false);
-    assert.equal("url" in current.engine, false, "the engine's own URL stays inside the gateway");
+    // Only the renderer (holding the launch token) reads it, to show scripts where the local engine listens.
+    assert.equal(current.engine.url, localEngine.status().url);
+    assert.equal("restarts" in current.engine, false);
     assert.deepEqual(current.connections, [{id: "local", kind: "local", name: "Local engine", hasKey: false}]);
     assert.equal(current.activeConnectionId, "local");
 });

@@ -105,9 +105,9 @@ export class Gateway {
     }
 
     public state(): GatewayState {
-        const {status, model, gpu, threads, contextSize, parallel, error, pid} = this.supervisor.status();
+        const {restarts: _restarts, ...engine} = this.supervisor.status();
         return {
-            engine: {status, model, gpu, threads, contextSize, parallel, error, pid},
+            engine,
             connections: this.connections.list().map((profile) => ({
                 ...profile,
                 hasKey: profile.kind === "remote" && this.vault.has(profile.id)

@@ -108,7 +108,10 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await setParam("temperature", "1.3");
         await setParam("seed", "4242");
         await page.getByTestId("param-include_reasoning").getByRole("radio", {name: "false"}).click();
-        assert.match(await page.getByTestId("code-base-url").textContent() ?? "", /^http:\/\/127\.0\.0\.1:\d+\/svc-1\/v1$/);
+        // The local engine's own loopback URL (scripts have no gateway token), as the gateway reports it.
+        const {engine} = await gatewayApi<{engine: {url?: string}}>(page, "/state");
+        assert.match(engine.url ?? "", /^http:\/\/127\.0\.0\.1:\d+$/);
+        assert.equal(await page.getByTestId("code-base-url").textContent(), `${engine.url}/svc-1/v1`);
         const curl = await code.textContent() ?? "";
         assert.match(curl, /curl -N http:\/\/127\.0\.0\.1:\d+\/svc-1\/v1\/chat\/completions/);
         assert.match(curl, /"temperature": 1\.3/);

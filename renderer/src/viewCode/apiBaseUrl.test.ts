@@ -15,7 +15,6 @@ const state = (active: string, engine: GatewayState["engine"] = {status: "runnin
 
 test("local: the engine's own URL from the gateway state, else the CLI default", () => {
     assert.equal(apiBaseUrl(state("local", {status: "running", url: "http://127.0.0.1:41234"})), "http://127.0.0.1:41234/svc-1/v1");
-    assert.equal(apiBaseUrl(state("local", {status: "running", port: 5555})), "http://127.0.0.1:5555/svc-1/v1");
     assert.equal(apiBaseUrl(state("local")), "http://127.0.0.1:8080/svc-1/v1");
     assert.equal(apiBaseUrl(undefined), "http://127.0.0.1:8080/svc-1/v1");
 });

@@ -17,7 +17,5 @@ export function apiBaseUrl(state: GatewayState | undefined): string {
 
 function localEngineUrl(state: GatewayState | undefined): string {
     const engine = state?.engine;
-    if (engine?.url) return engine.url;
-    if (engine?.port) return `http://127.0.0.1:${engine.port}`;
-    return defaultLocalEngineUrl;
+    return engine?.url ?? defaultLocalEngineUrl;
 }
