@@ -1,5 +1,6 @@
 import type {JsonBody} from "../../../client/index.ts";
 import type {ChatReply, ChoiceState} from "./replyTypes.ts";
+import {foldStreamChunk} from "./utils/foldStreamChunk.ts";
 
 type ToolCallDelta = {index?: number, id?: string, type?: string, function?: {name?: string, arguments?: string}};
 
@@ -9,24 +10,7 @@ type ToolCallDelta = {index?: number, id?: string, type?: string, function?: {na
  * `include_usage` is on) sets the usage. Returns a new reply; the input is not changed.
  */
 export function applyChatChunk(reply: ChatReply, chunk: JsonBody): ChatReply {
-    const choices = reply.choices.slice();
-    for (const raw of Array.isArray(chunk.choices) ? chunk.choices as JsonBody[] : []) {
-        const index = typeof raw.index === "number" ? raw.index : 0;
-        const position = choices.findIndex((choice) => choice.index === index);
-        const current: ChoiceState = position >= 0 ? choices[position] : {index, content: "", reasoning: "", toolCalls: [], finishReason: null};
-        const next = applyDelta(current, (raw.delta ?? {}) as JsonBody);
-        if (typeof raw.finish_reason === "string") next.finishReason = raw.finish_reason;
-        if (position >= 0) choices[position] = next;
-        else choices.push(next);
-    }
-    choices.sort((a, b) => a.index - b.index);
-    return {
-        id: reply.id ?? (typeof chunk.id === "string" ? chunk.id : undefined),
-        model: reply.model ?? (typeof chunk.model === "string" ? chunk.model : undefined),
-        choices,
-        usage: chunk.usage && typeof chunk.usage === "object" ? chunk.usage as JsonBody : reply.usage,
-        chunks: reply.chunks + 1
-    };
+    return foldStreamChunk(reply, chunk, (choice, raw) => applyDelta(choice, (raw.delta ?? {}) as JsonBody));
 }
 
 function applyDelta(choice: ChoiceState, delta: JsonBody): ChoiceState {
