@@ -1,7 +1,6 @@
 import {parseChatCompletionRequest} from "../../protocol/chat/parseChatCompletionRequest.ts";
 import type {ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, CompletionUsage} from "../../protocol/chat/types.ts";
 import {limits} from "../../protocol/limits.ts";
-import type {LocalEngine} from "../engine/LocalEngine.ts";
 import {makeId, unixSeconds} from "../engine/utils/makeId.ts";
 import {checkModelMatchesPath} from "../http/checkModelMatchesPath.ts";
 import type {RequestContext} from "../http/RequestContext.ts";
@@ -14,10 +13,11 @@ import type {ChatTurnResult} from "./generateChatTurn.ts";
 import {toChunkDelta} from "./utils/toChunkDelta.ts";
 
 /** `POST /{model}/v1/chat/completions` (spec 2.1-2.3, 2.5-2.7, 6.1) on the local engine. */
-export function createChatCompletionsRoute(engine: LocalEngine, model: string, variant: ChatModelVariant = {id: model, reasoningByDefault: false}): Route {
+export function createChatCompletionsRoute(variant: ChatModelVariant): Route {
+    const {engine} = variant;
     return {
         method: "POST",
-        model,
+        model: variant.id,
         path: "/v1/chat/completions",
         maxBodyBytes: limits.chatBodyBytes,
         async handle(context, body) {

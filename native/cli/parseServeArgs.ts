@@ -19,6 +19,7 @@ export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [option
   --api-key <key>        require Authorization: Bearer <key> (repeatable)
   --threads <n>          evaluation threads (default: this machine's ${os.availableParallelism()} cores)
   --decision-model <f>   GGUF for svc-1-decision (default: the --model file)
+  --reasoning-model <f>  GGUF for svc-1-reasoning, the reasoning-by-default variant (default: the --model file)
   --gpu <backend>        auto | off | cuda | vulkan | metal (default auto; see: svc-studio gpu)
   --gpu-layers <n>       layers on the GPU: a number, auto (what fits; default) or max
   --context-size <n>     tokens per sequence (default: the model's training context, at most 8192)
@@ -41,6 +42,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
             "gpu": {type: "string", default: "auto"},
             "context-size": {type: "string"},
             "decision-model": {type: "string"},
+            "reasoning-model": {type: "string"},
             "parallel": {type: "string", default: "1"},
             "max-queue": {type: "string"}
         }
@@ -51,6 +53,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         modelPath: values.model,
         modelsDir: values["models-dir"],
         decisionModelPath: values["decision-model"],
+        reasoningModelPath: values["reasoning-model"],
         host: values.host,
         port: integer("port", values.port, 0, 65535),
         apiKeys: values["api-key"] ?? [],

@@ -1,6 +1,8 @@
+import {reasoningModelId} from "../../protocol/chat/reasoningModelId.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import {catalog} from "../models/catalog.ts";
 import {ModelLibrary} from "../models/ModelLibrary.ts";
+import type {ModelRole} from "../models/modelRoles.ts";
 import type {ServerOptions} from "../server/startServer.ts";
 import type {ServeArgs} from "./parseServeArgs.ts";
 
@@ -22,12 +24,20 @@ export async function resolveServeModel(args: ServeArgs): Promise<{options: Serv
     const library = new ModelLibrary(modelsDir);
     const chosen = await library.defaultModel();
     if (chosen == null) throw new NoModelError(noModelMessage(library.dir));
-    const decision = args.decisionModelPath == null ? await library.modelForRole(modelIds.decision) : undefined;
-    const decisionModelPath = args.decisionModelPath ?? (decision != null && decision.id !== chosen.id ? decision.path : undefined);
+    // Roles assigned in the library serve their own model unless the command line names one.
+    const notes: string[] = [];
+    const roleModel = async (role: ModelRole, given: string | undefined) => {
+        if (given != null) return given;
+        const assigned = await library.modelForRole(role);
+        if (assigned == null || assigned.id === chosen.id) return undefined;
+        notes.push(`${assigned.id} for ${role}`);
+        return assigned.path;
+    };
+    const decisionModelPath = await roleModel(modelIds.decision, args.decisionModelPath);
+    const reasoningModelPath = await roleModel(reasoningModelId, args.reasoningModelPath);
     return {
-        options: {...rest, modelPath: chosen.path, decisionModelPath},
-        note: `model library ${library.dir}: serving ${chosen.id} (default model)` +
-            (decision != null && decisionModelPath === decision.path ? `, ${decision.id} for ${modelIds.decision}` : "")
+        options: {...rest, modelPath: chosen.path, decisionModelPath, reasoningModelPath},
+        note: [`model library ${library.dir}: serving ${chosen.id} (default model)`, ...notes].join(", ")
     };
 }
 

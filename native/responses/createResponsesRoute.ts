@@ -6,7 +6,6 @@ import type {ResponsesRequest} from "../../protocol/responses/types.ts";
 import type {ChatModelVariant} from "../chat/chatModelVariants.ts";
 import {ChatTurnSession} from "../chat/ChatTurnSession.ts";
 import type {ChatTurnRequest} from "../chat/planChatTurn.ts";
-import type {LocalEngine} from "../engine/LocalEngine.ts";
 import {makeId, unixSeconds} from "../engine/utils/makeId.ts";
 import {checkModelMatchesPath} from "../http/checkModelMatchesPath.ts";
 import type {RequestContext} from "../http/RequestContext.ts";
@@ -18,7 +17,8 @@ import {writeSuccess} from "../http/writeResponse.ts";
  * `POST /{model}/v1/responses` (spec 2.4, 6.2) on the local engine: the same turn as chat completions (one
  * choice, no tools, no JSON mode), answered as a Responses object or event stream.
  */
-export function createResponsesRoute(engine: LocalEngine, variant: ChatModelVariant): Route {
+export function createResponsesRoute(variant: ChatModelVariant): Route {
+    const {engine} = variant;
     return {
         method: "POST",
         model: variant.id,

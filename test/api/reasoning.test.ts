@@ -187,3 +187,22 @@ describe("Responses", () => {
         assert.equal(final.output_text, expected.output_text);
     });
 });
+
+describe("a separate model for the reasoning role (--reasoning-model)", () => {
+    test("svc-1 serves the chat model and svc-1-reasoning the thinking model, both listed", async () => {
+        // The chat model here (the plain ChatML fixture) cannot think; only the reasoning model can.
+        const separate = await startTestServer({reasoningModelPath: path.join(workDir, "tiny-thinking.gguf"), contextSize: 1024});
+        try {
+            const listed = await fetch(`${separate.url}/svc-1/v1/models`).then((response) => response.json()) as {data: Array<{id: string}>};
+            assert.deepEqual(listed.data.map((model) => model.id), ["svc-1", "svc-1-reasoning"]);
+            const client = new OpenAI({baseURL: `${separate.url}/svc-1-reasoning/v1`, apiKey: separate.apiKey, maxRetries: 0});
+            const thought: any = await client.chat.completions.create({model: "svc-1-reasoning", messages: hello, temperature: 0, max_tokens: 16} as any);
+            assert.ok(thought.usage.completion_tokens_details.reasoning_tokens > 0, "the reasoning model thinks by default");
+            const plain: any = await separate.client.chat.completions.create({model: "svc-1", messages: hello, temperature: 0, max_tokens: 4} as any);
+            assert.equal(plain.choices[0].message.reasoning, undefined, "the chat model has no thought segment");
+            assert.equal(plain.usage.completion_tokens_details?.reasoning_tokens ?? 0, 0);
+        } finally {
+            await separate.close();
+        }
+    });
+});
