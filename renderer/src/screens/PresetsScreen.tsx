@@ -1,5 +1,5 @@
 import {useRef, useState} from "react";
-import {downloadText} from "../presets/downloadText.ts";
+import {downloadFile} from "../utils/downloadFile.ts";
 import {parsePresetFile, toPresetFile} from "../presets/presetFile.ts";
 import {usePresetsStore} from "../state/usePresetsStore.ts";
 import {Icon} from "../components/Icon.tsx";
@@ -18,7 +18,7 @@ export function PresetsScreen() {
                     <div className="push-right row-gap">
                         <button type="button" className="btn btn-sm" onClick={() => input.current?.click()}>Import JSON…</button>
                         <button type="button" className="btn btn-primary btn-sm" disabled={presets.length === 0} data-testid="presets-export"
-                            onClick={() => downloadText("svc-studio-presets.json", toPresetFile(presets))}>Export JSON</button>
+                            onClick={() => downloadFile("svc-studio-presets.json", toPresetFile(presets))}>Export JSON</button>
                     </div>
                     <input ref={input} type="file" accept="application/json,.json" hidden data-testid="presets-import" onChange={async (event) => {
                         const file = event.target.files?.[0];

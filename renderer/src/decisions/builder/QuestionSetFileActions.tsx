@@ -1,5 +1,5 @@
 import {useRef, useState} from "react";
-import {downloadText} from "../../presets/downloadText.ts";
+import {downloadFile} from "../../utils/downloadFile.ts";
 import {formatQuestionSetFile} from "../model/formatQuestionSetFile.ts";
 import {fileNameFor} from "../model/fileNameFor.ts";
 import {emptyDraft, useQuestionSetStore} from "../state/useQuestionSetStore.ts";
@@ -24,7 +24,7 @@ export function QuestionSetFileActions() {
         const {draft} = store();
         const text = formatQuestionSetFile(draft);
         const name = fileNameFor(draft.name);
-        downloadText(name, text);
+        downloadFile(name, text);
         store().remember({name, text, savedAt: Date.now()});
         setMessage({ok: true, text: `Saved ${name}.`});
     };

@@ -1,7 +1,7 @@
 import {useState} from "react";
 import {exportCsv, exportXlsx, type ExportSource} from "../model/exportResults.ts";
 import type {ScoringJob} from "../state/useScoringStore.ts";
-import {downloadBytes} from "./downloadBytes.ts";
+import {downloadFile} from "../../utils/downloadFile.ts";
 
 /** Downloads every row with its answer columns as CSV or XLSX. */
 export function ExportButtons({job}: {job: ScoringJob}) {
@@ -13,8 +13,8 @@ export function ExportButtons({job}: {job: ScoringJob}) {
         setBusy(kind);
         setError(null);
         try {
-            if (kind === "csv") downloadBytes(`${base}.scored.csv`, await exportCsv(source), "text/csv;charset=utf-8");
-            else downloadBytes(`${base}.scored.xlsx`, await exportXlsx(source), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+            if (kind === "csv") downloadFile(`${base}.scored.csv`, await exportCsv(source), "text/csv;charset=utf-8");
+            else downloadFile(`${base}.scored.xlsx`, await exportXlsx(source), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
         } catch (caught) {
             setError((caught as Error).message);
         } finally {

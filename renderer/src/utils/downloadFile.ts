@@ -1,5 +1,5 @@
-/** Saves bytes as a file through the browser's download (Electron shows its save dialog). */
-export function downloadBytes(fileName: string, bytes: Uint8Array | string, type: string) {
+/** Saves bytes or text as a file through the browser's download (Electron shows its save dialog). */
+export function downloadFile(fileName: string, bytes: Uint8Array | string, type = "application/json") {
     const url = URL.createObjectURL(new Blob([bytes as BlobPart], {type}));
     const link = document.createElement("a");
     link.href = url;
