@@ -1,8 +1,7 @@
 import {createReadStream, type ReadStream} from "node:fs";
 import ExcelJS from "exceljs";
 import type {SheetRow, SpreadsheetSource} from "../types.ts";
-import {isBlankRow} from "../utils/isBlankRow.ts";
-import {toSheetRow} from "../xlsx/toCellValue.ts";
+import {batchSheetRows} from "../xlsx/utils/batchSheetRows.ts";
 
 type StreamedSheet = AsyncIterable<{values: unknown}> & {name: string};
 
@@ -44,16 +43,7 @@ export class XlsxFileSpreadsheet implements SpreadsheetSource {
         try {
             for await (const worksheet of reader as unknown as AsyncIterable<StreamedSheet>) {
                 if (worksheet.name !== wanted) continue;
-                let batch: SheetRow[] = [];
-                for await (const row of worksheet) {
-                    const cells = toSheetRow(row.values);
-                    if (!isBlankRow(cells)) batch.push(cells);
-                    if (batch.length >= chunkRows) {
-                        yield batch;
-                        batch = [];
-                    }
-                }
-                if (batch.length > 0) yield batch;
+                yield* batchSheetRows(worksheet, chunkRows);
                 return;
             }
             throw new RangeError(`no sheet named ${JSON.stringify(wanted)} in ${this.filePath}`);

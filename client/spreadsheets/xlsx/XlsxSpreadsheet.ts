@@ -1,7 +1,6 @@
 import ExcelJS from "exceljs";
 import type {SheetRow, SpreadsheetSource} from "../types.ts";
-import {isBlankRow} from "../utils/isBlankRow.ts";
-import {toSheetRow} from "./toCellValue.ts";
+import {batchSheetRows} from "./utils/batchSheetRows.ts";
 
 /**
  * An XLSX workbook held in memory (browser and Node): exceljs parses the whole file once, then rows come out
@@ -31,18 +30,13 @@ export class XlsxSpreadsheet implements SpreadsheetSource {
         const workbook = await this.workbook;
         const worksheet = sheet === undefined ? workbook.worksheets[0] : workbook.getWorksheet(sheet);
         if (worksheet === undefined) throw new RangeError(`no sheet named ${JSON.stringify(sheet)}`);
-        let batch: SheetRow[] = [];
-        for (let number = 1; number <= worksheet.rowCount; number++) {
-            const row = worksheet.findRow(number);
-            if (row === undefined) continue;
-            const cells = toSheetRow(row.values);
-            if (!isBlankRow(cells)) batch.push(cells);
-            if (batch.length >= chunkRows) {
-                yield batch;
-                batch = [];
+        const rows = function* () {
+            for (let number = 1; number <= worksheet.rowCount; number++) {
+                const row = worksheet.findRow(number);
+                if (row !== undefined) yield row;
             }
-        }
-        if (batch.length > 0) yield batch;
+        };
+        yield* batchSheetRows(rows(), chunkRows);
     }
 }
 
