@@ -7,7 +7,7 @@ import {TransportError} from "./errors/TransportError.ts";
 import type {RetryOptions} from "./retry/retryPolicy.ts";
 import {SvcClient} from "./SvcClient.ts";
 import type {ChatCompletionBody} from "./types.ts";
-import {empty, json, pause, startTestServer, type Reply} from "./testing/startTestServer.ts";
+import {empty, json, pause, type Reply, withTestServer} from "./testing/startTestServer.ts";
 
 // Every test records the waits the policy asks for instead of sleeping them; the server is real.
 function recordingRetry(extra: RetryOptions = {}): {retry: RetryOptions, delays: number[]} {
@@ -18,18 +18,9 @@ function recordingRetry(extra: RetryOptions = {}): {retry: RetryOptions, delays:
 const ok = json(200, {id: "chatcmpl-1", object: "chat.completion", choices: []}, {"server-timing": "total;dur=4.5"});
 const chatBody: ChatCompletionBody = {model: "svc-1", messages: [{role: "user", content: "hi"}]};
 
-async function withServer(replies: Reply[], run: (url: string, requests: Awaited<ReturnType<typeof startTestServer>>["requests"]) => Promise<void>) {
-    const server = await startTestServer(replies);
-    try {
-        await run(server.url, server.requests);
-    } finally {
-        await server.close();
-    }
-}
-
 test("429 with Retry-After: 1 is retried after exactly 1000 ms, then succeeds", async () => {
     const {retry, delays} = recordingRetry();
-    await withServer([json(429, {error: {message: "slow down", type: "rate_limit_exceeded", code: "rate_limit_exceeded"}}, {"retry-after": "1"}), ok], async (url, requests) => {
+    await withTestServer([json(429, {error: {message: "slow down", type: "rate_limit_exceeded", code: "rate_limit_exceeded"}}, {"retry-after": "1"}), ok], async (url, requests) => {
         const result = await new SvcClient({baseUrl: url, retry}).chatCompletions(chatBody);
         assert.equal(requests.length, 2);
         assert.deepEqual(delays, [1000]);
@@ -42,7 +33,7 @@ test("429 with Retry-After: 1 is retried after exactly 1000 ms, then succeeds", 
 test("Retry-After given as an HTTP date is honoured", async () => {
     const {retry, delays} = recordingRetry();
     const retryAt = () => new Date(Date.now() + 3000).toUTCString();
-    await withServer([(res, req) => json(503, {error: {message: "busy", type: "api_error", code: "service_unavailable"}}, {"retry-after": retryAt()})(res, req), ok], async (url, requests) => {
+    await withTestServer([(res, req) => json(503, {error: {message: "busy", type: "api_error", code: "service_unavailable"}}, {"retry-after": retryAt()})(res, req), ok], async (url, requests) => {
         await new SvcClient({baseUrl: url, retry}).chatCompletions(chatBody);
         assert.equal(requests.length, 2);
         // HTTP dates have whole seconds, so 3 s ahead reads as more than 2 s and at most 3 s.
@@ -54,7 +45,7 @@ test("Retry-After given as an HTTP date is honoured", async () => {
 test("503 twice then 200: three attempts with growing jittered backoff", async () => {
     const {retry, delays} = recordingRetry();
     const busy = json(503, {error: {message: "unavailable", type: "api_error", code: "service_unavailable"}});
-    await withServer([busy, busy, ok], async (url, requests) => {
+    await withTestServer([busy, busy, ok], async (url, requests) => {
         const result = await new SvcClient({baseUrl: url, retry}).chatCompletions(chatBody);
         assert.equal(requests.length, 3);
         assert.equal(result.meta.attempts, 3);
@@ -68,7 +59,7 @@ test("503 twice then 200: three attempts with growing jittered backoff", async (
 test("400 is not retried and comes back as the server's ApiError", async () => {
     const {retry, delays} = recordingRetry();
     const body = {error: {message: "max_tokens must be positive", type: "invalid_request_error", code: "invalid_request"}};
-    await withServer([json(400, body), ok], async (url, requests) => {
+    await withTestServer([json(400, body), ok], async (url, requests) => {
         const error = await new SvcClient({baseUrl: url, retry}).chatCompletions(chatBody).catch((caught: unknown) => caught);
         assert.ok(error instanceof ApiError);
         assert.equal(error.status, 400);
@@ -82,7 +73,7 @@ test("400 is not retried and comes back as the server's ApiError", async () => {
 test("401, 402 and 404 are not retried either", async () => {
     for (const [status, code] of [[401, "invalid_api_key"], [402, "insufficient_quota"], [404, "not_found"]] as const) {
         const {retry, delays} = recordingRetry();
-        await withServer([json(status, {error: {message: code, type: "x", code}}), ok], async (url, requests) => {
+        await withTestServer([json(status, {error: {message: code, type: "x", code}}), ok], async (url, requests) => {
             const error = await new SvcClient({baseUrl: url, retry}).listModels().catch((caught: unknown) => caught);
             assert.ok(error instanceof ApiError && error.status === status && error.code === code, `status ${status}`);
             assert.equal(requests.length, 1);
@@ -94,7 +85,7 @@ test("401, 402 and 404 are not retried either", async () => {
 test("422 from /v1/systemone is not retried and keeps its detail list", async () => {
     const {retry, delays} = recordingRetry();
     const detail = [{loc: ["body", "questions", "q", "criteria"], msg: "choice needs at least two options", type: "value_error"}];
-    await withServer([json(422, {detail}), ok], async (url, requests) => {
+    await withTestServer([json(422, {detail}), ok], async (url, requests) => {
         const error = await new SvcClient({baseUrl: url, retry}).systemone({model: "svc-1-decision", state: "x", questions: {}}).catch((caught: unknown) => caught);
         assert.ok(error instanceof HttpApiError);
         assert.equal(error.status, 422);
@@ -108,7 +99,7 @@ test("422 from /v1/systemone is not retried and keeps its detail list", async ()
 
 test("a 5xx with no body is retried by status until attempts run out, then thrown", async () => {
     const {retry, delays} = recordingRetry({maxAttempts: 3});
-    await withServer([empty(500)], async (url, requests) => {
+    await withTestServer([empty(500)], async (url, requests) => {
         const error = await new SvcClient({baseUrl: url, retry}).decisions({model: "svc-1-decision", input: "x", questions: []}).catch((caught: unknown) => caught);
         assert.ok(error instanceof HttpApiError);
         assert.equal(error.status, 500);
@@ -121,7 +112,7 @@ test("a 5xx with no body is retried by status until attempts run out, then throw
 
 test("a bodiless 502 followed by success recovers", async () => {
     const {retry} = recordingRetry();
-    await withServer([empty(502), ok], async (url, requests) => {
+    await withTestServer([empty(502), ok], async (url, requests) => {
         const result = await new SvcClient({baseUrl: url, retry}).chatCompletions(chatBody);
         assert.equal(result.meta.attempts, 2);
         assert.equal(requests.length, 2);
@@ -130,7 +121,7 @@ test("a bodiless 502 followed by success recovers", async () => {
 
 test("a Retry-After longer than the maximum delay is not waited out", async () => {
     const {retry, delays} = recordingRetry({maxDelayMs: 2000});
-    await withServer([json(429, {error: {message: "later", type: "rate_limit_exceeded", code: "rate_limit_exceeded"}}, {"retry-after": "60"}), ok], async (url, requests) => {
+    await withTestServer([json(429, {error: {message: "later", type: "rate_limit_exceeded", code: "rate_limit_exceeded"}}, {"retry-after": "60"}), ok], async (url, requests) => {
         const error = await new SvcClient({baseUrl: url, retry}).chatCompletions(chatBody).catch((caught: unknown) => caught);
         assert.ok(error instanceof ApiError);
         assert.equal(error.status, 429);
@@ -146,7 +137,7 @@ test("a client timeout counts as transient: the slow attempt is abandoned and re
         await pause(1500);
         if (!res.destroyed) await ok(res, req);
     };
-    await withServer([slow, ok], async (url, requests) => {
+    await withTestServer([slow, ok], async (url, requests) => {
         const started = performance.now();
         const result = await new SvcClient({baseUrl: url, retry, timeoutMs: 200}).chatCompletions(chatBody);
         assert.equal(result.meta.attempts, 2);
@@ -174,7 +165,7 @@ test("a refused connection is a network TransportError, retried up to maxAttempt
 });
 
 test("aborting during a Retry-After wait ends the call at once", async () => {
-    await withServer([json(429, {error: {message: "wait", type: "rate_limit_exceeded", code: "rate_limit_exceeded"}}, {"retry-after": "5"}), ok], async (url, requests) => {
+    await withTestServer([json(429, {error: {message: "wait", type: "rate_limit_exceeded", code: "rate_limit_exceeded"}}, {"retry-after": "5"}), ok], async (url, requests) => {
         const controller = new AbortController();
         const started = performance.now();
         // The real sleep this time: the abort must cut it short.
@@ -188,7 +179,7 @@ test("aborting during a Retry-After wait ends the call at once", async () => {
 });
 
 test("retry: false sends once", async () => {
-    await withServer([empty(503), ok], async (url, requests) => {
+    await withTestServer([empty(503), ok], async (url, requests) => {
         const error = await new SvcClient({baseUrl: url, retry: {sleep: async () => undefined}}).chatCompletions(chatBody, {retry: false}).catch((caught: unknown) => caught);
         assert.ok(error instanceof ApiError && error.status === 503);
         assert.equal(requests.length, 1);

@@ -4,7 +4,7 @@ import {ApiError} from "../protocol/errors/ApiError.ts";
 import {TransportError} from "./errors/TransportError.ts";
 import type {RetryOptions} from "./retry/retryPolicy.ts";
 import {SvcClient} from "./SvcClient.ts";
-import {empty, json, pause, sse, startTestServer, type Reply} from "./testing/startTestServer.ts";
+import {empty, json, pause, sse, type Reply, withTestServer} from "./testing/startTestServer.ts";
 import type {ChatCompletionBody, ResponseMeta} from "./types.ts";
 
 const encoder = new TextEncoder();
@@ -41,18 +41,9 @@ function oddlySplitChatStream(): Uint8Array[] {
     return pieces;
 }
 
-async function withServer(replies: Reply[], run: (url: string, requests: Awaited<ReturnType<typeof startTestServer>>["requests"]) => Promise<void>) {
-    const server = await startTestServer(replies);
-    try {
-        await run(server.url, server.requests);
-    } finally {
-        await server.close();
-    }
-}
-
 test("chat stream in odd chunk splits yields every chunk intact, and meta once open", async () => {
     const pieces = oddlySplitChatStream();
-    await withServer([sse(pieces, {headers: {"server-timing": "total;dur=8.25", "x-client-trace-id": "trace-7"}})], async (url, requests) => {
+    await withTestServer([sse(pieces, {headers: {"server-timing": "total;dur=8.25", "x-client-trace-id": "trace-7"}})], async (url, requests) => {
         let opened: ResponseMeta | null = null;
         const stream = new SvcClient({baseUrl: url, apiKey: "ck_test"}).streamChatCompletions(chatBody, {traceId: "trace-7", onOpen: (meta) => {
             opened = meta;
@@ -74,7 +65,7 @@ test("chat stream in odd chunk splits yields every chunk intact, and meta once o
 
 test("legacy completions stream on its own path", async () => {
     const chunk = {id: "cmpl-1", object: "text_completion", choices: [{index: 0, text: "Once"}]};
-    await withServer([sse([`data: ${JSON.stringify(chunk)}\n\n`, "data: [DONE]\n\n"])], async (url, requests) => {
+    await withTestServer([sse([`data: ${JSON.stringify(chunk)}\n\n`, "data: [DONE]\n\n"])], async (url, requests) => {
         const received = await new SvcClient({baseUrl: url}).streamCompletions({model: "svc-1", prompt: "x"}).toArray();
         assert.deepEqual(received, [chunk]);
         assert.equal(requests[0].url, "/svc-1/v1/completions");
@@ -88,7 +79,7 @@ test("Responses stream: events come back as {type, ...}, type taken from the eve
         "lo\"}\n\n",
         "event: response.completed\r\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\"}}\r\n\r\n"
     ];
-    await withServer([sse(wire)], async (url, requests) => {
+    await withTestServer([sse(wire)], async (url, requests) => {
         const events = await new SvcClient({baseUrl: `${url}/`}).streamResponses({model: "svc-1", input: "hi"}).toArray();
         assert.deepEqual(events.map((event) => event.type), ["response.created", "response.output_text.delta", "response.completed"]);
         assert.equal(events[1].delta, "Hello");
@@ -98,7 +89,7 @@ test("Responses stream: events come back as {type, ...}, type taken from the eve
 
 test("a stream failing before its first byte is retried; the retry's stream is read", async () => {
     const pieces = oddlySplitChatStream();
-    await withServer([empty(503), json(429, {error: {message: "busy", type: "rate_limit_exceeded", code: "service_busy"}}, {"retry-after": "0"}), sse(pieces)], async (url, requests) => {
+    await withTestServer([empty(503), json(429, {error: {message: "busy", type: "rate_limit_exceeded", code: "service_busy"}}, {"retry-after": "0"}), sse(pieces)], async (url, requests) => {
         const stream = new SvcClient({baseUrl: url, retry: noWait}).streamChatCompletions(chatBody);
         assert.deepEqual(await stream.toArray(), chunks);
         assert.equal(requests.length, 3);
@@ -107,7 +98,7 @@ test("a stream failing before its first byte is retried; the retry's stream is r
 });
 
 test("a stream that closes with no data at all counts as not started, and is retried", async () => {
-    await withServer([sse([]), sse(oddlySplitChatStream())], async (url, requests) => {
+    await withTestServer([sse([]), sse(oddlySplitChatStream())], async (url, requests) => {
         assert.deepEqual(await new SvcClient({baseUrl: url, retry: noWait}).streamChatCompletions(chatBody).toArray(), chunks);
         assert.equal(requests.length, 2);
     });
@@ -115,7 +106,7 @@ test("a stream that closes with no data at all counts as not started, and is ret
 
 test("a stream that breaks after its first byte is not retried", async () => {
     const first = `data: ${JSON.stringify(chunks[0])}\n\n`;
-    await withServer([sse([first, "data: {\"id\":"], {end: "destroy"}), sse(oddlySplitChatStream())], async (url, requests) => {
+    await withTestServer([sse([first, "data: {\"id\":"], {end: "destroy"}), sse(oddlySplitChatStream())], async (url, requests) => {
         const received: unknown[] = [];
         const error = await (async () => {
             for await (const chunk of new SvcClient({baseUrl: url, retry: noWait}).streamChatCompletions(chatBody)) received.push(chunk);
@@ -128,7 +119,7 @@ test("a stream that breaks after its first byte is not retried", async () => {
 });
 
 test("a chat stream that ends cleanly but without [DONE] is reported as cut off", async () => {
-    await withServer([sse([`data: ${JSON.stringify(chunks[0])}\n\n`])], async (url) => {
+    await withTestServer([sse([`data: ${JSON.stringify(chunks[0])}\n\n`])], async (url) => {
         const error = await new SvcClient({baseUrl: url, retry: noWait}).streamChatCompletions(chatBody).toArray().catch((caught: unknown) => caught);
         assert.ok(error instanceof TransportError && error.kind === "interrupted");
     });
@@ -136,7 +127,7 @@ test("a chat stream that ends cleanly but without [DONE] is reported as cut off"
 
 test("an error object sent inside the stream is thrown as an ApiError", async () => {
     const failure = {error: {message: "engine crashed", type: "api_error", code: "upstream_error"}};
-    await withServer([sse([`data: ${JSON.stringify(chunks[0])}\n\n`, `data: ${JSON.stringify(failure)}\n\n`])], async (url) => {
+    await withTestServer([sse([`data: ${JSON.stringify(chunks[0])}\n\n`, `data: ${JSON.stringify(failure)}\n\n`])], async (url) => {
         const error = await new SvcClient({baseUrl: url}).streamChatCompletions(chatBody).toArray().catch((caught: unknown) => caught);
         assert.ok(error instanceof ApiError);
         assert.equal(error.code, "upstream_error");
@@ -146,7 +137,7 @@ test("an error object sent inside the stream is thrown as an ApiError", async ()
 
 test("a 400 on a stream request is thrown before any chunk, without retry", async () => {
     const body = {error: {message: "forced tool_choice is not supported when streaming", type: "invalid_request_error", code: "invalid_request"}};
-    await withServer([json(400, body)], async (url, requests) => {
+    await withTestServer([json(400, body)], async (url, requests) => {
         const error = await new SvcClient({baseUrl: url, retry: noWait}).streamChatCompletions({...chatBody, tool_choice: "required"}).toArray().catch((caught: unknown) => caught);
         assert.ok(error instanceof ApiError && error.status === 400);
         assert.equal(error.message, body.error.message);
@@ -168,7 +159,7 @@ function endless(counter: {written: number}): Reply {
 
 test("aborting mid-stream stops the reading and closes the connection", {timeout: 10_000}, async () => {
     const counter = {written: 0};
-    await withServer([endless(counter)], async (url, requests) => {
+    await withTestServer([endless(counter)], async (url, requests) => {
         const controller = new AbortController();
         const received: unknown[] = [];
         const error = await (async () => {
@@ -188,7 +179,7 @@ test("aborting mid-stream stops the reading and closes the connection", {timeout
 });
 
 test("an abort while waiting for the next chunk ends the wait at once", {timeout: 10_000}, async () => {
-    await withServer([sse([`data: ${JSON.stringify(chunks[0])}\n\n`], {end: "hang"})], async (url, requests) => {
+    await withTestServer([sse([`data: ${JSON.stringify(chunks[0])}\n\n`], {end: "hang"})], async (url, requests) => {
         const controller = new AbortController();
         const stream = new SvcClient({baseUrl: url}).streamChatCompletions(chatBody, {signal: controller.signal});
         const started = performance.now();
@@ -203,7 +194,7 @@ test("an abort while waiting for the next chunk ends the wait at once", {timeout
 
 test("an abort reaches the stream even through a fetch that ignores signals", {timeout: 10_000}, async () => {
     const counter = {written: 0};
-    await withServer([endless(counter)], async (url, requests) => {
+    await withTestServer([endless(counter)], async (url, requests) => {
         const controller = new AbortController();
         const deafFetch = (input: string, init: RequestInit) => fetch(input, {...init, signal: undefined});
         let received = 0;
@@ -219,14 +210,14 @@ test("an abort reaches the stream even through a fetch that ignores signals", {t
 
 test("breaking out of the loop closes the connection", {timeout: 10_000}, async () => {
     const counter = {written: 0};
-    await withServer([endless(counter)], async (url, requests) => {
+    await withTestServer([endless(counter)], async (url, requests) => {
         for await (const _chunk of new SvcClient({baseUrl: url}).streamChatCompletions(chatBody)) break;
         await Promise.race([requests[0].closed, pause(2000).then(() => assert.fail("connection still open after break"))]);
     });
 });
 
 test("a stream can be iterated only once", async () => {
-    await withServer([sse(oddlySplitChatStream())], async (url) => {
+    await withTestServer([sse(oddlySplitChatStream())], async (url) => {
         const stream = new SvcClient({baseUrl: url}).streamChatCompletions(chatBody);
         await stream.toArray();
         assert.throws(() => stream[Symbol.asyncIterator](), /only once/);

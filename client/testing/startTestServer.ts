@@ -48,6 +48,16 @@ export async function startTestServer(replies: Reply[]): Promise<TestServer> {
 }
 
 /** A JSON reply with the given status and extra headers. */
+/** Runs `run` against a fresh test server answering `replies` in order, and always closes it. */
+export async function withTestServer(replies: Reply[], run: (url: string, requests: TestServer["requests"]) => Promise<void>) {
+    const server = await startTestServer(replies);
+    try {
+        await run(server.url, server.requests);
+    } finally {
+        await server.close();
+    }
+}
+
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
     return (res) => {
         res.writeHead(status, {"content-type": "application/json", ...headers});
