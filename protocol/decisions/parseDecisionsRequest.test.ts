@@ -1,9 +1,10 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {ValidationError, type FieldPath} from "../validation/ValidationError.ts";
+import type {FieldPath} from "../validation/ValidationError.ts";
 import {countJsonValues} from "./countJsonValues.ts";
 import {parseDecisionsRequest} from "./parseDecisionsRequest.ts";
 import {gifHeader, jpegHeader, pngHeader, toDataUrl} from "./testing/imageFixtures.ts";
+import {expectRejection} from "./testing/expectRejection.ts";
 
 type Body = Record<string, unknown>;
 
@@ -14,15 +15,8 @@ const levels = (count: number) => Array.from({length: count}, (_, index) => ({la
 const imagePart = (url: string) => ({type: "input_image", image_url: url});
 const withImages = (urls: string[]): Body => base({input: [{role: "user", content: urls.map(imagePart)}]});
 
-function rejects(body: unknown, path: FieldPath, messagePart: string, code?: string) {
-    assert.throws(() => parseDecisionsRequest(body), (error: unknown) => {
-        assert.ok(error instanceof ValidationError, `expected a ValidationError, got ${String(error)}`);
-        assert.deepEqual(error.path, path);
-        assert.ok(error.message.includes(messagePart), `"${error.message}" lacks "${messagePart}"`);
-        assert.equal(error.code, code);
-        return true;
-    });
-}
+const rejects = (body: unknown, path: FieldPath, messagePart: string, code?: string) =>
+    expectRejection(parseDecisionsRequest, body, path, messagePart, code);
 
 test("a full request normalises to text, named images and typed questions", () => {
     const png = toDataUrl(pngHeader(64, 48));

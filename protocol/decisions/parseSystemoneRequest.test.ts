@@ -1,9 +1,10 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {ValidationError, type FieldPath} from "../validation/ValidationError.ts";
+import type {FieldPath} from "../validation/ValidationError.ts";
 import {countJsonValues} from "./countJsonValues.ts";
 import {parseSystemoneRequest} from "./parseSystemoneRequest.ts";
 import {pngHeader, toDataUrl, webpLossyHeader} from "./testing/imageFixtures.ts";
+import {expectRejection} from "./testing/expectRejection.ts";
 
 type Body = Record<string, unknown>;
 
@@ -13,15 +14,8 @@ const manyQuestions = (count: number) => Object.fromEntries(Array.from({length: 
 const options = (count: number) => Object.fromEntries(Array.from({length: count}, (_, index) => [`option ${index}`, null]));
 const images = (urls: string[]) => Object.fromEntries(urls.map((url, index) => [`photo${index}`, url]));
 
-function rejects(body: unknown, path: FieldPath, messagePart: string, code?: string) {
-    assert.throws(() => parseSystemoneRequest(body), (error: unknown) => {
-        assert.ok(error instanceof ValidationError, `expected a ValidationError, got ${String(error)}`);
-        assert.deepEqual(error.path, path);
-        assert.ok(error.message.includes(messagePart), `"${error.message}" lacks "${messagePart}"`);
-        assert.equal(error.code, code);
-        return true;
-    });
-}
+const rejects = (body: unknown, path: FieldPath, messagePart: string, code?: string) =>
+    expectRejection(parseSystemoneRequest, body, path, messagePart, code);
 
 test("a full request normalises to text, named images and typed questions", () => {
     const request = parseSystemoneRequest({
