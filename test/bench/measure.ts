@@ -12,3 +12,9 @@ export async function measure(clients: number, perClient: number, job: (client: 
 }
 
 export const format = (value: number) => value.toFixed(1).padStart(9);
+
+/** The middle value (the upper middle of an even count): robust to the VM's occasional stalls. */
+export function median(values: number[]): number {
+    const sorted = [...values].sort((x, y) => x - y);
+    return sorted[Math.floor(sorted.length / 2)];
+}

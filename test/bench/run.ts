@@ -4,15 +4,15 @@ import {decisionsBench} from "./decisionsBench.ts";
 import {httpVsInProcess} from "./httpVsInProcess.ts";
 import {scoringBench} from "./scoringBench.ts";
 
-// `npm run bench [-- --threads N --requests N]`: prints ratios against baselines measured in the same run.
-const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "40"}}});
+// `npm run bench [-- --threads N --requests N --rounds N]`: prints ratios against baselines measured in the same run.
+const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "24"}, rounds: {type: "string", default: "11"}}});
 // One thread by default: on 2 cores llama.cpp's 2-thread pool stalls whenever anything else runs.
 const threads = Number(values.threads ?? 1);
 const model = await benchModelPath();
 console.log(`model: ${model.name} (${model.path}), threads: ${threads}, CPU`);
 
 console.log("\n== HTTP server (b) vs in-process node-llama-cpp (a), 64-token completions ==");
-await httpVsInProcess(model.path, threads, Number(values.requests));
+await httpVsInProcess(model.path, threads, Number(values.requests), Number(values.rounds));
 
 console.log("\n== Decision endpoints: one 64-question request vs 64 one-question requests ==");
 await decisionsBench(model.path, threads);

@@ -274,9 +274,10 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.deepEqual(file.presets.map((preset: {name: string, params: {temperature?: number}}) => [preset.name, preset.params.temperature]), [["Demo preset", 0.2]]);
         await page.getByRole("button", {name: "Delete preset Demo preset"}).click();
         await page.getByTestId("presets-import").setInputFiles({name: "team-presets.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file))});
-        assert.match(await page.getByTestId("presets-message").textContent() ?? "", /Imported 1 preset/);
+        // The import reads the file asynchronously: wait for its message rather than reading it at once.
+        await page.getByTestId("presets-message").filter({hasText: /Imported 1 preset/}).waitFor();
         await page.getByTestId("presets-import").setInputFiles({name: "wrong.json", mimeType: "application/json", buffer: Buffer.from("{\"presets\": 3}")});
-        assert.match(await page.getByTestId("presets-message").textContent() ?? "", /wrong\.json: Not a presets file/);
+        await page.getByTestId("presets-message").filter({hasText: /wrong\.json: Not a presets file/}).waitFor();
         await screenshot(page, "presets");
         // Loading it back into the chat panel sets its values.
         await page.getByTestId("nav-chat").click();
