@@ -147,7 +147,7 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         await screenshot(page, "scoring-results");
     });
 
-    test("export to CSV and XLSX: every row with its answer columns", async () => {
+    test("export to CSV and XLSX (built in a Web Worker): every row with its answer columns", async () => {
         const csv = (await download("export-csv")).toString("utf8");
         assert.ok(csv.startsWith("\ufeff"), "a byte order mark, so Excel reads UTF-8");
         const [header, ...rows] = parseCsv(csv.slice(1)).filter((row) => row.length > 1);
@@ -161,7 +161,12 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         }
 
         const workbook = new ExcelJS.Workbook();
+        const workers: string[] = [];
+        const onWorker = (worker: {url(): string}) => workers.push(worker.url());
+        page.on("worker", onWorker);
         const bytes = await download("export-xlsx");
+        page.off("worker", onWorker);
+        assert.ok(workers.some((url) => /xlsxExportWorker/.test(url)), `exceljs builds the workbook off the page's thread: workers ${workers}`);
         await workbook.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
         const sheet = workbook.worksheets[0];
         assert.equal(sheet.rowCount, 13);

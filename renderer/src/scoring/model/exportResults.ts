@@ -15,7 +15,10 @@ export async function exportCsv(source: ExportSource): Promise<string> {
     return formatCsv(lines, {bom: true});
 }
 
+/** Builds the workbook from a header and rows: client's buildXlsx, or the page's Web Worker running it. */
+export type XlsxBuilder = (columns: readonly string[], rows: AsyncIterable<CellValue[]>) => Promise<Uint8Array>;
+
 /** The same rows as an XLSX workbook (one sheet, bold header). */
-export async function exportXlsx(source: ExportSource): Promise<Uint8Array> {
-    return buildXlsx([...source.columns, ...source.layout.columns], exportRows(memoryBatches(source.rows), source.store, source.jobId, source.layout));
+export async function exportXlsx(source: ExportSource, build: XlsxBuilder = buildXlsx): Promise<Uint8Array> {
+    return build([...source.columns, ...source.layout.columns], exportRows(memoryBatches(source.rows), source.store, source.jobId, source.layout));
 }

@@ -1,4 +1,5 @@
 import {useState} from "react";
+import {buildXlsxInWorker} from "../export/buildXlsxInWorker.ts";
 import {exportCsv, exportXlsx, type ExportSource} from "../model/exportResults.ts";
 import type {ScoringJob} from "../state/useScoringStore.ts";
 import {downloadFile} from "../../utils/downloadFile.ts";
@@ -14,7 +15,7 @@ export function ExportButtons({job}: {job: ScoringJob}) {
         setError(null);
         try {
             if (kind === "csv") downloadFile(`${base}.scored.csv`, await exportCsv(source), "text/csv;charset=utf-8");
-            else downloadFile(`${base}.scored.xlsx`, await exportXlsx(source), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+            else downloadFile(`${base}.scored.xlsx`, await exportXlsx(source, buildXlsxInWorker), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
         } catch (caught) {
             setError((caught as Error).message);
         } finally {
