@@ -1,38 +1,28 @@
 import {parseChatCompletionRequest} from "../../protocol/chat/parseChatCompletionRequest.ts";
 import type {ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, CompletionUsage} from "../../protocol/chat/types.ts";
-import {limits} from "../../protocol/limits.ts";
 import {makeId, unixSeconds} from "../engine/utils/makeId.ts";
-import {checkModelMatchesPath} from "../http/checkModelMatchesPath.ts";
 import type {RequestContext} from "../http/RequestContext.ts";
 import type {Route} from "../http/Route.ts";
 import {SseStream} from "../http/SseStream.ts";
 import {writeSuccess} from "../http/writeResponse.ts";
 import type {ChatModelVariant} from "./chatModelVariants.ts";
-import {ChatTurnSession} from "./ChatTurnSession.ts";
+import type {ChatTurnSession} from "./ChatTurnSession.ts";
+import {createChatTurnRoute} from "./createChatTurnRoute.ts";
 import type {ChatTurnResult} from "./generateChatTurn.ts";
 import {toChunkDelta} from "./utils/toChunkDelta.ts";
 
 /** `POST /{model}/v1/chat/completions` (spec 2.1-2.3, 2.5-2.7, 6.1) on the local engine. */
 export function createChatCompletionsRoute(variant: ChatModelVariant): Route {
-    const {engine} = variant;
-    return {
-        method: "POST",
-        model: variant.id,
+    return createChatTurnRoute(variant, {
         path: "/v1/chat/completions",
-        maxBodyBytes: limits.chatBodyBytes,
-        async handle(context, body) {
-            const request = parseChatCompletionRequest(body);
-            checkModelMatchesPath(request.model, context);
-            const session = await ChatTurnSession.open(engine, variant, {...request, budgetField: request.maxTokensField}, context.signal);
-            try {
-                const common = {id: makeId("chatcmpl"), created: unixSeconds(), model: request.model};
-                if (request.stream) await streamChoices(context, request, session, common);
-                else await answerChoices(context, request, session, common);
-            } finally {
-                session.release();
-            }
+        parse: parseChatCompletionRequest,
+        toTurnRequest: (request) => ({...request, budgetField: request.maxTokensField}),
+        async answer(context, request, session) {
+            const common = {id: makeId("chatcmpl"), created: unixSeconds(), model: request.model};
+            if (request.stream) await streamChoices(context, request, session, common);
+            else await answerChoices(context, request, session, common);
         }
-    };
+    });
 }
 
 type Common = {id: string, created: number, model: string};

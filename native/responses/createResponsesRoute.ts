@@ -1,13 +1,12 @@
-import {limits} from "../../protocol/limits.ts";
 import {buildResponse, type ResponseBase} from "../../protocol/responses/buildResponse.ts";
 import {parseResponsesRequest} from "../../protocol/responses/parseResponsesRequest.ts";
 import {ResponseEventWriter} from "../../protocol/responses/ResponseEventWriter.ts";
 import type {ResponsesRequest} from "../../protocol/responses/types.ts";
 import type {ChatModelVariant} from "../chat/chatModelVariants.ts";
-import {ChatTurnSession} from "../chat/ChatTurnSession.ts";
+import type {ChatTurnSession} from "../chat/ChatTurnSession.ts";
+import {createChatTurnRoute} from "../chat/createChatTurnRoute.ts";
 import type {ChatTurnRequest} from "../chat/planChatTurn.ts";
 import {makeId, unixSeconds} from "../engine/utils/makeId.ts";
-import {checkModelMatchesPath} from "../http/checkModelMatchesPath.ts";
 import type {RequestContext} from "../http/RequestContext.ts";
 import type {Route} from "../http/Route.ts";
 import {SseStream} from "../http/SseStream.ts";
@@ -18,39 +17,30 @@ import {writeSuccess} from "../http/writeResponse.ts";
  * choice, no tools, no JSON mode), answered as a Responses object or event stream.
  */
 export function createResponsesRoute(variant: ChatModelVariant): Route {
-    const {engine} = variant;
-    return {
-        method: "POST",
-        model: variant.id,
+    return createChatTurnRoute(variant, {
         path: "/v1/responses",
-        maxBodyBytes: limits.chatBodyBytes,
-        async handle(context, body) {
-            const request = parseResponsesRequest(body);
-            checkModelMatchesPath(request.model, context);
-            const session = await ChatTurnSession.open(engine, variant, toChatTurnRequest(request), context.signal);
-            try {
-                const base: ResponseBase = {
-                    id: makeId("resp"),
-                    messageId: makeId("msg"),
-                    reasoningId: makeId("rs"),
-                    createdAt: unixSeconds(),
-                    model: request.model,
-                    instructions: request.instructions,
-                    maxOutputTokens: request.maxOutputTokens,
-                    temperature: request.temperature,
-                    top_p: request.top_p
-                };
-                if (request.stream) await streamResponse(context, request, session, base);
-                else {
-                    const result = await session.run(0, request);
-                    const truncated = result.finishReason === "length";
-                    writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, usage: session.usage(), truncated}));
-                }
-            } finally {
-                session.release();
+        parse: parseResponsesRequest,
+        toTurnRequest: toChatTurnRequest,
+        async answer(context, request, session) {
+            const base: ResponseBase = {
+                id: makeId("resp"),
+                messageId: makeId("msg"),
+                reasoningId: makeId("rs"),
+                createdAt: unixSeconds(),
+                model: request.model,
+                instructions: request.instructions,
+                maxOutputTokens: request.maxOutputTokens,
+                temperature: request.temperature,
+                top_p: request.top_p
+            };
+            if (request.stream) await streamResponse(context, request, session, base);
+            else {
+                const result = await session.run(0, request);
+                const truncated = result.finishReason === "length";
+                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, usage: session.usage(), truncated}));
             }
         }
-    };
+    });
 }
 
 /** Spec 2.4 and 8: without `max_output_tokens` the budget is whatever the window leaves after the input. */
