@@ -58,7 +58,7 @@ export type ResultCounts = {ok: number, errors: number};
 
 /**
  * Where a job and its results live. The runner is written against this interface only, so it runs in a
- * browser (MemoryResultStore, or an IndexedDB one later) and in Node (node/SqliteResultStore, durable).
+ * browser (MemoryResultStore; browser/IndexedDbResultStore, durable) and in Node (node/SqliteResultStore, durable).
  * `putResult` must be atomic and durable when it resolves, and must keep the first result of a row.
  */
 export interface ResultStore {

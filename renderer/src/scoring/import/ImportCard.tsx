@@ -8,6 +8,8 @@ export function ImportCard() {
     const table = useScoringStore((state) => state.table);
     const loading = useScoringStore((state) => state.loading);
     const loadError = useScoringStore((state) => state.loadError);
+    // A saved job's table (persist/) comes without its file: it cannot be read again with other options.
+    const rereadable = useScoringStore((state) => state.source !== null);
     const input = useRef<HTMLInputElement>(null);
     return (
         <section className="card import-card" data-testid="import-card">
@@ -33,14 +35,14 @@ export function ImportCard() {
                     <div className="row-gap import-options">
                         {table.format === "xlsx" && (
                             <label className="row-gap small">Sheet
-                                <select className="input input-sm" value={table.sheet ?? ""} data-testid="sheet-picker" disabled={loading !== null}
+                                <select className="input input-sm" value={table.sheet ?? ""} data-testid="sheet-picker" disabled={loading !== null || !rereadable}
                                     onChange={(event) => void reloadSpreadsheet({sheet: event.target.value})}>
                                     {table.sheets.map((sheet) => <option key={sheet} value={sheet}>{sheet}</option>)}
                                 </select>
                             </label>
                         )}
                         <label className="row-gap small">Header row
-                            <select className="input input-sm" value={String(table.header)} data-testid="header-mode" disabled={loading !== null}
+                            <select className="input input-sm" value={String(table.header)} data-testid="header-mode" disabled={loading !== null || !rereadable}
                                 onChange={(event) => void reloadSpreadsheet({header: event.target.value === "auto" ? "auto" : event.target.value === "true"})}>
                                 <option value="auto">detect ({table.headerDetected ? "found one" : "none found"})</option>
                                 <option value="true">first row names the columns</option>

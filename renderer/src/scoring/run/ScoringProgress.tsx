@@ -1,8 +1,11 @@
 import type {JobProgress} from "../../../../client/jobs/types.ts";
 import {formatDuration} from "../model/formatDuration.ts";
 
-/** The job's progress bar with rows/s, ETA, errors and retries, and the last error the server sent. */
-export function ScoringProgress({progress}: {progress: JobProgress}) {
+/**
+ * The job's progress bar with rows/s, ETA, errors and retries, and the last error the server sent.
+ * `interrupted`: a saved job whose page closed while it ran (its progress is stopped; the badge says why).
+ */
+export function ScoringProgress({progress, interrupted = false}: {progress: JobProgress, interrupted?: boolean}) {
     const total = progress.totalRows;
     const fraction = total === null || total === 0 ? 0 : progress.done / total;
     const percent = Math.floor(fraction * 100);
@@ -16,7 +19,7 @@ export function ScoringProgress({progress}: {progress: JobProgress}) {
             </div>
             <div className="progress-figures">
                 <span className={`status-badge status-${progress.status === "completed" ? "done" : progress.status === "failed" ? "error" : progress.status === "running" ? "running" : "stopped"}`}
-                    data-testid="scoring-status">{progress.status}</span>
+                    data-testid="scoring-status">{interrupted ? "interrupted" : progress.status}</span>
                 <span className="strong mono" data-testid="scoring-percent">{percent}%</span>
                 <span className="mono small" data-testid="scoring-rows">{progress.done.toLocaleString("en-US")} / {total === null ? "?" : total.toLocaleString("en-US")} rows</span>
                 <span className="stat"><span className="stat-label">rows/s</span><span className="stat-value mono" data-testid="scoring-rate">{rate === null ? "–" : rate.toFixed(1)}</span></span>

@@ -20,6 +20,7 @@ export function ScoringRunCard() {
     const progress = useScoringStore((state) => state.progress);
     const job = useScoringStore((state) => state.job);
     const jobError = useScoringStore((state) => state.jobError);
+    const saveNote = useScoringStore((state) => state.saveNote);
     const set = useScoringStore((state) => state.set);
     const go = useNavStore((state) => state.go);
     const {data: gateway} = useGatewayState();
@@ -66,8 +67,9 @@ export function ScoringRunCard() {
             </div>
             {blocked && !active && <div className="field-error" role="alert" data-testid="scoring-blocked">{blocked}</div>}
             {jobError && <div className="field-error" role="alert">{jobError}</div>}
+            {saveNote && (current || active) && <div className="field-warning scoring-save-note" data-testid="scoring-save-note">{saveNote}</div>}
             {active && !current && <div className="field-warning">A job on {job?.table.fileName} is still {status}.</div>}
-            {progress && (current || active) && <ScoringProgress progress={progress} />}
+            {progress && (current || active) && <ScoringProgress progress={progress} interrupted={current && !active && job.interrupted === true} />}
         </section>
     );
 }

@@ -1,42 +1,117 @@
 import {resultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
 import {JobRunner} from "../../../../client/jobs/JobRunner.ts";
-import {MemoryResultStore} from "../../../../client/jobs/MemoryResultStore.ts";
-import type {JobSpec} from "../../../../client/jobs/types.ts";
+import type {JobRecord, JobSpec, ResultStore} from "../../../../client/jobs/types.ts";
 import {parseQuestionSet} from "../../../../client/questions/parseQuestionSet.ts";
 import {questionInfos} from "../../../../client/questions/questionInfos.ts";
 import type {QuestionSet} from "../../../../client/questions/types.ts";
 import {activeConnection} from "../../gateway/activeConnection.ts";
 import {svcClientFor} from "../../gateway/svcClientFor.ts";
 import {newId} from "../../utils/newId.ts";
+import {WorkerXlsxSource} from "../import/WorkerXlsxSource.ts";
 import {memoryBatches} from "../model/memoryBatches.ts";
-import {useScoringStore, type ScoringJob} from "../state/useScoringStore.ts";
+import {notSavedNote, savedJobs} from "../persist/savedJobs.ts";
+import {restoredProgress} from "../persist/utils/restoredProgress.ts";
+import {useScoringStore, type LoadedTable, type ScoringJob} from "../state/useScoringStore.ts";
 
 let runner: JobRunner | null = null;
+/** A job being set up (its table saved, or a saved one read back): nothing else may start meanwhile. */
+let preparing = false;
 let bumpTimer: ReturnType<typeof setTimeout> | null = null;
+
+function scoringJob(id: string, spec: JobSpec, table: LoadedTable, store: ResultStore): ScoringJob {
+    const infos = questionInfos(parseQuestionSet(spec.questionSet).normalized);
+    return {id, spec, infos, layout: resultLayout(spec.questionSet, infos, table.columns), store, results: new Array(table.rows.length), table};
+}
+
+/** Shows on the screen that a job's results stopped being saved (its later results live in the page only). */
+function savingFailed(jobId: string) {
+    return (error: unknown) => {
+        if (useScoringStore.getState().job?.id === jobId) useScoringStore.getState().set({saveNote: notSavedNote(error)});
+    };
+}
 
 /** Scores every row of the loaded table with `questionSet` on the active connection, as a new job. */
 export async function startScoring(questionSet: QuestionSet) {
     const state = useScoringStore.getState();
     const table = state.table;
-    if (table === null || runner !== null) return;
+    if (table === null || runner !== null || preparing) return;
     const spec: JobSpec = {questionSet, input: state.mapping, columns: table.columns, source: {name: table.fileName, sheet: table.sheet}};
-    let infos;
     try {
-        infos = questionInfos(parseQuestionSet(questionSet).normalized);
+        questionInfos(parseQuestionSet(questionSet).normalized);
     } catch (error) {
         state.set({jobError: (error as Error).message});
         return;
     }
-    const job: ScoringJob = {id: `job-${newId()}`, spec, infos, layout: resultLayout(questionSet, infos, table.columns), store: new MemoryResultStore(),
-        results: new Array(table.rows.length), table};
-    state.set({job, progress: null, jobError: null, resultsVersion: state.resultsVersion + 1});
+    preparing = true;
+    // The last job's figures go at once: the new job shows its own once its table is saved.
+    state.set({progress: null, jobError: null});
+    let job: ScoringJob;
+    try {
+        // The table and the job are saved before the first row is scored, so every result has a home.
+        const id = `job-${newId()}`;
+        const now = Date.now();
+        const record: JobRecord = {jobId: id, spec, status: "running", totalRows: table.rows.length, error: null, createdAt: now, updatedAt: now};
+        const {store, note} = await savedJobs.create(record, table, savingFailed(id));
+        job = scoringJob(id, spec, table, store);
+        useScoringStore.getState().set({job, progress: null, jobError: null, saveNote: note, resultsVersion: useScoringStore.getState().resultsVersion + 1});
+    } catch (error) {
+        useScoringStore.getState().set({jobError: (error as Error).message});
+        return;
+    } finally {
+        preparing = false;
+    }
+    void refreshSavedJobs();
     await run(job);
+}
+
+/** Re-reads the list of saved jobs for the Scoring screen. */
+export async function refreshSavedJobs() {
+    try {
+        useScoringStore.getState().set({savedJobs: await savedJobs.list()});
+    } catch {
+        useScoringStore.getState().set({savedJobs: []});
+    }
+}
+
+/** Opens a saved job: its table, input mapping, results and progress, ready to be looked at, exported or continued. */
+export async function openSavedJob(jobId: string) {
+    if (runner !== null || preparing) return;
+    preparing = true;
+    try {
+        const loaded = await savedJobs.load(jobId, savingFailed(jobId));
+        const job = scoringJob(jobId, loaded.record.spec, loaded.table, loaded.store);
+        for (const result of loaded.results) job.results[result.rowIndex] = result;
+        job.interrupted = loaded.record.status === "running" || loaded.record.status === "paused";
+        const counts = await loaded.store.countResults(jobId);
+        const state = useScoringStore.getState();
+        // The file the screen had open is replaced by the saved table: its re-read source goes.
+        if (state.source instanceof WorkerXlsxSource) state.source.close();
+        state.set({source: null, table: loaded.table, loadError: null, mapping: loaded.record.spec.input, job, jobError: null, saveNote: null,
+            progress: restoredProgress(loaded.record, counts, loaded.table.rows.length), resultsVersion: state.resultsVersion + 1});
+    } catch (error) {
+        useScoringStore.getState().set({jobError: `Could not open the saved job: ${(error as Error).message}`});
+    } finally {
+        preparing = false;
+    }
+}
+
+/** Deletes a saved job (not one that is running); the screen forgets it if it was open. */
+export async function deleteSavedJob(jobId: string) {
+    const state = useScoringStore.getState();
+    if (state.job?.id === jobId && (runner !== null || preparing)) return;
+    try {
+        await savedJobs.remove(jobId);
+        if (useScoringStore.getState().job?.id === jobId) useScoringStore.getState().set({job: null, progress: null, saveNote: null});
+    } catch (error) {
+        useScoringStore.getState().set({jobError: `Could not delete the saved job: ${(error as Error).message}`});
+    }
+    await refreshSavedJobs();
 }
 
 /** Runs the job again: only the rows without a result (a cancelled or failed job goes on where it stopped). */
 export async function continueScoring(rescoreErrors: boolean) {
     const job = useScoringStore.getState().job;
-    if (job === null || runner !== null) return;
+    if (job === null || runner !== null || preparing) return;
     if (rescoreErrors) job.results.forEach((result, index) => {
         if (result && !result.ok) job.results[index] = undefined;
     });
@@ -57,6 +132,7 @@ export function cancelScoring() {
 
 async function run(job: ScoringJob, rescoreErrors = false) {
     const store = useScoringStore.getState();
+    job.interrupted = false;
     store.set({jobError: null});
     try {
         runner = new JobRunner({
@@ -87,10 +163,11 @@ async function run(job: ScoringJob, rescoreErrors = false) {
         if (bumpTimer !== null) clearTimeout(bumpTimer);
         bumpTimer = null;
         useScoringStore.getState().set({resultsVersion: useScoringStore.getState().resultsVersion + 1});
+        void refreshSavedJobs();
     }
 }
 
-/** Whether a job is running or paused right now (a new one cannot start). */
+/** Whether a job is running or paused right now, or being set up (a new one cannot start). */
 export function scoringActive(): boolean {
-    return runner !== null;
+    return runner !== null || preparing;
 }

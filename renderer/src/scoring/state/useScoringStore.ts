@@ -1,9 +1,9 @@
 import {create} from "zustand";
 import type {ResultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
-import type {MemoryResultStore} from "../../../../client/jobs/MemoryResultStore.ts";
-import type {InputMapping, JobProgress, JobSpec, RowResult} from "../../../../client/jobs/types.ts";
+import type {InputMapping, JobProgress, JobSpec, ResultStore, RowResult} from "../../../../client/jobs/types.ts";
 import type {QuestionInfo} from "../../../../client/questions/types.ts";
 import type {SheetRow, SpreadsheetSource} from "../../../../client/spreadsheets/types.ts";
+import type {SavedJobSummary} from "../persist/savedJobs.ts";
 
 /** A sheet read whole into memory: the preview, the grid, the labels of the evaluation and the job's rows. */
 export type LoadedTable = {
@@ -24,11 +24,14 @@ export type ScoringJob = {
     spec: JobSpec,
     infos: QuestionInfo[],
     layout: ResultLayout,
-    store: MemoryResultStore,
+    /** In memory, copied to IndexedDB while it can be (persist/MirroredResultStore). */
+    store: ResultStore,
     /** Each row's result as it arrives (index = data row); mutated in place, `resultsVersion` says when. */
     results: Array<RowResult | undefined>,
     /** The table the job scores (the rows and columns it was started with). */
-    table: LoadedTable
+    table: LoadedTable,
+    /** Restored after the page was closed or reloaded while it ran; cleared when it runs again. */
+    interrupted?: boolean
 };
 
 type ScoringState = {
@@ -45,6 +48,10 @@ type ScoringState = {
     jobError: string | null,
     /** Bumped (at most a few times a second) when results arrive, so views re-read `job.results`. */
     resultsVersion: number,
+    /** The jobs saved in this browser (persist/savedJobs), the newest first. */
+    savedJobs: SavedJobSummary[],
+    /** Why the current job's results are not being saved (IndexedDB unavailable or full); null while they are. */
+    saveNote: string | null,
     /** Evaluation: question name -> label column, and yes/no question name -> decision threshold. */
     labelColumns: Record<string, string>,
     thresholds: Record<string, number>,
@@ -62,6 +69,8 @@ export const useScoringStore = create<ScoringState>()((set) => ({
     progress: null,
     jobError: null,
     resultsVersion: 0,
+    savedJobs: [],
+    saveNote: null,
     labelColumns: {},
     thresholds: {},
     set: (patch) => set(patch)
