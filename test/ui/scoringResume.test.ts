@@ -115,8 +115,9 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.waitForFunction(() => Number(/^(\d+)/.exec(document.querySelector("[data-testid=scoring-rows]")?.textContent ?? "")?.[1] ?? 0) >= 12);
 
         // The page dies mid-run: whatever was stored before this point must come back, and nothing else.
-        reloaded = true;
+        // Only requests of the reloaded page count as "after": the old one may still send one while it unloads.
         await page.reload();
+        reloaded = true;
         const reloadedAt = Date.now();
         // A result whose write was under way as the page went may still commit just after: wait until settled.
         let stored = await readStorage(page);
