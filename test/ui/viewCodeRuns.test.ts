@@ -60,7 +60,7 @@ describe("View code snippets run as shown", {timeout: 120_000}, () => {
             chat: toTypeScript(request({...chatBody, stream: true, stream_options: {include_usage: true}})),
             chatOnce: toTypeScript(request({...chatBody, tools: [{type: "function", function: {name: "f", parameters: {type: "object", properties: {}}}}], tool_choice: "auto", response_format: {type: "json_object"}})),
             responses: toTypeScript(request({model: "svc-1", input: "Hi", max_output_tokens: 8, stream: true, chat_template_kwargs: {enable_thinking: false}}, "responses")),
-            completions: toTypeScript(request({model: "svc-1", prompt: "Once", max_tokens: 8, stop: ["."]}, "completions"))
+            completions: toTypeScript(request({model: "svc-1", prompt: "Once", max_tokens: 8, temperature: 0, stop: ["."]}, "completions"))
         };
         const paths = await Promise.all(Object.entries(files).map(async ([name, code]) => {
             const file = path.join(scratch, `${name}.ts`);
