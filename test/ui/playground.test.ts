@@ -162,9 +162,11 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await page.getByText("Insert example").click();
         await page.getByTestId("tools-editor-ok").waitFor();
         await setMonacoText(page, "tools-editor", "[{\"type\": \"function\", \"function\": {");
-        assert.match(await page.getByTestId("tools-editor-error").textContent() ?? "", /^Invalid JSON/);
+        // The paste lands asynchronously: wait for each message rather than reading the previous one.
+        await page.getByTestId("tools-editor-error").filter({hasText: /^Invalid JSON/}).waitFor();
         assert.ok(await page.getByTestId("run-button").isDisabled(), "Run waits for valid tools");
         await setMonacoText(page, "tools-editor", JSON.stringify([{type: "function", function: {description: "no name"}}]));
+        await page.getByTestId("tools-editor-error").filter({hasText: "tools[0].function.name"}).waitFor();
         assert.equal(await page.getByTestId("tools-editor-error").textContent(), "tools[0].function.name: is required");
         await setMonacoText(page, "tools-editor", JSON.stringify(unitTool, null, 2));
         await page.getByTestId("tools-editor-ok").waitFor();
