@@ -237,6 +237,8 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
 
     test("the legacy Completions playground streams text", async () => {
         await page.getByTestId("nav-completions").click();
+        // A made-up word, so the History search below finds this run and no sampled reply by chance.
+        await page.getByTestId("completions-prompt").fill("Once upon a time, Zyxquv the zebra");
         await run();
         assert.ok((await page.getByTestId("completion-text").textContent() ?? "").length > 0);
         assert.match(await page.getByTestId("usage").textContent() ?? "", /completion_tokens\d+/);
@@ -248,7 +250,7 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         const rows = page.getByTestId("history-row");
         // Every run so far is listed; the search filters as it is typed (errors are searchable too).
         await waitForCount(rows, runsStarted);
-        await page.getByTestId("history-search").fill("Once upon");
+        await page.getByTestId("history-search").fill("zyxquv");
         await waitForCount(rows, 1);
         await page.getByTestId("history-search").fill("cannot read images");
         await waitForCount(rows, 1);

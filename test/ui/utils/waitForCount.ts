@@ -8,7 +8,8 @@ export async function waitForCount(locator: Locator, count: number, timeoutMs = 
     const deadline = Date.now() + timeoutMs;
     let seen = await locator.count();
     while (seen !== count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} matching elements, still ${seen} after ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+            throw new Error(`expected ${count} matching elements, still ${seen} after ${timeoutMs} ms: ${JSON.stringify(await locator.allTextContents())}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
         seen = await locator.count();
     }
