@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {createServer} from "node:net";
-import {ApiError} from "../protocol/errors/ApiError.ts";
+import {ApiError} from "../protocol/errors.ts";
 import {HttpApiError} from "./errors/HttpApiError.ts";
 import {TransportError} from "./errors/TransportError.ts";
 import type {RetryOptions} from "./retry/retryPolicy.ts";

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {ApiError} from "../protocol/errors/ApiError.ts";
+import {ApiError} from "../protocol/errors.ts";
 import {TransportError} from "./errors/TransportError.ts";
 import type {RetryOptions} from "./retry/retryPolicy.ts";
 import {SvcClient} from "./SvcClient.ts";

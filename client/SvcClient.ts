@@ -10,7 +10,7 @@ import {readChatChunks} from "./streams/readChatChunks.ts";
 import {readResponsesEvents} from "./streams/readResponsesEvents.ts";
 import {SvcStream} from "./SvcStream.ts";
 import type {ChatCompletion, ChatCompletionChunk} from "../protocol/chat/types.ts";
-import type {TextCompletion} from "../protocol/completions/types.ts";
+import type {TextCompletion} from "../protocol/completions.ts";
 import type {DecisionsRequest, DecisionsResponse, SystemoneRequest, SystemoneResponse} from "../protocol/decisions/types.ts";
 import type {ModelList, ModelObject} from "../protocol/models/types.ts";
 import type {ResponseObject, ResponseStreamEvent} from "../protocol/responses/types.ts";

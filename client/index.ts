@@ -3,7 +3,7 @@ export {SvcClient} from "./SvcClient.ts";
 export {SvcStream} from "./SvcStream.ts";
 export {apiPaths} from "./apiPaths.ts";
 export type {ChatCompletionBody, ClientResult, CompletionBody, FetchLike, JsonBody, RequestOptions, ResponseMeta, ResponsesBody, StreamOptions, SvcClientOptions} from "./types.ts";
-export {ApiError} from "../protocol/errors/ApiError.ts";
+export {ApiError} from "../protocol/errors.ts";
 export {HttpApiError} from "./errors/HttpApiError.ts";
 export {TransportError} from "./errors/TransportError.ts";
 export {readApiError} from "./errors/readApiError.ts";

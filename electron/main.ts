@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
-import {ensureTinyGguf} from "../native/models/fixture/ensureTinyGguf.ts";
-import {ModelLibrary} from "../native/models/ModelLibrary.ts";
+import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
+import {ModelLibrary} from "../native/library/ModelLibrary.ts";
 import {ConnectionStore} from "./gateway/ConnectionStore.ts";
 import {contentSecurityPolicy} from "./gateway/contentSecurityPolicy.ts";
 import {EngineSupervisor} from "./gateway/EngineSupervisor.ts";
@@ -105,9 +105,9 @@ async function main() {
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate()));
     await createWindow(gateway);
-    // A demo always works: without SVC_MODEL the tiny test model is written to the data directory. The window is up
+    // A demo always works: without SVC_MODEL or a library model the built-in model is served. The window is up
     // first and shows `starting`; a failure is in the state (`crashed` with the engine's message).
-    const modelPath = process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || await ensureTinyGguf(path.join(dataDir, "models"));
+    const modelPath = process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || builtInModel();
     supervisor.start(modelPath).catch((error: unknown) => console.error("svc-studio: engine:", (error as Error).message));
 }
 
@@ -224,4 +224,9 @@ function isGatewayUrl(url: string): boolean {
 
 function openExternal(url: string) {
     if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+}
+
+function builtInModel(): string {
+    console.log(`svc-studio: ${embeddedModelNote}`);
+    return embeddedModelPath;
 }

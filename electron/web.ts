@@ -1,8 +1,8 @@
 // `npm run web`: the gateway and the local engine without Electron, for a browser on this machine.
 import os from "node:os";
 import {parseArgs} from "node:util";
-import {ensureTinyGguf} from "../native/models/fixture/ensureTinyGguf.ts";
-import {ModelLibrary} from "../native/models/ModelLibrary.ts";
+import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
+import {ModelLibrary} from "../native/library/ModelLibrary.ts";
 import {ConnectionStore} from "./gateway/ConnectionStore.ts";
 import {EngineSupervisor, type EngineSupervisorOptions} from "./gateway/EngineSupervisor.ts";
 import {Gateway} from "./gateway/Gateway.ts";
@@ -42,7 +42,9 @@ async function main(argv: string[]) {
 
     if (!gpuChoices.includes(values.gpu as GpuChoice)) return fail(`--gpu must be one of ${gpuChoices.join(", ")}`);
     const library = new ModelLibrary(values["models-dir"]);
-    const modelPath = values.model ?? (process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || await ensureTinyGguf());
+    const givenModel = values.model ?? (process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path);
+    if (givenModel == null) console.log(`svc-studio: ${embeddedModelNote}`);
+    const modelPath = givenModel ?? embeddedModelPath;
     const supervisor = new EngineSupervisor({
         modelPath,
         threads: integer("threads", values.threads) ?? os.availableParallelism(),

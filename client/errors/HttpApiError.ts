@@ -1,5 +1,4 @@
-import {ApiError, type ApiErrorOptions} from "../../protocol/errors/ApiError.ts";
-import type {SystemoneErrorBody} from "../../protocol/errors/types.ts";
+import {ApiError, type ApiErrorOptions, type SystemoneErrorBody} from "../../protocol/errors.ts";
 
 export type HttpApiErrorOptions = ApiErrorOptions & {
     /** The `type` the server sent; ApiError otherwise derives it from the code. */

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {ApiError} from "../../protocol/errors/ApiError.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import {readApiError} from "./readApiError.ts";
 
 test("reads the spec §7 envelope, keeping param, ref, usage and the server's type", async () => {

@@ -2,8 +2,7 @@ import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequ
 import {parseSystemoneRequest} from "../../protocol/decisions/parseSystemoneRequest.ts";
 import type {NormalizedQuestion} from "../../protocol/decisions/types.ts";
 import {modelIds} from "../../protocol/limits.ts";
-import {ValidationError} from "../../protocol/validation/ValidationError.ts";
-import {readObject} from "../../protocol/validation/read.ts";
+import {ValidationError, readObject} from "../../protocol/validation.ts";
 import {readCalibrationSet} from "../evaluation/calibration/readCalibrationSet.ts";
 import type {QuestionSet} from "./types.ts";
 

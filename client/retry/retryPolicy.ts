@@ -1,4 +1,4 @@
-import {ApiError} from "../../protocol/errors/ApiError.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import {TransportError} from "../errors/TransportError.ts";
 import {sleep} from "../utils/sleep.ts";
 

@@ -1,8 +1,7 @@
 // Test-only: a Reply that answers /v1/decisions and /v1/systemone bodies as a real server would shape them
 // (the protocol's own parsers and formatters), with probabilities drawn from a hash of the input text, so the
 // same row always gets the same answer and different rows get different ones.
-import {formatDecisionsResponse} from "../../protocol/decisions/formatDecisionsResponse.ts";
-import {formatSystemoneResponse} from "../../protocol/decisions/formatSystemoneResponse.ts";
+import {formatDecisionsResponse, formatSystemoneResponse} from "../../protocol/decisions/formatResponses.ts";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../protocol/decisions/parseSystemoneRequest.ts";
 import type {RecordedRequest, Reply} from "./startTestServer.ts";

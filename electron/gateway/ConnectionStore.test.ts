@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
 import {ConnectionStore} from "./ConnectionStore.ts";
-import {ValidationError} from "../../protocol/validation/ValidationError.ts";
+import {ValidationError} from "../../protocol/validation.ts";
 
 const dir = await mkdtemp(path.join(os.tmpdir(), "svc-connections-"));
 after(() => rm(dir, {recursive: true, force: true}));

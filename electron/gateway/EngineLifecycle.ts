@@ -1,4 +1,4 @@
-import type {ModelLibrary} from "../../native/models/ModelLibrary.ts";
+import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
 import type {EngineStatus, EngineSupervisor} from "./EngineSupervisor.ts";
 
 export type EngineLifecycleSettings = {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {after, test} from "node:test";
 import {fileURLToPath} from "node:url";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {EngineSupervisor} from "./EngineSupervisor.ts";
 import {waitForStatus} from "./testing/waitForStatus.ts";
 

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import {after, before, test} from "node:test";
 import {sse, startTestServer} from "../../client/testing/startTestServer.ts";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {ConnectionStore} from "./ConnectionStore.ts";
 import {EngineSupervisor} from "./EngineSupervisor.ts";
 import {Gateway} from "./Gateway.ts";

@@ -1,4 +1,4 @@
-import {ApiError} from "../../protocol/errors/ApiError.ts";
+import {ApiError} from "../../protocol/errors.ts";
 
 /**
  * An ApiError for the gateway's own codes (`invalid_gateway_token`, `no_remote_connection`, ...), which the

@@ -1,9 +1,8 @@
 import {randomBytes} from "node:crypto";
 import {EventEmitter} from "node:events";
-import {DownloadError} from "../../native/models/download/DownloadError.ts";
-import {downloadModel, type DownloadOptions} from "../../native/models/download/downloadModel.ts";
-import {parseModelSource} from "../../native/models/download/parseModelSource.ts";
-import type {ModelLibrary} from "../../native/models/ModelLibrary.ts";
+import {DownloadError, downloadModel, type DownloadOptions} from "../../native/download/downloadModel.ts";
+import {parseModelSource} from "../../native/download/parseModelSource.ts";
+import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
 import {GatewayError} from "./GatewayError.ts";
 
 /** One download as `GET /gateway/api/models/downloads` shows it. */

@@ -3,9 +3,9 @@ import {copyFile, mkdir, mkdtemp, readdir, readFile, rm} from "node:fs/promises"
 import os from "node:os";
 import path from "node:path";
 import {after, before, test} from "node:test";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
-import {ModelLibrary} from "../../native/models/ModelLibrary.ts";
-import {startModelFileServer, type ModelFileServer} from "../../native/models/testing/startModelFileServer.ts";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
+import {ModelLibrary} from "../../native/library/ModelLibrary.ts";
+import {startModelFileServer, type ModelFileServer} from "../../test/support/startModelFileServer.ts";
 import {ConnectionStore} from "./ConnectionStore.ts";
 import {EngineSupervisor} from "./EngineSupervisor.ts";
 import {Gateway} from "./Gateway.ts";

@@ -1,9 +1,7 @@
 import type {IncomingMessage, ServerResponse} from "node:http";
-import {catalog, type CatalogModel} from "../../native/models/catalog.ts";
-import {ModelLibrary, type LibraryListing} from "../../native/models/ModelLibrary.ts";
-import {ModelLibraryError} from "../../native/models/ModelLibraryError.ts";
-import {modelRoles} from "../../native/models/modelRoles.ts";
-import {fail, optional, readBoolean, readEnum, readNumber, readObject, readString, rejectUnknownFields} from "../../protocol/validation/read.ts";
+import {catalog, type CatalogModel} from "../../native/library/catalog.ts";
+import {ModelLibrary, type LibraryListing, ModelLibraryError, modelRoles} from "../../native/library/ModelLibrary.ts";
+import {fail, optional, readBoolean, readEnum, readNumber, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
 import type {EngineLifecycle, EngineLifecycleSettings} from "./EngineLifecycle.ts";
 import type {EngineSupervisor} from "./EngineSupervisor.ts";
 import {GatewayError} from "./GatewayError.ts";

@@ -1,23 +1,18 @@
 import path from "node:path";
-import {explainCpuFallback} from "../gpu/explainCpuFallback.ts";
+import {explainCpuFallback} from "../gpu/detectGpu.ts";
 import {describeModelLoadPlan} from "../gpu/planModelLoad.ts";
-import {ensureTinyGguf} from "../models/fixture/ensureTinyGguf.ts";
-import {ModelFileError} from "../models/checkModelFile.ts";
-import {DownloadError} from "../models/download/DownloadError.ts";
-import {ModelLibraryError} from "../models/ModelLibraryError.ts";
-import {startServer} from "../server/startServer.ts";
-import {parseServeArgs, serveUsage, UsageError} from "./parseServeArgs.ts";
-import {NoModelError, resolveServeModel} from "./resolveServeModel.ts";
-import {runGpu} from "./runGpu.ts";
-import {runModels} from "./runModels.ts";
-import {runPull} from "./runPull.ts";
+import {ModelFileError} from "../library/modelFile.ts";
+import {DownloadError} from "../download/downloadModel.ts";
+import {ModelLibraryError} from "../library/ModelLibrary.ts";
+import {startServer} from "../startServer.ts";
+import {parseServeArgs, serveUsage, UsageError, NoModelError, resolveServeModel} from "./serveArgs.ts";
+import {runGpu, runModels, runPull} from "./modelCommands.ts";
 
 const usage = `usage: svc-studio <command>
   serve [--model <file.gguf>] [options] serve the svc API on localhost (see: svc-studio serve --help)
   pull <url | hf:user/repo/file.gguf>   download a model into the model library (see: svc-studio pull --help)
   models                                list the model library; models default <file> chooses the default
-  gpu [--json]                          which GPU backend the engine can use, and why not
-  make-fixture [dir]                    write the project's tiny test GGUF and print its path`;
+  gpu [--json]                          which GPU backend the engine can use, and why not`;
 
 async function serve(argv: string[]) {
     if (argv.includes("--help") || argv.includes("-h")) return console.log(serveUsage);
@@ -54,7 +49,6 @@ async function serve(argv: string[]) {
 async function main(argv: string[]) {
     const [command, ...rest] = argv;
     if (command === "serve") return serve(rest);
-    if (command === "make-fixture") return console.log(await ensureTinyGguf(rest[0]));
     if (command === "pull") return runPull(rest);
     if (command === "models") return runModels(rest);
     if (command === "gpu") return runGpu(rest);

@@ -6,9 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import {after, before, test} from "node:test";
 import {fileURLToPath} from "node:url";
-import {catalog} from "../models/catalog.ts";
-import {ensureTinyGguf} from "../models/fixture/ensureTinyGguf.ts";
-import {startModelFileServer, type ModelFileServer} from "../models/testing/startModelFileServer.ts";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
+import {startModelFileServer, type ModelFileServer} from "../../test/support/startModelFileServer.ts";
 
 const mainPath = fileURLToPath(new URL("./main.ts", import.meta.url));
 const gguf = await readFile(await ensureTinyGguf());
@@ -56,13 +55,4 @@ test("pull fails with one clear line and exit 1 (a 404), leaving nothing behind"
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^svc-studio: HTTP 404 for .*nope\.gguf: no such file/m);
     assert.deepEqual(await readdir(dir).catch(() => []), []);
-});
-
-test("serve without --model and an empty library says how to pull a catalog model and exits 1", async () => {
-    const dir = path.join(root, "empty");
-    const result = await cli(["serve", "--port", "0"], {SVC_STUDIO_MODELS_DIR: dir});
-    assert.equal(result.code, 1);
-    assert.match(result.stderr, /^svc-studio: no model to serve: pass --model <file\.gguf>, or download one into the model library/);
-    assert.ok(result.stderr.includes(dir), "the message names the library folder");
-    for (const model of catalog) assert.ok(result.stderr.includes(`npm run pull -- ${model.uri}`), `suggests ${model.uri}`);
 });

@@ -1,17 +1,41 @@
-import type {Token} from "node-llama-cpp";
-import {ApiError} from "../../protocol/errors/ApiError.ts";
-import type {DecisionEngineResult, NormalizedDecisionRequest} from "../../protocol/decisions/types.ts";
-import {renderChatPrompt} from "../chat/renderChatPrompt.ts";
+import type {ChatHistoryItem, Token} from "node-llama-cpp";
+import type {NormalizedQuestion, DecisionEngineResult, NormalizedDecisionRequest} from "../../protocol/decisions/types.ts";
+import {buildQuestionRounds, type QuestionPresentation, evaluateRounds, resolveLabelTokens, type LabelTokens} from "./rounds.ts";
+import {reversedOrder, averageOrders, poolLabelLogits} from "./probabilities.ts";
+import {ApiError} from "../../protocol/errors.ts";
+import {renderChatPrompt} from "../chat/turnPlan.ts";
 import type {LocalEngine} from "../engine/LocalEngine.ts";
 import type {SequenceLease} from "../engine/SequenceScheduler.ts";
-import {decisionHistory} from "./decisionHistory.ts";
-import {evaluateRounds} from "./evaluateRounds.ts";
-import {explainAnswer} from "./explainAnswer.ts";
-import {questionPresentations} from "./questionPresentations.ts";
-import {resolveLabelTokens, type LabelTokens} from "./resolveLabelTokens.ts";
-import {averageOrders} from "./utils/averageOrders.ts";
-import {combineLabelTree} from "./utils/labelTree.ts";
-import {poolLabelLogits} from "./utils/poolLabelLogits.ts";
+import {explainAnswer} from "./explanations.ts";
+import {combineLabelTree} from "./labelTree.ts";
+
+export const decisionSystemPrompt = "You evaluate the input below and answer each question about it with the label of the best option only.";
+
+/**
+ * The chat history one question round is rendered from: input first and the question last, so every round of
+ * a request shares the long input as one cached prefix. The text goes in as plain text: chat wrappers tokenize
+ * it without special tokens, so a user cannot forge `<|im_end|>` or other template markers. `answer` prefills
+ * the reply (explanations continue a reply that already states the answer).
+ */
+export function decisionHistory(text: string, questionPrompt: string, answer?: string): ChatHistoryItem[] {
+    return [
+        {type: "system", text: decisionSystemPrompt},
+        {type: "user", text: `Input:\n${text}\n\n${questionPrompt}`},
+        {type: "model", response: answer == null ? [] : [answer]}
+    ];
+}
+
+/**
+ * How a question is put to the model: its options in the given order and, with `orderDebias`, also reversed,
+ * so each option is seen once early and once late and a position bias cancels in the average.
+ */
+export function questionPresentations(question: NormalizedQuestion, orderDebias: boolean): QuestionPresentation[] {
+    const count = question.options.length;
+    const given = Array.from({length: count}, (_, index) => index);
+    return orderDebias
+        ? [buildQuestionRounds(question, given), buildQuestionRounds(question, reversedOrder(count))]
+        : [buildQuestionRounds(question, given)];
+}
 
 /** Template tokens after the question that decide how a label is tokenized (e.g. "<|im_start|>assistant\n"). */
 const tailLength = 8;

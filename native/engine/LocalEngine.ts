@@ -1,8 +1,82 @@
+import {randomUUID, randomInt} from "node:crypto";
+import type {CompletionUsage, SamplingParams} from "../../protocol/chat/types.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import os from "node:os";
 import {getLlama, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type Llama, type LlamaContext, type LlamaModel} from "node-llama-cpp";
 import {planModelLoad, type GpuLayersChoice, type ModelLoadPlan} from "../gpu/planModelLoad.ts";
-import {checkModelFile, ModelFileError} from "../models/checkModelFile.ts";
+import {checkModelFile, ModelFileError} from "../library/modelFile.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
+
+/** OpenAI-style object ids: a prefix and 24 random hex characters. */
+export function makeId(prefix: string): string {
+    return `${prefix}-${randomUUID().replaceAll("-", "").slice(0, 24)}`;
+}
+
+export const unixSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * Usage of spec 2.3 for chat and legacy completions. `cached_tokens` is the prompt prefix found in the sequence's
+ * KV cache; the last prompt token is always evaluated again (its logits start generation), so it never counts.
+ */
+export function makeUsage({promptTokens, reusablePrefix, completionTokens}: {promptTokens: number, reusablePrefix: number, completionTokens: number}): CompletionUsage {
+    return {
+        prompt_tokens: promptTokens,
+        completion_tokens: completionTokens,
+        total_tokens: promptTokens + completionTokens,
+        prompt_tokens_details: {cached_tokens: Math.max(0, Math.min(reusablePrefix, promptTokens - 1))}
+    };
+}
+
+/** OpenAI sampling fields to node-llama-cpp's generation options. */
+export function toGenerationOptions(sampling: SamplingParams, {choiceIndex = 0}: {choiceIndex?: number} = {}) {
+    const penalised = (sampling.presence_penalty ?? 0) !== 0 || (sampling.frequency_penalty ?? 0) !== 0;
+    return {
+        // The OpenAI default temperature is 1; node-llama-cpp's is 0 (greedy).
+        temperature: sampling.temperature ?? 1,
+        topP: sampling.top_p,
+        // Each of `n` choices gets its own seed so seeded choices differ from each other yet stay reproducible.
+        // Unseeded requests need a random one: node-llama-cpp's default is the current second, which made every
+        // choice of `n` and every request within the same second sample the same text.
+        seed: sampling.seed != null ? toUint32(sampling.seed + choiceIndex) : randomInt(0, 2 ** 32),
+        customStopTriggers: sampling.stop,
+        repeatPenalty: penalised
+            ? {penalty: 1, presencePenalty: sampling.presence_penalty ?? 0, frequencyPenalty: sampling.frequency_penalty ?? 0}
+            : false as const
+    };
+}
+
+/** llama.cpp seeds are unsigned 32-bit: wrap rather than clamp, so negative and large seeds stay distinct. */
+function toUint32(seed: number): number {
+    return ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
+}
+
+/**
+ * Spec §7 causes 2, 3 and 7 on the local engine, whose window is the loaded context: an explicit budget larger
+ * than the window is `max_output_tokens_exceeded`; a prompt plus budget past the window is `invalid_request`.
+ * Nothing is ever truncated silently. Only a budget the client did not choose (the chat default) is fitted to
+ * the room the prompt leaves, as a local server with a small context would otherwise refuse every default request.
+ */
+export function checkOutputBudget({promptTokens, budget, explicit, contextSize, field}: {
+    promptTokens: number,
+    budget: number,
+    explicit: boolean,
+    contextSize: number,
+    field: string
+}): number {
+    if (explicit && budget > contextSize)
+        throw new ApiError(400, "max_output_tokens_exceeded",
+            `${field} is ${budget}, above this model's output limit of ${contextSize} tokens (the loaded context size)`);
+    const room = contextSize - promptTokens;
+    if (room <= 0)
+        throw new ApiError(400, "invalid_request",
+            `the prompt is ${promptTokens} tokens, which leaves no room in the ${contextSize}-token context window; shorten it`);
+    if (!explicit) return Math.min(budget, room);
+    if (promptTokens + budget > contextSize)
+        throw new ApiError(400, "invalid_request",
+            `the prompt (${promptTokens} tokens) plus ${field} (${budget}) exceeds the ${contextSize}-token context window; ` +
+            `lower ${field} to at most ${room} or shorten the prompt`);
+    return budget;
+}
 
 export type GpuChoice = "auto" | "off" | "cuda" | "vulkan" | "metal";
 

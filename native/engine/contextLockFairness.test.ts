@@ -1,7 +1,7 @@
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {getLlama, LlamaLogLevel, type Llama, type LlamaContext, type LlamaModel} from "node-llama-cpp";
-import {ensureTinyGguf} from "../models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 
 // node-llama-cpp kept the context lock for as long as any sequence had a decode queued, so a sequence that had to
 // erase its old tokens before its next request (every request after the first) waited until all the others

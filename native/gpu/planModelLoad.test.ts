@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import {after, before, test} from "node:test";
 import {getLlama, LlamaLogLevel, type Llama} from "node-llama-cpp";
-import {ensureTinyGguf} from "../models/fixture/ensureTinyGguf.ts";
-import {detectGpu} from "./detectGpu.ts";
-import {formatGpuReport} from "./formatGpuReport.ts";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
+import {detectGpu, formatGpuReport} from "./detectGpu.ts";
 import {describeModelLoadPlan, planModelLoad} from "./planModelLoad.ts";
 
 const modelPath = await ensureTinyGguf();

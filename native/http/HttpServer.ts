@@ -1,11 +1,34 @@
-import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
+import {type IncomingMessage, type ServerResponse, createServer, type Server} from "node:http";
+import {type ErrorFormatter, formatApiError, baseHeaders, writeJson} from "./replies.ts";
 import type {AddressInfo} from "node:net";
-import {ApiError} from "../../protocol/errors/ApiError.ts";
-import {formatApiError, type ErrorFormatter} from "./formatError.ts";
-import {readJsonBody} from "./readJsonBody.ts";
-import type {RequestContext} from "./RequestContext.ts";
-import type {Route} from "./Route.ts";
-import {baseHeaders, writeJson} from "./writeResponse.ts";
+import {ApiError} from "../../protocol/errors.ts";
+import {readJsonBody} from "./requests.ts";
+
+/** What a handler knows about the exchange it serves: the raw pair, its timing start, trace id and abort signal. */
+export type RequestContext = {
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    /** `performance.now()` when the request arrived; Server-Timing measures from here. */
+    startedAt: number,
+    traceId?: string,
+    /** Aborted when the client goes away, so generation stops instead of running for nobody. */
+    signal: AbortSignal,
+    /** Path segment naming the model, e.g. `svc-1`. */
+    modelSegment: string
+};
+
+/** One endpoint: `{modelSegment}{path}`, e.g. `svc-1` + `/v1/chat/completions`. */
+export type Route = {
+    method: "GET" | "POST",
+    model: string,
+    path: string,
+    /** Body size limit in bytes (spec §8); POST only. */
+    maxBodyBytes?: number,
+    /** How this endpoint family writes errors; the OpenAI envelope when absent. */
+    formatError?: ErrorFormatter,
+    handle(context: RequestContext, body: unknown): Promise<void>
+};
 
 export type HttpServerOptions = {
     routes: Route[],

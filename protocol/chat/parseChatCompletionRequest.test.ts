@@ -1,8 +1,8 @@
 import {describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {limits} from "../limits.ts";
-import {ValidationError, type FieldPath} from "../validation/ValidationError.ts";
-import {parseChatCompletionRequest} from "./parseChatCompletionRequest.ts";
+import {ValidationError, type FieldPath} from "../validation.ts";
+import {parseChatCompletionRequest} from "./parseChatRequest.ts";
 
 const base = {model: "svc-1", messages: [{role: "user", content: "Hi"}]};
 const parse = (change: Record<string, unknown> = {}) => parseChatCompletionRequest({...base, ...change});

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {countJsonValues} from "./countJsonValues.ts";
+import {countJsonValues} from "./parseDecisionsRequest.ts";
 
 test("every value node counts, keys do not", () => {
     assert.equal(countJsonValues(null), 1);

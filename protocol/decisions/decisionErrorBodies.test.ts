@@ -1,10 +1,10 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {ApiError} from "../errors/ApiError.ts";
-import {decisionsErrorResponse, systemoneErrorResponse} from "./decisionErrorBodies.ts";
+import {ApiError} from "../errors.ts";
+import {decisionsErrorResponse, systemoneErrorResponse} from "./formatResponses.ts";
 import {parseDecisionsRequest} from "./parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "./parseSystemoneRequest.ts";
-import {toDataUrl} from "./testing/imageFixtures.ts";
+import {toDataUrl} from "../../test/fixtures/imageFixtures.ts";
 
 /** The error a parser throws for `body`, or for the text when it is not JSON. */
 function caught(parse: (body: unknown) => unknown, body: unknown): unknown {

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {formatDecisionsResponse} from "./formatDecisionsResponse.ts";
+import {formatDecisionsResponse} from "./formatResponses.ts";
 import {parseDecisionsRequest} from "./parseDecisionsRequest.ts";
 
 const request = (explain = false) => parseDecisionsRequest({

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {formatSystemoneResponse} from "./formatSystemoneResponse.ts";
+import {formatSystemoneResponse} from "./formatResponses.ts";
 import {parseSystemoneRequest} from "./parseSystemoneRequest.ts";
 
 // Parsed from text, as the server does: JSON.parse makes "__proto__" an ordinary own key (an object literal would not).

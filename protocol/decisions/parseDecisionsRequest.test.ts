@@ -1,10 +1,9 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {FieldPath} from "../validation/ValidationError.ts";
-import {countJsonValues} from "./countJsonValues.ts";
-import {parseDecisionsRequest} from "./parseDecisionsRequest.ts";
-import {gifHeader, jpegHeader, pngHeader, toDataUrl} from "./testing/imageFixtures.ts";
-import {expectRejection} from "./testing/expectRejection.ts";
+import type {FieldPath} from "../validation.ts";
+import {countJsonValues, parseDecisionsRequest} from "./parseDecisionsRequest.ts";
+import {gifHeader, jpegHeader, pngHeader, toDataUrl} from "../../test/fixtures/imageFixtures.ts";
+import {expectRejection} from "../../test/support/expectRejection.ts";
 
 type Body = Record<string, unknown>;
 

@@ -1,12 +1,75 @@
-import {limits} from "../limits.ts";
-import type {FieldPath} from "../validation/ValidationError.ts";
-import {describeType, fail, optional, readArray, readEnum, readObject, readString, rejectUnknownFields, required, type JsonObject} from "../validation/read.ts";
-import {readDecisionImage} from "./images/readDecisionImage.ts";
+import {type FieldPath, fail, readObject, rejectUnknownFields, required, type JsonObject, optional, readBoolean, readInteger, describeType, readArray, readEnum, readString} from "../validation.ts";
+import {limits, modelIds} from "../limits.ts";
+import {readDecisionImage} from "../images.ts";
 import type {NormalizedDecisionRequest, NormalizedOption, NormalizedQuestion} from "./types.ts";
-import {checkCount} from "./utils/checkCount.ts";
-import {checkQuestionCount} from "./utils/checkQuestionCount.ts";
-import {readDecisionBody} from "./utils/readDecisionBody.ts";
-import {readDecisionExtensions} from "./utils/readDecisionExtensions.ts";
+
+const numberWords = ["zero", "one", "two"];
+
+/**
+ * Fails at `path` unless `count` lies in [min, max], naming the items (e.g. "must hold at least two choices",
+ * the wording spec 7 gives for a choice question with one choice). `noun` is [singular, plural].
+ */
+export function checkCount(count: number, path: FieldPath, noun: readonly [string, string], range: {min: number, max: number, maxReason?: string}) {
+    if (count < range.min)
+        fail(path, `must hold at least ${numberWords[range.min] ?? range.min} ${range.min === 1 ? noun[0] : noun[1]}, got ${count}`);
+    if (count > range.max)
+        fail(path, `holds ${count} ${noun[1]}; at most ${range.max.toLocaleString("en-US")} are allowed${range.maxReason ? ` ${range.maxReason}` : ""}`);
+}
+
+/** Spec 8: 512 questions per request, 64 when explanations are asked for; at least one question. */
+export function checkQuestionCount(count: number, explain: boolean) {
+    checkCount(count, ["questions"], ["question", "questions"], explain
+        ? {min: 1, max: limits.questionsPerRequestWithExplain, maxReason: "when x_svc.explain is true; split the questions across requests"}
+        : {min: 1, max: limits.questionsPerRequest, maxReason: "per request; split the questions across requests"});
+}
+
+// Spec 8: a decision request body holds at most 100,000 JSON values. We count every value node: the root,
+// each object, array, string, number, boolean and null; object keys are names, not values. The walk is
+// iterative, so a body nested 100,000 deep cannot overflow the stack, and it stops once `stopAfter` is passed.
+
+export function countJsonValues(value: unknown, stopAfter = Infinity): number {
+    let count = 0;
+    const pending: unknown[] = [value];
+    while (pending.length > 0) {
+        const current = pending.pop();
+        count++;
+        if (count > stopAfter) return count;
+        if (current !== null && typeof current === "object") {
+            if (Array.isArray(current)) for (const item of current) pending.push(item);
+            else for (const key of Object.keys(current)) pending.push((current as Record<string, unknown>)[key]);
+        }
+    }
+    return count;
+}
+
+/**
+ * The checks both decision endpoints start with, in the order a client would fix them: a JSON object, at
+ * most 100,000 JSON values (spec 8), no unknown top-level field (`stream` included), model `svc-1-decision`.
+ */
+export function readDecisionBody(body: unknown, knownFields: readonly string[]): JsonObject {
+    const object = readObject(body, []);
+    const count = countJsonValues(object, limits.jsonValuesPerRequest);
+    if (count > limits.jsonValuesPerRequest)
+        fail([], `holds more than ${limits.jsonValuesPerRequest.toLocaleString("en-US")} JSON values; reduce the data sent`);
+    rejectUnknownFields(object, [], knownFields);
+    const model = required(object, "model", [], (value) => value);
+    if (model !== modelIds.decision) fail(["model"], `must be "${modelIds.decision}", got ${JSON.stringify(model)}`);
+    return object;
+}
+
+export type DecisionExtensions = {explain: boolean, maxSoftTokens?: number, images?: JsonObject};
+
+/** Reads `x_svc` (spec 2.10); `images` is a known field only where `allowImages` (i.e. /v1/systemone). */
+export function readDecisionExtensions(body: JsonObject, allowImages: boolean): DecisionExtensions {
+    const extensions = optional(body, "x_svc", [], readObject);
+    if (!extensions) return {explain: false};
+    rejectUnknownFields(extensions, ["x_svc"], allowImages ? ["explain", "images", "max_soft_tokens"] : ["explain", "max_soft_tokens"]);
+    return {
+        explain: optional(extensions, "explain", ["x_svc"], readBoolean) ?? false,
+        maxSoftTokens: optional(extensions, "max_soft_tokens", ["x_svc"], (value, path) => readInteger(value, path, {min: 1})),
+        images: allowImages ? optional(extensions, "images", ["x_svc"], readObject) : undefined
+    };
+}
 
 // `POST /v1/decisions` (spec 2.9, 2.10, 8). Takes the parsed JSON body; throws a ValidationError whose path
 // starts with the top-level field at fault (decisionErrorBodies turns it into the 400 envelope).

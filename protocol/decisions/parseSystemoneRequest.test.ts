@@ -1,10 +1,10 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import type {FieldPath} from "../validation/ValidationError.ts";
-import {countJsonValues} from "./countJsonValues.ts";
+import type {FieldPath} from "../validation.ts";
+import {countJsonValues} from "./parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "./parseSystemoneRequest.ts";
-import {pngHeader, toDataUrl, webpLossyHeader} from "./testing/imageFixtures.ts";
-import {expectRejection} from "./testing/expectRejection.ts";
+import {pngHeader, toDataUrl, webpLossyHeader} from "../../test/fixtures/imageFixtures.ts";
+import {expectRejection} from "../../test/support/expectRejection.ts";
 
 type Body = Record<string, unknown>;
 

@@ -1,13 +1,9 @@
 import {limits} from "../limits.ts";
-import type {FieldPath} from "../validation/ValidationError.ts";
-import {describeType, fail, optional, readArray, readEnum, readObject, readString, rejectUnknownFields, required} from "../validation/read.ts";
-import {readDecisionImage} from "./images/readDecisionImage.ts";
+import {type FieldPath, describeType, fail, optional, readArray, readEnum, readObject, readString, rejectUnknownFields, required} from "../validation.ts";
+import {readDecisionImage} from "../images.ts";
 import {stableStringify} from "./stableStringify.ts";
 import type {NormalizedDecisionRequest, NormalizedOption, NormalizedQuestion} from "./types.ts";
-import {checkCount} from "./utils/checkCount.ts";
-import {checkQuestionCount} from "./utils/checkQuestionCount.ts";
-import {readDecisionBody} from "./utils/readDecisionBody.ts";
-import {readDecisionExtensions} from "./utils/readDecisionExtensions.ts";
+import {checkCount, checkQuestionCount, readDecisionBody, readDecisionExtensions} from "./parseDecisionsRequest.ts";
 
 // `POST /v1/systemone` (spec 2.8, 2.10, 8). Takes the parsed JSON body; throws a ValidationError whose path
 // locates the fault (decisionErrorBodies turns it into the 422 `detail` body).

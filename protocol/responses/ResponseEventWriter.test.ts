@@ -1,8 +1,7 @@
 import {describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {ResponseStream} from "openai/lib/responses/ResponseStream";
-import {buildResponse, type ResponseBase} from "./buildResponse.ts";
-import {ResponseEventWriter} from "./ResponseEventWriter.ts";
+import {buildResponse, type ResponseBase, ResponseEventWriter} from "./responseOutput.ts";
 import type {ResponseStreamEvent} from "./types.ts";
 
 const base: ResponseBase = {id: "resp_1", messageId: "msg_1", reasoningId: "rs_1", createdAt: 1_700_000_000, model: "svc-1", temperature: 0};

@@ -1,7 +1,7 @@
 import {describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {pngHeader} from "../decisions/testing/imageFixtures.ts";
-import {formatPath, ValidationError} from "../validation/ValidationError.ts";
+import {pngHeader} from "../../test/fixtures/imageFixtures.ts";
+import {formatPath, ValidationError} from "../validation.ts";
 import {parseResponsesRequest} from "./parseResponsesRequest.ts";
 
 const png = `data:image/png;base64,${Buffer.from(pngHeader(2, 3)).toString("base64")}`;

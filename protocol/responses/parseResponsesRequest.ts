@@ -1,9 +1,8 @@
-import {readReasoningControls} from "../chat/readReasoningControls.ts";
-import {fail, optional, readBoolean, readObject, readString, required, type JsonObject} from "../validation/read.ts";
-import {readOutputBudget} from "../validation/readOutputBudget.ts";
-import {readSampling} from "../validation/readSampling.ts";
-import {readResponsesInput} from "./readResponsesInput.ts";
+import {readReasoningControls} from "../chat/parseChatRequest.ts";
+import {fail, optional, readBoolean, readObject, readString, required, type JsonObject, readOutputBudget, readSampling, ValidationError, type FieldPath} from "../validation.ts";
 import type {ResponsesRequest} from "./types.ts";
+import {readImageDataUrl} from "../images.ts";
+import type {ChatContentPart, ChatMessage} from "../chat/types.ts";
 
 /** Validates a `POST /v1/responses` body against spec 2.4; throws ValidationError with the field's path. */
 export function parseResponsesRequest(raw: unknown): ResponsesRequest {
@@ -42,4 +41,79 @@ function refuseUnsupportedFields(body: JsonObject) {
         fail(["response_format"], "is not supported: the Responses API has no JSON mode; use it on /chat/completions");
     if (Array.isArray(body.tools) && body.tools.length > 0)
         fail(["tools"], "are not supported on /v1/responses; use tools on /chat/completions");
+}
+
+// `input` of spec 2.4: a prompt string, or messages whose content is a string or an array of Responses parts.
+// `input` is a union, and a value that fits none of its shapes is refused the way a schema validator refuses a
+// union: one error per shape checked, each saying which shape did not match, none naming a missing field
+// (so the chat spellings `text` and `image_url: {url}`, and an `input_image` without `detail`, all read alike).
+
+type Role = "system" | "user" | "assistant";
+type PartShape = "input_text" | "input_image" | "output_text";
+
+/** `developer` is the newer OpenAI spelling of `system`; clients built on the openai package send it. */
+const roleOf: Record<string, Role> = {system: "system", developer: "system", user: "user", assistant: "assistant"};
+
+/** The part shapes each role may hold, in the order they are checked. */
+const shapesOf: Record<Role, PartShape[]> = {
+    system: ["input_text"],
+    user: ["input_text", "input_image"],
+    // An assistant turn sent back from an earlier response holds `output_text` parts.
+    assistant: ["output_text", "input_text"]
+};
+
+const imageDetails = ["auto", "low", "high"];
+
+type Problem = {path: FieldPath, message: string};
+
+/** Reads `input` at `path` into chat messages (a string is one user message). */
+export function readResponsesInput(value: unknown, path: FieldPath): ChatMessage[] {
+    const stringShape: Problem = {path, message: "does not match the string input shape"};
+    if (typeof value === "string") return [{role: "user", content: value}];
+    if (!Array.isArray(value)) throw unionError([stringShape, {path, message: "does not match the message list shape"}]);
+    if (value.length === 0) fail(path, "must hold at least one message");
+    return value.map((item, index) => readMessage(item, [...path, index], stringShape));
+}
+
+function readMessage(value: unknown, path: FieldPath, stringShape: Problem): ChatMessage {
+    const message = asObject(value);
+    const role = message != null && typeof message.role === "string" ? roleOf[message.role] : undefined;
+    const content = message?.content;
+    const fits = message != null && (message.type === undefined || message.type === "message") && role != null &&
+        (typeof content === "string" || Array.isArray(content));
+    if (!fits) throw unionError([stringShape, {path, message: "does not match the message item shape"}]);
+
+    const messageRole = role!;
+    if (typeof content === "string") return {role: messageRole, content};
+    const parts = (content as unknown[]).map((part, index) => readPart(part, [...path, "content", index], shapesOf[messageRole], stringShape));
+    // Only user turns may hold images; the other roles keep their text as one string.
+    if (messageRole === "user") return {role: messageRole, content: parts};
+    return {role: messageRole, content: parts.map((part) => part.type === "text" ? part.text : "").join("")};
+}
+
+function readPart(value: unknown, path: FieldPath, shapes: PartShape[], stringShape: Problem): ChatContentPart {
+    const part = asObject(value);
+    for (const shape of shapes) {
+        const read = part != null ? readShape(part, shape, path) : undefined;
+        if (read != null) return read;
+    }
+    throw unionError([stringShape, ...shapes.map((shape) => ({path, message: `does not match the ${shape} part shape`}))]);
+}
+
+/** The part read as `shape`, or undefined when it does not have that shape. */
+function readShape(part: JsonObject, shape: PartShape, path: FieldPath): ChatContentPart | undefined {
+    if (part.type !== shape) return undefined;
+    if (shape !== "input_image") return typeof part.text === "string" ? {type: "text", text: part.text} : undefined;
+    if (typeof part.image_url !== "string" || typeof part.detail !== "string" || !imageDetails.includes(part.detail)) return undefined;
+    // The shape fits; the URL itself must still be an inline image (a specific error, not a shape mismatch).
+    readImageDataUrl(part.image_url, [...path, "image_url"]);
+    return {type: "image_url", image_url: {url: part.image_url, detail: part.detail}};
+}
+
+function asObject(value: unknown): JsonObject | undefined {
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value as JsonObject : undefined;
+}
+
+function unionError(problems: Problem[]): ValidationError {
+    return new ValidationError(problems[0].path, problems[0].message, {problems});
 }

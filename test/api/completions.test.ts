@@ -1,7 +1,7 @@
 // Legacy text completions (`POST /completions`): prompt string or array, n, echo, stream, text_completion objects.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {tokenizePrompt} from "../../native/completions/tokenizePrompt.ts";
+import {tokenizePrompt} from "../../native/completions/routes.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {readSse} from "./utils/readSse.ts";

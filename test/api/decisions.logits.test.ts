@@ -14,13 +14,10 @@ import path from "node:path";
 import {getLlama, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token} from "node-llama-cpp";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import type {NormalizedQuestion} from "../../protocol/decisions/types.ts";
-import {renderChatPrompt} from "../../native/chat/renderChatPrompt.ts";
-import {decisionHistory} from "../../native/decisions/decisionHistory.ts";
-import {LlamaDecisionEngine} from "../../native/decisions/LlamaDecisionEngine.ts";
-import {questionPresentations} from "../../native/decisions/questionPresentations.ts";
-import type {LabelTreeNode} from "../../native/decisions/utils/labelTree.ts";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
-import {writeTinyGguf} from "../../native/models/fixture/writeTinyGguf.ts";
+import {renderChatPrompt} from "../../native/chat/turnPlan.ts";
+import {decisionHistory, LlamaDecisionEngine, questionPresentations} from "../../native/decisions/LlamaDecisionEngine.ts";
+import type {LabelTreeNode} from "../../native/decisions/labelTree.ts";
+import {ensureTinyGguf, writeTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";
 

@@ -4,7 +4,7 @@
 // an SDK hides status codes, headers and malformed bodies.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {pngHeader, toDataUrl} from "../../protocol/decisions/testing/imageFixtures.ts";
+import {pngHeader, toDataUrl} from "../fixtures/imageFixtures.ts";
 import {limits} from "../../protocol/limits.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi, type ApiReply, type CallOptions} from "./utils/callApi.ts";

@@ -4,7 +4,7 @@
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {BadRequestError} from "openai";
-import {gifHeader, jpegHeader, pngHeader, webpLossyHeader} from "../../protocol/decisions/testing/imageFixtures.ts";
+import {gifHeader, jpegHeader, pngHeader, webpLossyHeader} from "../fixtures/imageFixtures.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {sequenceMeters} from "./utils/sequenceMeters.ts";

@@ -3,10 +3,10 @@
 // an explicit budget above it is max_output_tokens_exceeded, and nothing is ever truncated silently.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {renderChatPrompt} from "../../native/chat/renderChatPrompt.ts";
-import {toChatHistory} from "../../native/chat/utils/toChatHistory.ts";
-import {tokenizePrompt} from "../../native/completions/tokenizePrompt.ts";
-import {commonPrefixLength} from "../../native/engine/utils/commonPrefixLength.ts";
+import {renderChatPrompt} from "../../native/chat/turnPlan.ts";
+import {toChatHistory} from "../../native/chat/history.ts";
+import {tokenizePrompt} from "../../native/completions/routes.ts";
+import {commonPrefixLength} from "../../native/engine/SequenceScheduler.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";

@@ -8,7 +8,7 @@ import {mkdtemp, rm} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import OpenAI from "openai";
-import {writeTinyGguf} from "../../native/models/fixture/writeTinyGguf.ts";
+import {writeTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";

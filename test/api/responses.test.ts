@@ -3,7 +3,7 @@
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {BadRequestError} from "openai";
-import {pngHeader} from "../../protocol/decisions/testing/imageFixtures.ts";
+import {pngHeader} from "../fixtures/imageFixtures.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";

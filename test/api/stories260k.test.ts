@@ -4,7 +4,7 @@ import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync} from "node:fs";
 import {fileURLToPath} from "node:url";
-import {tokenizePrompt} from "../../native/completions/tokenizePrompt.ts";
+import {tokenizePrompt} from "../../native/completions/routes.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";
 
 const modelPath = fileURLToPath(new URL("../../../shared/models/stories260K.gguf", import.meta.url));

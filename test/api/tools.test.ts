@@ -3,9 +3,9 @@
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {Ajv2020} from "ajv/dist/2020.js";
-import {renderChatPrompt} from "../../native/chat/renderChatPrompt.ts";
-import {toModelFunctions} from "../../native/chat/tools/toModelFunctions.ts";
-import {toChatHistory} from "../../native/chat/utils/toChatHistory.ts";
+import {renderChatPrompt} from "../../native/chat/turnPlan.ts";
+import {toModelFunctions} from "../../native/chat/tools.ts";
+import {toChatHistory} from "../../native/chat/history.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {readSse} from "./utils/readSse.ts";

@@ -2,7 +2,7 @@ import os from "node:os";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import {LlamaDecisionEngine} from "../../native/decisions/LlamaDecisionEngine.ts";
 import {LocalEngine} from "../../native/engine/LocalEngine.ts";
-import {startServer} from "../../native/server/startServer.ts";
+import {startServer} from "../../native/startServer.ts";
 
 const questionCount = 64;
 const contextSize = 2048;

@@ -6,7 +6,7 @@ import {SqliteResultStore} from "../../client/jobs/node/SqliteResultStore.ts";
 import type {JobSpec} from "../../client/jobs/types.ts";
 import type {RowBatch} from "../../client/spreadsheets/types.ts";
 import {SvcClient} from "../../client/SvcClient.ts";
-import {startServer} from "../../native/server/startServer.ts";
+import {startServer} from "../../native/startServer.ts";
 
 export type ScoringBenchOptions = {
     /** Rows scored; default 1000. */

@@ -13,8 +13,8 @@ import {fileURLToPath} from "node:url";
 import Database from "better-sqlite3";
 import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
 import {formatCsv} from "../../client/spreadsheets/csv/formatCsv.ts";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
-import {startServer, type RunningServer} from "../../native/server/startServer.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
+import {startServer, type RunningServer} from "../../native/startServer.ts";
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const rowCount = 120;

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {parseQuestionSet} from "../../client/questions/parseQuestionSet.ts";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";

@@ -5,7 +5,7 @@ import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {readFile} from "node:fs/promises";
 import type {Browser, Page} from "playwright-core";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {makePng} from "./utils/makePng.ts";

@@ -4,7 +4,7 @@
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import type {Browser, Page, Request} from "playwright-core";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {readPageStorage} from "./utils/readPageStorage.ts";

@@ -9,7 +9,7 @@ import path from "node:path";
 import ExcelJS from "exceljs";
 import type {Browser, Page} from "playwright-core";
 import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {screenshot} from "./utils/screenshot.ts";

@@ -10,7 +10,7 @@ import type {Browser, BrowserContext, Page} from "playwright-core";
 import {build} from "vite";
 import type {JobRecord, RowResult} from "../../client/jobs/types.ts";
 import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {readPageStorage} from "./utils/readPageStorage.ts";

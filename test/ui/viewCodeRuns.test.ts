@@ -8,7 +8,7 @@ import {mkdir, writeFile} from "node:fs/promises";
 import path from "node:path";
 import {promisify} from "node:util";
 import ts from "typescript";
-import {ensureTinyGguf} from "../../native/models/fixture/ensureTinyGguf.ts";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {toCurl} from "../../renderer/src/viewCode/toCurl.ts";
 import {toTypeScript} from "../../renderer/src/viewCode/toTypeScript.ts";
 import type {CodeRequest} from "../../renderer/src/viewCode/types.ts";

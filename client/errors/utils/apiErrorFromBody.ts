@@ -1,5 +1,5 @@
-import {formatPath} from "../../../protocol/validation/ValidationError.ts";
-import type {SystemoneErrorBody} from "../../../protocol/errors/types.ts";
+import {formatPath} from "../../../protocol/validation.ts";
+import type {SystemoneErrorBody} from "../../../protocol/errors.ts";
 import {HttpApiError} from "../HttpApiError.ts";
 import {fallbackForStatus} from "./fallbackForStatus.ts";
 

@@ -1,4 +1,4 @@
-import {confidence} from "../../../protocol/decisions/utils/confidence.ts";
+import {confidence} from "../../../protocol/decisions/distributions.ts";
 import type {NormalizedAnswer, QuestionInfo} from "../../questions/types.ts";
 import {argmax} from "../evaluateMulticlass.ts";
 import {calibrateProbabilities} from "./calibrateProbabilities.ts";

@@ -1,5 +1,4 @@
-import {readEnum, readInteger, readNumber, readObject, readString, required} from "../../../protocol/validation/read.ts";
-import type {FieldPath} from "../../../protocol/validation/ValidationError.ts";
+import {readEnum, readInteger, readNumber, readObject, readString, required, type FieldPath} from "../../../protocol/validation.ts";
 import type {CalibrationScores, CalibrationSet, QuestionCalibration} from "./types.ts";
 
 /** Checks a saved `calibration` object (question name -> QuestionCalibration), e.g. from a question set file. */

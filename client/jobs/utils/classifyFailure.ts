@@ -1,4 +1,4 @@
-import {ApiError} from "../../../protocol/errors/ApiError.ts";
+import {ApiError} from "../../../protocol/errors.ts";
 import {TransportError} from "../../errors/TransportError.ts";
 import type {RowError} from "../types.ts";
 

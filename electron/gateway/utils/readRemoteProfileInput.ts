@@ -1,4 +1,4 @@
-import {fail, optional, readObject, readString, rejectUnknownFields, required} from "../../../protocol/validation/read.ts";
+import {fail, optional, readObject, readString, rejectUnknownFields, required} from "../../../protocol/validation.ts";
 
 export type RemoteProfileInput = {name: string, baseUrl: string, apiKey?: string};
 

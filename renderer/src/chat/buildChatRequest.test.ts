@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {parseChatCompletionRequest} from "../../../protocol/chat/parseChatCompletionRequest.ts";
-import {jpegHeader, pngHeader, toDataUrl} from "../../../protocol/decisions/testing/imageFixtures.ts";
+import {parseChatCompletionRequest} from "../../../protocol/chat/parseChatRequest.ts";
+import {jpegHeader, pngHeader, toDataUrl} from "../../../test/fixtures/imageFixtures.ts";
 import {buildChatRequest} from "./buildChatRequest.ts";
 import {defaultSchemaText, draftFromChatRequest} from "./draftFromChatRequest.ts";
 import type {ChatDraft} from "./types.ts";

@@ -1,4 +1,4 @@
-import {readResponseFormat} from "../../../protocol/chat/readResponseFormat.ts";
+import {readResponseFormat} from "../../../protocol/chat/parseChatRequest.ts";
 import {parseJsonText} from "../utils/parseJsonText.ts";
 import type {ResponseFormatSetting} from "./types.ts";
 

@@ -1,4 +1,4 @@
-import {readTools} from "../../../protocol/chat/readTools.ts";
+import {readTools} from "../../../protocol/chat/parseChatRequest.ts";
 import type {ChatTool} from "../../../protocol/chat/types.ts";
 import {parseJsonText} from "../utils/parseJsonText.ts";
 

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {parseCompletionRequest} from "../../../protocol/completions/parseCompletionRequest.ts";
+import {parseCompletionRequest} from "../../../protocol/completions.ts";
 import {emptyReply} from "../chat/replyTypes.ts";
 import {applyCompletionChunk} from "./applyCompletionChunk.ts";
 import {buildCompletionsRequest} from "./buildCompletionsRequest.ts";

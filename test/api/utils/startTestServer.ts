@@ -1,6 +1,6 @@
 import OpenAI from "openai";
-import {ensureTinyGguf} from "../../../native/models/fixture/ensureTinyGguf.ts";
-import {startServer, type RunningServer, type ServerOptions} from "../../../native/server/startServer.ts";
+import {ensureTinyGguf} from "../../fixtures/gguf/ensureTinyGguf.ts";
+import {startServer, type RunningServer, type ServerOptions} from "../../../native/startServer.ts";
 
 export type TestServer = RunningServer & {
     /** `{url}/svc-1/v1`: the base address of the chat-family endpoints, as an OpenAI client takes it. */

@@ -11,12 +11,13 @@ export type StartedProcess = {
 };
 
 /**
- * Starts `node --import tsx <script> ...args` in the repository and waits until its output matches
+ * Starts `node --import tsx <script> ...args` (or `command ...args`) in the repository (or `cwd`) and waits until its output matches
  * `ready`; returns the match. Fails with the output when the process exits first or `timeoutMs` passes.
  */
-export async function startProcess(script: string, args: string[], ready: RegExp, options: {env?: NodeJS.ProcessEnv, timeoutMs?: number} = {}): Promise<StartedProcess & {match: RegExpMatchArray}> {
-    const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-        cwd: repoRoot,
+export async function startProcess(script: string, args: string[], ready: RegExp, options: {env?: NodeJS.ProcessEnv, timeoutMs?: number, cwd?: string, command?: string[]} = {}): Promise<StartedProcess & {match: RegExpMatchArray}> {
+    const [program, ...programArgs] = options.command ?? [process.execPath, "--import", "tsx", script];
+    const child = spawn(program, [...programArgs, ...args], {
+        cwd: options.cwd ?? repoRoot,
         env: {...process.env, ...options.env},
         stdio: ["ignore", "pipe", "pipe"],
         detached: true

@@ -1,10 +1,9 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {formatDecisionsResponse} from "../../../../protocol/decisions/formatDecisionsResponse.ts";
-import {formatSystemoneResponse} from "../../../../protocol/decisions/formatSystemoneResponse.ts";
+import {formatDecisionsResponse, formatSystemoneResponse} from "../../../../protocol/decisions/formatResponses.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
-import {pngHeader, toDataUrl} from "../../../../protocol/decisions/testing/imageFixtures.ts";
+import {pngHeader, toDataUrl} from "../../../../test/fixtures/imageFixtures.ts";
 import type {CalibrationSet} from "../../../../client/evaluation/calibration/types.ts";
 import {answerViews} from "./answerViews.ts";
 import {buildDecisionRequest} from "./buildDecisionRequest.ts";

@@ -2,7 +2,7 @@ import type {ScoringRequest} from "../../../../client/jobs/input/requestBuilder.
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {limits} from "../../../../protocol/limits.ts";
-import {ValidationError} from "../../../../protocol/validation/ValidationError.ts";
+import {ValidationError} from "../../../../protocol/validation.ts";
 
 /**
  * Why the server would refuse this request before running it, in its words (the endpoint's own parser: images

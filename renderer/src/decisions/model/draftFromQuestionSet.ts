@@ -1,6 +1,5 @@
 import {readCalibrationSet} from "../../../../client/evaluation/calibration/readCalibrationSet.ts";
-import type {FieldPath} from "../../../../protocol/validation/ValidationError.ts";
-import {fail, optional, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject} from "../../../../protocol/validation/read.ts";
+import {type FieldPath, fail, optional, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject} from "../../../../protocol/validation.ts";
 import {newId} from "../../utils/newId.ts";
 import {levelText, splitLevelText} from "./levelText.ts";
 import type {DraftChoice, DraftLevel, DraftQuestion, DraftSet, QuestionFormat, QuestionType} from "./types.ts";

@@ -1,7 +1,7 @@
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
-import {formatPath, ValidationError, type FieldPath} from "../../../../protocol/validation/ValidationError.ts";
+import {formatPath, ValidationError, type FieldPath} from "../../../../protocol/validation.ts";
 import {toDecisionsQuestion} from "./toDecisionsQuestion.ts";
 import {toQuestionSet} from "./toQuestionSet.ts";
 import {toSystemoneQuestion} from "./toSystemoneQuestion.ts";

@@ -9,7 +9,7 @@ import {readAnswers} from "../../../../client/questions/readAnswers.ts";
 import type {QuestionSet} from "../../../../client/questions/types.ts";
 import {parseCsv} from "../../../../client/spreadsheets/csv/parseCsv.ts";
 import type {SheetRow} from "../../../../client/spreadsheets/types.ts";
-import {formatDecisionsResponse} from "../../../../protocol/decisions/formatDecisionsResponse.ts";
+import {formatDecisionsResponse} from "../../../../protocol/decisions/formatResponses.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {exportCsv, exportXlsx} from "./exportResults.ts";
 import {filterRowOrder} from "./filterRowOrder.ts";

@@ -1,0 +1,132 @@
+import os from "node:os";
+import {embeddedModelNote, embeddedModelPath, hasEmbeddedModel} from "../library/embeddedModel.ts";
+import {parseArgs} from "node:util";
+import type {GpuChoice} from "../engine/LocalEngine.ts";
+import type {GpuLayersChoice} from "../gpu/planModelLoad.ts";
+import type {ServerOptions} from "../startServer.ts";
+import {reasoningModelId} from "../../protocol/chat/parseChatRequest.ts";
+import {modelIds} from "../../protocol/limits.ts";
+import {catalog} from "../library/catalog.ts";
+import {ModelLibrary, type ModelRole} from "../library/ModelLibrary.ts";
+
+export class UsageError extends Error {}
+
+/** `serve` options as given: without `--model`, the model library's default model is served (resolveServeModel). */
+export type ServeArgs = Omit<ServerOptions, "modelPath"> & {modelPath?: string, modelsDir?: string};
+
+const gpuChoices: GpuChoice[] = ["auto", "off", "cuda", "vulkan", "metal"];
+
+export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [options]
+  --model <file>         GGUF model to serve (default: the model library's default model)
+  --models-dir <dir>     model library folder (default: $SVC_STUDIO_MODELS_DIR, else the user data folder)
+  --host <host>          address to listen on (default 127.0.0.1)
+  --port <port>          port (default 8080; 0 picks a free one)
+  --api-key <key>        require Authorization: Bearer <key> (repeatable)
+  --threads <n>          evaluation threads (default: this machine's ${os.availableParallelism()} cores)
+  --decision-model <f>   GGUF for svc-1-decision (default: the --model file)
+  --reasoning-model <f>  GGUF for svc-1-reasoning, the reasoning-by-default variant (default: the --model file)
+  --gpu <backend>        auto | off | cuda | vulkan | metal (default auto; see: svc-studio gpu)
+  --gpu-layers <n>       layers on the GPU: a number, auto (what fits; default) or max
+  --context-size <n>     tokens per sequence (default: the model's training context, at most 8192)
+  --parallel <n>         concurrent sequences (default 1)
+  --max-queue <n>        requests that may wait before 429 service_busy (default 16 per sequence)`;
+
+/** `serve` options from argv; every value is checked here so a typo is one clear line, not a stack trace. */
+export function parseServeArgs(argv: string[]): ServeArgs {
+    const {values} = parseArgs({
+        args: argv,
+        strict: true,
+        options: {
+            "model": {type: "string"},
+            "models-dir": {type: "string"},
+            "gpu-layers": {type: "string", default: "auto"},
+            "host": {type: "string", default: "127.0.0.1"},
+            "port": {type: "string", default: "8080"},
+            "api-key": {type: "string", multiple: true},
+            "threads": {type: "string"},
+            "gpu": {type: "string", default: "auto"},
+            "context-size": {type: "string"},
+            "decision-model": {type: "string"},
+            "reasoning-model": {type: "string"},
+            "parallel": {type: "string", default: "1"},
+            "max-queue": {type: "string"}
+        }
+    });
+    if (!gpuChoices.includes(values.gpu as GpuChoice)) throw new UsageError(`--gpu must be one of ${gpuChoices.join(", ")}`);
+    const parallel = integer("parallel", values.parallel, 1);
+    return {
+        modelPath: values.model,
+        modelsDir: values["models-dir"],
+        decisionModelPath: values["decision-model"],
+        reasoningModelPath: values["reasoning-model"],
+        host: values.host,
+        port: integer("port", values.port, 0, 65535),
+        apiKeys: values["api-key"] ?? [],
+        threads: values.threads != null ? integer("threads", values.threads, 1) : undefined,
+        gpu: values.gpu as GpuChoice,
+        gpuLayers: gpuLayers(values["gpu-layers"]),
+        contextSize: values["context-size"] != null ? integer("context-size", values["context-size"], 16) : undefined,
+        parallel,
+        maxQueue: values["max-queue"] != null ? integer("max-queue", values["max-queue"], 0) : undefined
+    };
+}
+
+function integer(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number {
+    const value = Number(text);
+    if (text == null || !/^\d+$/.test(text) || value < min || value > max)
+        throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    return value;
+}
+
+function gpuLayers(text: string): GpuLayersChoice {
+    if (text === "auto" || text === "max") return text;
+    if (/^\d+$/.test(text)) return Number(text);
+    throw new UsageError(`--gpu-layers must be a number of layers, auto or max, got ${JSON.stringify(text)}`);
+}
+
+/** `serve` without `--model` and an empty library: its message says exactly how to get a model. */
+export class NoModelError extends Error {
+    public constructor(message: string) {
+        super(message);
+        this.name = "NoModelError";
+    }
+}
+
+/**
+ * The model to serve: `--model`, else the library's default model, else the built-in model (and its `svc-1-decision` model when one is
+ * assigned and no `--decision-model` is given). `note` says which library model was chosen.
+ */
+export async function resolveServeModel(args: ServeArgs): Promise<{options: ServerOptions, note?: string}> {
+    const {modelsDir, modelPath, ...rest} = args;
+    if (modelPath != null) return {options: {...rest, modelPath}};
+    const library = new ModelLibrary(modelsDir);
+    const chosen = await library.defaultModel();
+    if (chosen == null) {
+        if (!hasEmbeddedModel()) throw new NoModelError(noModelMessage(library.dir));
+        return {options: {...rest, modelPath: embeddedModelPath}, note: embeddedModelNote};
+    }
+    // Roles assigned in the library serve their own model unless the command line names one.
+    const notes: string[] = [];
+    const roleModel = async (role: ModelRole, given: string | undefined) => {
+        if (given != null) return given;
+        const assigned = await library.modelForRole(role);
+        if (assigned == null || assigned.id === chosen.id) return undefined;
+        notes.push(`${assigned.id} for ${role}`);
+        return assigned.path;
+    };
+    const decisionModelPath = await roleModel(modelIds.decision, args.decisionModelPath);
+    const reasoningModelPath = await roleModel(reasoningModelId, args.reasoningModelPath);
+    return {
+        options: {...rest, modelPath: chosen.path, decisionModelPath, reasoningModelPath},
+        note: [`model library ${library.dir}: serving ${chosen.id} (default model)`, ...notes].join(", ")
+    };
+}
+
+export function noModelMessage(dir: string): string {
+    const width = Math.max(...catalog.map((model) => model.uri.length));
+    return [
+        `no model to serve: pass --model <file.gguf>, or download one into the model library (${dir}):`,
+        ...catalog.map((model) => `  npm run pull -- ${model.uri.padEnd(width)}   # ${model.name}, ${model.sizeLabel}, for ${model.roles.join(", ")}`),
+        "then run serve again: the first model pulled becomes the default (list the library with: svc-studio models)."
+    ].join("\n");
+}

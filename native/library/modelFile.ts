@@ -1,0 +1,146 @@
+import {open} from "node:fs/promises";
+import {ChatWrapper, GgmlType, GgufFileType, readGgufFileInfo, resolveChatWrapper, type GgufFileInfo, type GgufTensorInfo} from "node-llama-cpp";
+import path from "node:path";
+import {canThink} from "../chat/reasoning.ts";
+
+/** A parameter count as model cards write it: 224K, 596M, 1.7B (3 significant digits at most). */
+export function formatParameterCount(count: number): string {
+    const units: Array<[number, string]> = [[1e12, "T"], [1e9, "B"], [1e6, "M"], [1e3, "K"]];
+    for (const [size, unit] of units)
+        if (count >= size) return `${Number((count / size).toPrecision(3))}${unit}`;
+    return String(count);
+}
+
+/** Thrown when a model file cannot be served; its message is the one line the CLI prints. */
+export class ModelFileError extends Error {
+    public constructor(message: string) {
+        super(message);
+        this.name = "ModelFileError";
+    }
+}
+
+const ggufMagic = "GGUF";
+/** Magic, u32 version, u64 tensor count, u64 metadata entry count. */
+const headerBytes = 24;
+const supportedVersions = [2, 3];
+
+/** Refuses a missing, unreadable or non-GGUF file before llama.cpp sees it, with a message a person can act on. */
+export async function checkModelFile(path: string): Promise<void> {
+    let handle;
+    try {
+        handle = await open(path, "r");
+    } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === "ENOENT") throw new ModelFileError(`model file not found: ${path}`);
+        if (code === "EACCES" || code === "EPERM") throw new ModelFileError(`model file is not readable (permission denied): ${path}`);
+        if (code === "EISDIR") throw new ModelFileError(`model path is a directory, not a GGUF file: ${path}`);
+        throw new ModelFileError(`cannot open model file ${path}: ${(error as Error).message}`);
+    }
+    try {
+        const header = Buffer.alloc(headerBytes);
+        const {bytesRead} = await handle.read(header, 0, headerBytes, 0).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === "EISDIR") throw new ModelFileError(`model path is a directory, not a GGUF file: ${path}`);
+            throw error;
+        });
+        if (bytesRead < 4 || header.toString("latin1", 0, 4) !== ggufMagic)
+            throw new ModelFileError(`not a GGUF model file (it does not start with the GGUF magic bytes): ${path}`);
+        checkHeaderCounts(header, bytesRead, (await handle.stat()).size, path);
+    } finally {
+        await handle.close();
+    }
+}
+
+/**
+ * A damaged header (e.g. the magic followed by junk) must be refused here: node-llama-cpp's reader treats an
+ * unknown version as v3 and then loops for minutes over the absurd entry counts it reads.
+ */
+function checkHeaderCounts(header: Buffer, bytesRead: number, fileSize: number, path: string) {
+    const version = bytesRead >= 8 ? header.readUInt32LE(4) : undefined;
+    if (version == null || !supportedVersions.includes(version))
+        throw new ModelFileError(`damaged or unsupported GGUF file (header version ${version ?? "missing"}, expected ${supportedVersions.join(" or ")}): ${path}`);
+    if (bytesRead < headerBytes)
+        throw new ModelFileError(`damaged GGUF file (its header is cut short): ${path}`);
+    const tensors = header.readBigUInt64LE(8);
+    const entries = header.readBigUInt64LE(16);
+    // Every tensor description and metadata entry takes more than 8 bytes of the file.
+    if ((tensors + entries) * 8n > BigInt(fileSize))
+        throw new ModelFileError(`damaged GGUF file (its header declares ${tensors} tensors and ${entries} metadata entries in ${fileSize} bytes): ${path}`);
+}
+
+/** What a GGUF file says about itself, read from its header only (no weights are loaded). */
+export type ModelFileInfo = {
+    /** `general.name`, when the file has one. */
+    name?: string,
+    /** `general.architecture`, e.g. `llama`, `qwen3`. */
+    architecture: string,
+    /** Weights counted from the tensor shapes. */
+    parameters?: number,
+    /** `general.size_label` (e.g. `1.7B`) when present, else the count above written the same way. */
+    parameterLabel?: string,
+    /** File type (`Q8_0`, `Q4_K_M`, `F16` ...) from `general.file_type`, else the most common tensor type. */
+    quantization?: string,
+    /** Training context length, the largest context worth creating. */
+    contextLength?: number,
+    layers?: number,
+    hasChatTemplate: boolean,
+    /** node-llama-cpp's chat wrapper for the file, e.g. `ChatML`, `Qwen`, `Jinja`; `General` when it has no chat format. */
+    chatWrapper: string,
+    /** The chat format has a thought segment: the model can reason and `svc-1-reasoning` can be served with it. */
+    canThink: boolean,
+    /** The chat format has its own tool-call syntax (or the template renders `tools`). */
+    canCallTools: boolean
+};
+
+/** Big token tables the listing never needs; skipping them keeps a header read of a 150k-token vocabulary fast. */
+const skippedKeys = ["tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type", "tokenizer.ggml.merges"];
+
+/** Reads a GGUF header (after the same sanity check the engine makes, so a damaged file fails fast and clearly). */
+export async function readModelFileInfo(filePath: string): Promise<ModelFileInfo> {
+    await checkModelFile(filePath);
+    const fileInfo = await readGgufFileInfo(filePath, {sourceType: "filesystem", ignoreKeys: skippedKeys, logWarnings: false});
+    return describeGguf(fileInfo, path.basename(filePath));
+}
+
+export function describeGguf(fileInfo: GgufFileInfo, fileName: string): ModelFileInfo {
+    const general = fileInfo.metadata.general;
+    const architectureMetadata = fileInfo.architectureMetadata as {context_length?: number, block_count?: number};
+    const template = fileInfo.metadata.tokenizer?.chat_template;
+    const parameters = fileInfo.fullTensorInfo != null && fileInfo.fullTensorInfo.length > 0 ? countParameters(fileInfo.fullTensorInfo) : undefined;
+    // The wrapper node-llama-cpp would pick for this file when loading it, resolved from the header alone.
+    const wrapper = resolveChatWrapper({fileInfo, filename: fileName, warningLogs: false});
+    return {
+        name: general.name,
+        architecture: String(general.architecture),
+        parameters,
+        parameterLabel: general.size_label ?? (parameters != null ? formatParameterCount(parameters) : undefined),
+        quantization: fileTypeName(general.file_type) ?? dominantTensorType(fileInfo.fullTensorInfo),
+        contextLength: architectureMetadata.context_length,
+        layers: architectureMetadata.block_count,
+        hasChatTemplate: typeof template === "string" && template !== "",
+        chatWrapper: wrapper?.wrapperName ?? "General",
+        canThink: wrapper != null && canThink(wrapper),
+        canCallTools: (wrapper != null && wrapper.settings.functions !== ChatWrapper.defaultSettings.functions)
+            || (typeof template === "string" && /\btools\b/.test(template))
+    };
+}
+
+function countParameters(tensors: readonly GgufTensorInfo[]): number {
+    let total = 0;
+    for (const tensor of tensors)
+        total += tensor.dimensions.reduce<number>((product, dimension) => product * Number(dimension), 1);
+    return total;
+}
+
+function fileTypeName(fileType: number | undefined): string | undefined {
+    const name = fileType != null ? GgufFileType[fileType] : undefined;
+    return name?.replace(/^(MOSTLY|ALL)_/, "");
+}
+
+/** The tensor type holding the most weights (a file without `general.file_type` is still mostly one type). */
+function dominantTensorType(tensors: readonly GgufTensorInfo[] | undefined): string | undefined {
+    const weights = new Map<number, number>();
+    for (const tensor of tensors ?? [])
+        weights.set(tensor.ggmlType, (weights.get(tensor.ggmlType) ?? 0) + tensor.dimensions.reduce<number>((product, dimension) => product * Number(dimension), 1));
+    const [type] = [...weights].sort((a, b) => b[1] - a[1])[0] ?? [];
+    return type != null ? GgmlType[type] : undefined;
+}

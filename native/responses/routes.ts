@@ -1,0 +1,68 @@
+import {buildResponse, type ResponseBase, ResponseEventWriter} from "../../protocol/responses/responseOutput.ts";
+import {parseResponsesRequest} from "../../protocol/responses/parseResponsesRequest.ts";
+import type {ResponsesRequest} from "../../protocol/responses/types.ts";
+import {type ChatModelVariant, createChatTurnRoute} from "../chat/routes.ts";
+import type {ChatTurnSession} from "../chat/turnRun.ts";
+import type {ChatTurnRequest} from "../chat/turnPlan.ts";
+import {makeId, unixSeconds} from "../engine/LocalEngine.ts";
+import type {RequestContext, Route} from "../http/HttpServer.ts";
+import {SseStream, writeSuccess} from "../http/replies.ts";
+
+/**
+ * `POST /{model}/v1/responses` (spec 2.4, 6.2) on the local engine: the same turn as chat completions (one
+ * choice, no tools, no JSON mode), answered as a Responses object or event stream.
+ */
+export function createResponsesRoute(variant: ChatModelVariant): Route {
+    return createChatTurnRoute(variant, {
+        path: "/v1/responses",
+        parse: parseResponsesRequest,
+        toTurnRequest: toChatTurnRequest,
+        async answer(context, request, session) {
+            const base: ResponseBase = {
+                id: makeId("resp"),
+                messageId: makeId("msg"),
+                reasoningId: makeId("rs"),
+                createdAt: unixSeconds(),
+                model: request.model,
+                instructions: request.instructions,
+                maxOutputTokens: request.maxOutputTokens,
+                temperature: request.temperature,
+                top_p: request.top_p
+            };
+            if (request.stream) await streamResponse(context, request, session, base);
+            else {
+                const result = await session.run(0, request);
+                const truncated = result.finishReason === "length";
+                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, usage: session.usage(), truncated}));
+            }
+        }
+    });
+}
+
+/** Spec 2.4 and 8: without `max_output_tokens` the budget is whatever the window leaves after the input. */
+function toChatTurnRequest(request: ResponsesRequest): ChatTurnRequest {
+    return {
+        messages: request.messages,
+        maxTokens: request.maxOutputTokens ?? Infinity,
+        maxTokensExplicit: request.maxOutputTokens != null,
+        budgetField: "max_output_tokens",
+        temperature: request.temperature,
+        top_p: request.top_p,
+        seed: request.seed,
+        chat_template_kwargs: request.chat_template_kwargs,
+        reasoning_effort: request.reasoning_effort,
+        thinking_token_budget: request.thinking_token_budget
+    };
+}
+
+async function streamResponse(context: RequestContext, request: ResponsesRequest, session: ChatTurnSession, base: ResponseBase) {
+    const stream = new SseStream(context);
+    const writer = new ResponseEventWriter(base, (event) => stream.send(event, event.type));
+    writer.start();
+    const result = await session.run(0, request, (delta) => {
+        if (delta.reasoning != null) writer.reasoningDelta(delta.reasoning);
+        else if (delta.content != null) writer.textDelta(delta.content);
+    });
+    writer.finish(session.usage(), result.finishReason === "length");
+    stream.end();
+}

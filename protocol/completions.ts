@@ -1,0 +1,59 @@
+import type {CompletionUsage, SamplingParams} from "./chat/types.ts";
+import {limits} from "./limits.ts";
+import {fail, optional, readArray, readBoolean, readInteger, readObject, readString, required, readOutputBudget, readSampling, type FieldPath} from "./validation.ts";
+
+/** A legacy `POST /completions` request after validation: prompts as a list, the budget resolved. */
+export type CompletionRequest = SamplingParams & {
+    model: string,
+    prompts: string[],
+    maxTokens: number,
+    maxTokensExplicit: boolean,
+    n: number,
+    echo: boolean,
+    stream: boolean,
+    stream_options?: {include_usage?: boolean}
+};
+
+export type TextCompletion = {
+    id: string,
+    object: "text_completion",
+    created: number,
+    model: string,
+    choices: Array<{index: number, text: string, finish_reason: "stop" | "length" | null, logprobs: null}>,
+    usage?: CompletionUsage | null
+};
+
+const maxChoices = 128;
+
+/**
+ * Validates a legacy `POST /completions` body. The spec leaves its fields "not shown", so it takes the OpenAI
+ * legacy shape with chat's budget rules (default 2048, positive, must fit the window) for one behaviour everywhere.
+ */
+export function parseCompletionRequest(raw: unknown): CompletionRequest {
+    const body = readObject(raw, []);
+    const budget = readOutputBudget(body, ["max_tokens"]);
+    const stream = optional(body, "stream", [], readBoolean) ?? false;
+    const streamOptions = optional(body, "stream_options", [], (value, path) => {
+        const object = readObject(value, path);
+        return {include_usage: optional(object, "include_usage", path, readBoolean)};
+    });
+    if (streamOptions != null && !stream) fail(["stream_options"], "is only allowed when stream is true");
+    return {
+        model: required(body, "model", [], readString),
+        prompts: required(body, "prompt", [], readPrompts),
+        maxTokens: budget?.value ?? limits.defaultChatMaxTokens,
+        maxTokensExplicit: budget != null,
+        n: optional(body, "n", [], (value, path) => readInteger(value, path, {min: 1, max: maxChoices})) ?? 1,
+        echo: optional(body, "echo", [], readBoolean) ?? false,
+        ...readSampling(body),
+        stream,
+        stream_options: streamOptions
+    };
+}
+
+function readPrompts(value: unknown, path: FieldPath): string[] {
+    if (typeof value === "string") return [value];
+    const prompts = readArray(value, path).map((item, index) => readString(item, [...path, index]));
+    if (prompts.length === 0) fail(path, "must hold at least one prompt");
+    return prompts;
+}
