@@ -1,10 +1,15 @@
-// Lint rules shared by every room; the import-direction rules keep DEVELOPERS.md's layering true.
+// Lint rules shared by every room; the import-direction rules keep ARCHITECTURE.md's layering true.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import globals from "globals";
 
-// Type-only imports are allowed across rooms (the renderer knows the preload API by its type only).
-const forbid = (patterns, message) => ["error", {patterns: patterns.map((pattern) => ({group: [pattern], message, allowTypeImports: true}))}];
+// Type-only imports obey the same directions as value imports: a room knows another room's types only where it may
+// import its code (the renderer knows the gateway through protocol/gateway, not through electron/).
+const forbid = (patterns, message) => ["error", {patterns: patterns.map((pattern) => ({group: [pattern], message}))}];
+const rooms = ["protocol", "native", "client", "electron", "renderer", "test"];
+const outside = (...allowed) => rooms.filter((room) => !allowed.includes(room)).map((room) => `**/${room}/**`);
+const tests = ["**/*.test.ts", "**/*.test.tsx"];
+const nodeOnly = ["node:*", "fs", "path", "os", "child_process", "http", "https", "stream", "crypto", "**/base/node/**", "better-sqlite3", "node-llama-cpp"];
 
 export default tseslint.config(
     {ignores: ["node_modules/**", "dist/**", "out/**", "renderer/dist/**", "test-artifacts/**", ".fixtures/**", ".scratch/**"]},
@@ -17,9 +22,12 @@ export default tseslint.config(
             "@typescript-eslint/no-explicit-any": "off"
         }
     },
-    {files: ["protocol/**"], rules: {"@typescript-eslint/no-restricted-imports": forbid(["**/native/**", "**/client/**", "**/renderer/**", "**/electron/**", "node-llama-cpp"], "protocol depends on nothing")}},
-    {files: ["client/**"], rules: {"@typescript-eslint/no-restricted-imports": forbid(["**/native/**", "**/renderer/**", "**/electron/**", "node-llama-cpp"], "client depends on protocol only")}},
-    {files: ["native/**"], rules: {"@typescript-eslint/no-restricted-imports": forbid(["**/client/**", "**/renderer/**", "**/electron/**"], "native depends on protocol only")}},
-    {files: ["renderer/**"], rules: {"@typescript-eslint/no-restricted-imports": forbid(["**/native/**", "**/electron/**", "node-llama-cpp"], "renderer talks to the gateway through client only")}},
-    {files: ["electron/**"], rules: {"@typescript-eslint/no-restricted-imports": forbid(["**/renderer/**"], "nothing imports renderer")}}
+    // Room rules hold for product code; tests beside it may also use Node's test runner and test/'s doubles and fixtures.
+    {files: ["base/**"], ignores: tests, rules: {"@typescript-eslint/no-restricted-imports": forbid(outside(), "base is the shared leaf room: it imports no other room")}},
+    {files: ["base/common/**"], ignores: tests, rules: {"@typescript-eslint/no-restricted-imports": forbid([...outside(), ...nodeOnly], "base/common runs in browsers too: no Node modules")}},
+    {files: ["protocol/**"], ignores: tests, rules: {"@typescript-eslint/no-restricted-imports": forbid([...outside("protocol"), ...nodeOnly], "protocol depends on base/common only, and runs anywhere")}},
+    {files: ["client/**"], ignores: tests, rules: {"@typescript-eslint/no-restricted-imports": forbid(outside("client", "protocol"), "client depends on protocol only")}},
+    {files: ["native/**"], ignores: tests, rules: {"@typescript-eslint/no-restricted-imports": forbid(outside("native", "protocol"), "native depends on protocol only")}},
+    {files: ["renderer/**"], ignores: [...tests, "renderer/vite.config.ts"], rules: {"@typescript-eslint/no-restricted-imports": forbid([...outside("renderer", "client", "protocol"), ...nodeOnly], "renderer talks to the gateway through client and protocol/gateway only")}},
+    {files: ["electron/**"], ignores: tests, rules: {"@typescript-eslint/no-restricted-imports": forbid(outside("electron", "native", "client", "protocol"), "nothing imports renderer")}}
 );

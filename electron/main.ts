@@ -6,13 +6,13 @@ import {fileURLToPath} from "node:url";
 import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
 import {ModelLibrary} from "../native/library/ModelLibrary.ts";
-import {ConnectionStore} from "./gateway/ConnectionStore.ts";
-import {contentSecurityPolicy} from "./gateway/contentSecurityPolicy.ts";
-import {EngineSupervisor} from "./gateway/EngineSupervisor.ts";
+import {ConnectionStore} from "./connections/ConnectionStore.ts";
+import {contentSecurityPolicy} from "./gateway/staticFiles.ts";
+import {EngineSupervisor} from "./engine/EngineSupervisor.ts";
 import {Gateway} from "./gateway/Gateway.ts";
-import {KeyVault} from "./gateway/KeyVault.ts";
+import {KeyVault} from "./secrets/KeyVault.ts";
 import type {SvcStudioIpcChannel, SvcStudioVersionArgument} from "./preloadApi.ts";
-import {safeStorageBackend} from "./safeStorageBackend.ts";
+import {safeStorageBackend} from "./secrets/safeStorageBackend.ts";
 
 const appRoot = fileURLToPath(new URL("../", import.meta.url));
 const preloadPath = path.join(appRoot, "out", "electron", "preload.cjs");

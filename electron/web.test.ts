@@ -4,7 +4,7 @@ import {once} from "node:events";
 import {createInterface} from "node:readline";
 import {after, test} from "node:test";
 import {fileURLToPath} from "node:url";
-import type {GatewayState} from "./gateway/GatewayState.ts";
+import type {GatewayState} from "../protocol/gateway/contract.ts";
 
 const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
 const remoteKey = "ck_env_secret_42";

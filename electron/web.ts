@@ -3,11 +3,10 @@ import os from "node:os";
 import {parseArgs} from "node:util";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
 import {ModelLibrary} from "../native/library/ModelLibrary.ts";
-import {ConnectionStore} from "./gateway/ConnectionStore.ts";
-import {EngineSupervisor, type EngineSupervisorOptions} from "./gateway/EngineSupervisor.ts";
+import {ConnectionStore, seedEnvRemote} from "./connections/ConnectionStore.ts";
+import {EngineSupervisor, type EngineSupervisorOptions} from "./engine/EngineSupervisor.ts";
 import {Gateway} from "./gateway/Gateway.ts";
-import {MemoryKeyVault} from "./gateway/MemoryKeyVault.ts";
-import {seedEnvRemote} from "./gateway/seedEnvRemote.ts";
+import {MemoryKeyVault} from "./secrets/KeyVault.ts";
 
 const usage = `usage: npm run web -- [options]
   --port <n>           gateway port (default 0: a free one, printed at start)

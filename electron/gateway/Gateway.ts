@@ -6,21 +6,17 @@ import {toApiError} from "../../native/http/replies.ts";
 import {readJsonBody} from "../../native/http/requests.ts";
 import {optional, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
 import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
-import type {ConnectionStore} from "./ConnectionStore.ts";
-import {EngineLifecycle, type EngineLifecycleSettings} from "./EngineLifecycle.ts";
-import type {EngineSupervisor} from "./EngineSupervisor.ts";
-import {GatewayError} from "./GatewayError.ts";
-import type {GatewayState} from "./GatewayState.ts";
-import type {KeyStore} from "./KeyStore.ts";
-import {KeyVaultError} from "./KeyVaultError.ts";
-import {ModelDownloads} from "./ModelDownloads.ts";
-import {ModelsApi} from "./ModelsApi.ts";
-import {isAllowedHost} from "./utils/isAllowedHost.ts";
-import {proxyRequest} from "./utils/proxyRequest.ts";
-import {readRemoteProfileInput} from "./utils/readRemoteProfileInput.ts";
-import {serveStatic} from "./utils/serveStatic.ts";
-import {tokensEqual} from "./utils/tokensEqual.ts";
-import {writeJson} from "./utils/writeJson.ts";
+import {type ConnectionStore, readRemoteProfileInput} from "../connections/ConnectionStore.ts";
+import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
+import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
+import {GatewayError, writeJson} from "./answers.ts";
+import type {GatewayState} from "../../protocol/gateway/contract.ts";
+import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
+import {ModelDownloads} from "../models/ModelDownloads.ts";
+import {ModelsApi} from "../models/ModelsApi.ts";
+import {isAllowedHost, proxyRequest, tokensEqual} from "./proxy.ts";
+import {serveStatic} from "./staticFiles.ts";
+import type {EngineLifecycleSettings} from "../../protocol/gateway/contract.ts";
 
 export type GatewayOptions = {
     mode: "electron" | "web",

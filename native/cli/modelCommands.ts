@@ -1,11 +1,12 @@
 import {parseArgs} from "node:util";
 import {detectGpu, formatGpuReport} from "../gpu/detectGpu.ts";
 import {catalog} from "../library/catalog.ts";
-import {ModelLibrary, type LibraryListing, type LibraryModel} from "../library/ModelLibrary.ts";
-import {formatBytes} from "../models/utils/formatBytes.ts";
+import {ModelLibrary} from "../library/ModelLibrary.ts";
+import {formatBytes} from "../../base/common/format.ts";
 import {UsageError} from "./serveArgs.ts";
 import {downloadModel} from "../download/downloadModel.ts";
 import {ProgressPrinter} from "./progress.ts";
+import type {LibraryListing, LibraryModel} from "../../protocol/gateway/contract.ts";
 
 /** `svc-studio gpu [--json]`: which GPU backend the engine can use, and why not when it cannot. */
 export async function runGpu(argv: string[]): Promise<void> {

@@ -7,7 +7,8 @@ import type {ServerOptions} from "../startServer.ts";
 import {reasoningModelId} from "../../protocol/chat/parseChatRequest.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import {catalog} from "../library/catalog.ts";
-import {ModelLibrary, type ModelRole} from "../library/ModelLibrary.ts";
+import {ModelLibrary} from "../library/ModelLibrary.ts";
+import type {ModelRole} from "../../protocol/gateway/contract.ts";
 
 export class UsageError extends Error {}
 

@@ -5,8 +5,8 @@ import path from "node:path";
 import {checkModelFile} from "../library/modelFile.ts";
 import {partStateSuffix, partSuffix} from "../library/ModelLibrary.ts";
 import {parseModelSource, type ModelSource} from "./parseModelSource.ts";
-import {retryAfterMs} from "../models/download/utils/retryAfterMs.ts";
-import {sleep} from "../models/download/utils/sleep.ts";
+import {parseRetryAfter} from "../../base/common/retryAfter.ts";
+import {sleep} from "../../base/common/sleep.ts";
 
 export type DownloadErrorCode =
     | "bad_url" | "http_error" | "not_gguf" | "checksum_mismatch" | "disk_full" | "cancelled" | "network" | "file_error";
@@ -394,7 +394,7 @@ function fileError(error: NodeJS.ErrnoException, what: string): DownloadError {
 function httpError(response: Response, source: ModelSource): Error {
     const status = response.status;
     if (status >= 500 || status === 429 || status === 408)
-        return new RetryableError(`HTTP ${status} ${response.statusText} from ${source.url}`, status, retryAfterMs(response.headers.get("retry-after")));
+        return new RetryableError(`HTTP ${status} ${response.statusText} from ${source.url}`, status, retryAfterMilliseconds(response.headers.get("retry-after")));
     const hint = status === 404 ? "no such file: check the repository and file name"
         : status === 401 || status === 403 ? "access denied: the repository may be private or gated (accept its licence on the website)"
         : response.statusText;
@@ -427,4 +427,9 @@ function checkSha256(value: string): string {
 function describeNetworkError(error: unknown): string {
     const cause = (error as {cause?: {code?: string, message?: string}}).cause;
     return cause?.code ?? cause?.message ?? (error as Error).message;
+}
+
+function retryAfterMilliseconds(header: string | null): number | undefined {
+    const seconds = parseRetryAfter(header);
+    return seconds == null ? undefined : seconds * 1000;
 }

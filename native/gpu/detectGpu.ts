@@ -1,23 +1,9 @@
 import {execFile} from "node:child_process";
 import {access, readdir} from "node:fs/promises";
 import path from "node:path";
-import {getLlama, getLlamaGpuTypes, LlamaLogLevel, type LlamaGpuType} from "node-llama-cpp";
-import {formatBytes} from "../models/utils/formatBytes.ts";
-
-export type GpuBackendType = "cuda" | "vulkan" | "metal";
-
-/** What happened when node-llama-cpp was asked for a backend (`getLlama({gpu, build: "never"})`); absent when not tried. */
-export type BackendTry = {ok: true, devices: string[], vramTotalBytes: number, vramFreeBytes: number} | {ok: false, error: string};
-
-export type GpuBackendReport = {
-    type: GpuBackendType,
-    usable: boolean,
-    devices: string[],
-    vramTotalBytes?: number,
-    vramFreeBytes?: number,
-    /** Why it is not usable, in words a person can act on (absent when usable). */
-    reason?: string
-};
+import {getLlama, getLlamaGpuTypes, LlamaLogLevel} from "node-llama-cpp";
+import {formatBytes} from "../../base/common/format.ts";
+import type {GpuHardware, GpuBackendType, BackendTry, GpuBackendReport, GpuReport} from "../../protocol/gateway/contract.ts";
 
 /** Which backends the platform could have at all (node-llama-cpp ships CUDA and Vulkan builds; Metal on Apple silicon). */
 export function candidateBackends(hardware: GpuHardware): GpuBackendType[] {
@@ -76,22 +62,6 @@ export async function explainCpuFallback(): Promise<string | undefined> {
     const cuda = explainGpuSupport(hardware, {}).find((backend) => backend.type === "cuda");
     return cuda?.reason != null ? `running on the CPU: ${cuda.reason} (details: svc-studio gpu)` : undefined;
 }
-
-/** What the machine has, independent of node-llama-cpp: the facts the GPU report explains itself with. */
-export type GpuHardware = {
-    platform: NodeJS.Platform,
-    arch: string,
-    /** `/dev/nvidia0` exists (Linux). */
-    nvidiaDeviceFile: boolean,
-    /** GPUs `nvidia-smi` lists (empty when it is missing or fails). */
-    nvidiaSmiGpus: string[],
-    /** The NVIDIA driver's user-space library (libcuda / libnvidia-ml) is installed. */
-    nvidiaDriverLibrary: boolean,
-    /** CUDA runtime libraries llama.cpp's CUDA build needs that were not found (Linux). */
-    missingCudaLibraries: string[],
-    /** The Vulkan loader (libvulkan) is installed. */
-    vulkanLoader: boolean
-};
 
 /** Folders where CUDA and Vulkan libraries live on Linux (the same places node-llama-cpp looks). */
 async function librarySearchPaths(env: NodeJS.ProcessEnv): Promise<string[]> {
@@ -155,17 +125,6 @@ async function subfolders(dir: string, pattern: RegExp): Promise<string[]> {
     const entries = await readdir(dir, {withFileTypes: true}).catch(() => []);
     return entries.filter((entry) => entry.isDirectory() && pattern.test(entry.name)).map((entry) => path.join(dir, entry.name));
 }
-
-export type GpuReport = {
-    platform: string,
-    arch: string,
-    /** What node-llama-cpp's own check (`getLlamaGpuTypes("supported")`) finds usable. */
-    nodeLlamaCppSupported: LlamaGpuType[],
-    backends: GpuBackendReport[],
-    /** The backend `--gpu auto` will use; false: the CPU. */
-    best: GpuBackendType | false,
-    hardware: GpuHardware
-};
 
 /**
  * Which GPU backend node-llama-cpp can use here, and for each one that it cannot, why. Backends the hardware

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
-import {type GpuHardware, explainGpuSupport, worthTrying} from "./detectGpu.ts";
+import {explainGpuSupport, worthTrying} from "./detectGpu.ts";
+import type {GpuHardware} from "../../protocol/gateway/contract.ts";
 
 const linux: GpuHardware = {
     platform: "linux", arch: "x64", nvidiaDeviceFile: false, nvidiaSmiGpus: [], nvidiaDriverLibrary: false,

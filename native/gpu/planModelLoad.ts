@@ -1,6 +1,6 @@
 import os from "node:os";
 import {GgufInsights, readGgufFileInfo, type Llama} from "node-llama-cpp";
-import {formatBytes} from "../models/utils/formatBytes.ts";
+import {formatBytes} from "../../base/common/format.ts";
 
 /** `--gpu-layers`: a count, `auto` (as many as fit in free VRAM) or `max` (all, or fail). */
 export type GpuLayersChoice = number | "auto" | "max";

@@ -1,10 +1,10 @@
-import {reasoningModelId} from "../../protocol/chat/parseChatRequest.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import os from "node:os";
 import path from "node:path";
 import {mkdir, readdir, readFile, rm, stat} from "node:fs/promises";
-import {readModelFileInfo, type ModelFileInfo} from "./modelFile.ts";
-import {writeJsonAtomic} from "../models/utils/writeJsonAtomic.ts";
+import {readModelFileInfo} from "./modelFile.ts";
+import {writeJsonAtomic} from "../../base/node/writeFileAtomic.ts";
+import {type LibraryListing, type LibraryModel, type ModelFileInfo, type ModelRole, type PartialDownload, modelRoles} from "../../protocol/gateway/contract.ts";
 
 /** A library request that names no model of the library, or not by a valid id; its message is shown as is. */
 export class ModelLibraryError extends Error {
@@ -16,11 +16,6 @@ export class ModelLibraryError extends Error {
         this.code = code;
     }
 }
-
-/** The model ids a library model can be assigned to serve; `svc-1` is the library's default model. */
-export const modelRoles = [modelIds.chat, reasoningModelId, modelIds.decision] as const;
-
-export type ModelRole = typeof modelRoles[number];
 
 export function isModelRole(value: string): value is ModelRole {
     return (modelRoles as readonly string[]).includes(value);
@@ -38,34 +33,6 @@ export function modelsDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS
     if (platform === "darwin") return path.join(home, "Library", "Application Support", "svc-studio", "models");
     return path.join(env.XDG_DATA_HOME?.trim() || path.join(home, ".local", "share"), "svc-studio", "models");
 }
-
-/** One GGUF file of the library; its id is its file name. */
-export type LibraryModel = {
-    id: string,
-    path: string,
-    sizeBytes: number,
-    modifiedAt: string,
-    /** What the header says; absent when it could not be read (see `error`). */
-    info?: ModelFileInfo,
-    error?: string,
-    /** The model ids this file is assigned to serve; the default model serves `svc-1`. */
-    roles: ModelRole[],
-    isDefault: boolean
-};
-
-/** A `.part` file left by an interrupted download: pulling the same URL again resumes it. */
-export type PartialDownload = {fileName: string, receivedBytes: number, url?: string};
-
-export type LibraryListing = {
-    dir: string,
-    models: LibraryModel[],
-    /** The model `serve` uses without `--model`: the chosen one, else the first readable model by name. */
-    defaultId?: string,
-    /** Whether `defaultId` was chosen (POST .../default, `svc-studio models default`) rather than implied. */
-    defaultIsExplicit: boolean,
-    roles: Partial<Record<ModelRole, string>>,
-    partial: PartialDownload[]
-};
 
 /** `library.json`: what the user chose. The files themselves are the listing; nothing else is stored. */
 type LibrarySettings = {version: 1, defaultModel?: string, roles: Partial<Record<ModelRole, string>>};

@@ -1,21 +1,6 @@
-import type {ModelRole} from "./ModelLibrary.ts";
 
-/** A recommended model: a real, well-known GGUF repository on Hugging Face, fetched with `npm run pull -- <uri>`. */
-export type CatalogModel = {
-    id: string,
-    name: string,
-    /** `hf:<user>/<repo>/<file>`. */
-    uri: string,
-    /** The file's size, approximately (rounded; the real size is what the server sends). */
-    approxSizeBytes: number,
-    sizeLabel: string,
-    parameters: string,
-    quantization: string,
-    /** What it is recommended for. */
-    roles: ModelRole[],
-    description: string,
-    license: string
-};
+import type {CatalogModel} from "../../protocol/gateway/contract.ts";
+import type {ModelRole} from "../../protocol/gateway/contract.ts";
 
 /**
  * Sizes are approximate and labelled so: they are for choosing, not checking (no checksum is claimed here; a

@@ -2,6 +2,7 @@ import {open} from "node:fs/promises";
 import {ChatWrapper, GgmlType, GgufFileType, readGgufFileInfo, resolveChatWrapper, type GgufFileInfo, type GgufTensorInfo} from "node-llama-cpp";
 import path from "node:path";
 import {canThink} from "../chat/reasoning.ts";
+import type {ModelFileInfo} from "../../protocol/gateway/contract.ts";
 
 /** A parameter count as model cards write it: 224K, 596M, 1.7B (3 significant digits at most). */
 export function formatParameterCount(count: number): string {
@@ -66,30 +67,6 @@ function checkHeaderCounts(header: Buffer, bytesRead: number, fileSize: number, 
     if ((tensors + entries) * 8n > BigInt(fileSize))
         throw new ModelFileError(`damaged GGUF file (its header declares ${tensors} tensors and ${entries} metadata entries in ${fileSize} bytes): ${path}`);
 }
-
-/** What a GGUF file says about itself, read from its header only (no weights are loaded). */
-export type ModelFileInfo = {
-    /** `general.name`, when the file has one. */
-    name?: string,
-    /** `general.architecture`, e.g. `llama`, `qwen3`. */
-    architecture: string,
-    /** Weights counted from the tensor shapes. */
-    parameters?: number,
-    /** `general.size_label` (e.g. `1.7B`) when present, else the count above written the same way. */
-    parameterLabel?: string,
-    /** File type (`Q8_0`, `Q4_K_M`, `F16` ...) from `general.file_type`, else the most common tensor type. */
-    quantization?: string,
-    /** Training context length, the largest context worth creating. */
-    contextLength?: number,
-    layers?: number,
-    hasChatTemplate: boolean,
-    /** node-llama-cpp's chat wrapper for the file, e.g. `ChatML`, `Qwen`, `Jinja`; `General` when it has no chat format. */
-    chatWrapper: string,
-    /** The chat format has a thought segment: the model can reason and `svc-1-reasoning` can be served with it. */
-    canThink: boolean,
-    /** The chat format has its own tool-call syntax (or the template renders `tools`). */
-    canCallTools: boolean
-};
 
 /** Big token tables the listing never needs; skipping them keeps a header read of a 150k-token vocabulary fast. */
 const skippedKeys = ["tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenizer.ggml.token_type", "tokenizer.ggml.merges"];

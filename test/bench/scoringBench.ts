@@ -1,11 +1,9 @@
 import {mkdtemp, rm} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
-import {JobRunner} from "../../client/jobs/JobRunner.ts";
-import {SqliteResultStore} from "../../client/jobs/node/SqliteResultStore.ts";
-import type {JobSpec} from "../../client/jobs/types.ts";
-import type {RowBatch} from "../../client/spreadsheets/types.ts";
-import {SvcClient} from "../../client/SvcClient.ts";
+import {JobRunner, type JobSpec, type RowBatch} from "../../client/scoring/index.ts";
+import {SqliteResultStore} from "../../client/scoring/node/SqliteResultStore.ts";
+import {SvcClient} from "../../client/sdk/index.ts";
 import {startServer} from "../../native/startServer.ts";
 
 export type ScoringBenchOptions = {

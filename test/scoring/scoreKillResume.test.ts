@@ -11,8 +11,8 @@ import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import Database from "better-sqlite3";
-import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
-import {formatCsv} from "../../client/spreadsheets/csv/formatCsv.ts";
+import {parseCsv} from "../support/csv.ts";
+import {formatCsv} from "../../client/scoring/index.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {startServer, type RunningServer} from "../../native/startServer.ts";
 
@@ -67,7 +67,7 @@ after(async () => {
 type Exit = {code: number | null, signal: NodeJS.Signals | null, stderr: string};
 
 function startScore(args: string[]): {child: ChildProcess, exited: Promise<Exit>, scoring: Promise<void>} {
-    const child = spawn(process.execPath, ["--import", "tsx", "client/cli/score.ts", ...args], {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"]});
+    const child = spawn(process.execPath, ["--import", "tsx", "client/scoring/cli/score.ts", ...args], {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"]});
     let stderr = "";
     let markScoring: () => void = () => undefined;
     const scoring = new Promise<void>((resolve) => markScoring = resolve);

@@ -7,7 +7,7 @@ import {mkdtemp, readFile, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
-import {parseQuestionSet} from "../../client/questions/parseQuestionSet.ts";
+import {parseQuestionSet} from "../../client/scoring/index.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";

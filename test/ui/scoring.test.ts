@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import type {Browser, Page} from "playwright-core";
-import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
+import {parseCsv} from "../support/csv.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";

@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import type {Browser, BrowserContext, Page} from "playwright-core";
 import {build} from "vite";
-import type {JobRecord, RowResult} from "../../client/jobs/types.ts";
-import {parseCsv} from "../../client/spreadsheets/csv/parseCsv.ts";
+import type {JobRecord, RowResult} from "../../client/scoring/index.ts";
+import {parseCsv} from "../support/csv.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
@@ -272,7 +272,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
     test("IndexedDbResultStore keeps its contract in Chromium, and its data through a reload", async () => {
         // The store is bundled for this test only and put into a page of its own context: the app ships no hook.
         const bundle = await build({configFile: false, logLevel: "silent", root: repoRoot, build: {write: false, minify: false,
-            lib: {entry: path.join(repoRoot, "client/jobs/browser/IndexedDbResultStore.ts"), formats: ["iife"], name: "SvcStores", fileName: "stores"}}});
+            lib: {entry: path.join(repoRoot, "client/scoring/browser/IndexedDbResultStore.ts"), formats: ["iife"], name: "SvcStores", fileName: "stores"}}});
         const code = (Array.isArray(bundle) ? bundle[0] : bundle as {output: Array<{code: string}>}).output[0].code;
         const storeContext = await browser.newContext();
         // tsx (esbuild keepNames) wraps the named helpers of the evaluated functions in __name(), absent in a page.
@@ -283,7 +283,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await storePage.goto(gateway.url);
 
         const first = await storePage.evaluate(async () => {
-            const {IndexedDbResultStore} = (window as unknown as {SvcStores: typeof import("../../client/jobs/browser/IndexedDbResultStore.ts")}).SvcStores;
+            const {IndexedDbResultStore} = (window as unknown as {SvcStores: typeof import("../../client/scoring/browser/IndexedDbResultStore.ts")}).SvcStores;
             // Every write transaction the store opens, as the browser reports its durability.
             const durabilities: string[] = [];
             const open = IDBDatabase.prototype.transaction;
@@ -350,7 +350,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         // A new page load, a new connection: everything is still there; then the deletions.
         await storePage.reload();
         const second = await storePage.evaluate(async () => {
-            const {IndexedDbResultStore} = (window as unknown as {SvcStores: typeof import("../../client/jobs/browser/IndexedDbResultStore.ts")}).SvcStores;
+            const {IndexedDbResultStore} = (window as unknown as {SvcStores: typeof import("../../client/scoring/browser/IndexedDbResultStore.ts")}).SvcStores;
             const store = await IndexedDbResultStore.open({name: "contract"});
             const out: Record<string, unknown> = {};
             const record = await store.getJob("j1");

@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import type {ChatReply} from "../chat/replyTypes.ts";
 import {foldStreamChunk} from "../chat/utils/foldStreamChunk.ts";
 

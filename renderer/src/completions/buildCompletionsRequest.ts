@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import {modelIds} from "../../../protocol/limits.ts";
 import {applyParams} from "../params/applyParams.ts";
 import {completionsParamSpecs} from "../params/completionsParamSpecs.ts";

@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import {completionsParamSpecs} from "../params/completionsParamSpecs.ts";
 import {readParams} from "../params/readParams.ts";
 import type {CompletionsDraft} from "./types.ts";

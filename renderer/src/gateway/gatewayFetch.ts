@@ -1,4 +1,4 @@
-import {readApiError} from "../../../client/index.ts";
+import {readApiError} from "../../../client/sdk/index.ts";
 import {gatewayHeaders} from "./gatewayHeaders.ts";
 
 /**

@@ -1,4 +1,4 @@
-import {SvcClient, type RetryOptions} from "../../../client/index.ts";
+import {SvcClient, type RetryOptions} from "../../../client/sdk/index.ts";
 import type {Connection} from "./types.ts";
 import {gatewayHeaders} from "./gatewayHeaders.ts";
 

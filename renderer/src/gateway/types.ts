@@ -1,6 +1,5 @@
-// `GET /gateway/api/state`: the gateway's own type, imported as a type only (nothing of electron/ reaches the
-// bundle), so the renderer cannot drift from what the gateway sends.
-import type {GatewayState as GatewayStateType} from "../../../electron/gateway/GatewayState.ts";
+// `GET /gateway/api/state`, from the gateway contract (protocol/gateway), so the renderer cannot drift from the gateway.
+import type {GatewayState as GatewayStateType} from "../../../protocol/gateway/contract.ts";
 
 export type GatewayState = GatewayStateType;
 export type EngineState = GatewayState["engine"];

@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import type {ErrorInfo, RunStatus, RunTiming} from "../runs/types.ts";
 
 export type HistoryKind = "chat" | "responses" | "completions";

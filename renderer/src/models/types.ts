@@ -1,8 +1,5 @@
-// The models API's shapes, taken from the gateway's own types (a type-only import: nothing of electron or native
-// reaches the bundle), so the screen and the gateway cannot drift apart.
-import type {DownloadJob} from "../../../electron/gateway/ModelDownloads.ts";
-import type {ModelsState} from "../../../electron/gateway/ModelsApi.ts";
-import type {GpuReport} from "../../../native/gpu/detectGpu.ts";
+// The models API's shapes, from the gateway contract (protocol/gateway), so the screen and the gateway cannot drift.
+import type {DownloadJob, ModelsState, GpuReport} from "../../../protocol/gateway/contract.ts";
 
 export type {DownloadJob, GpuReport, ModelsState};
 

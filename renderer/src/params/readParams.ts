@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import type {ParamSpec, ParamValues} from "./types.ts";
 
 /** The inverse of applyParams: the parameter values a stored request body holds (history, re-open). */

@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import {readParams} from "../params/readParams.ts";
 import {responsesParamSpecs} from "../params/responsesParamSpecs.ts";
 import {newId} from "../utils/newId.ts";

@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import type {DraftImage} from "../chat/types.ts";
 import type {ParamValues} from "../params/types.ts";
 

@@ -1,4 +1,4 @@
-import type {ClientResult, JsonBody, ResponseMeta, SvcClient, SvcStream} from "../../../client/index.ts";
+import type {ClientResult, JsonBody, ResponseMeta, SvcClient, SvcStream} from "../../../client/sdk/index.ts";
 import {activeConnection} from "../gateway/activeConnection.ts";
 import {svcClientFor} from "../gateway/svcClientFor.ts";
 import {historyDb} from "../history/historyDb.ts";

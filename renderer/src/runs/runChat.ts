@@ -1,4 +1,4 @@
-import type {ChatCompletionBody, JsonBody} from "../../../client/index.ts";
+import type {ChatCompletionBody, JsonBody} from "../../../client/sdk/index.ts";
 import {applyChatChunk} from "../chat/applyChatChunk.ts";
 import {buildChatRequest} from "../chat/buildChatRequest.ts";
 import {emptyReply} from "../chat/replyTypes.ts";

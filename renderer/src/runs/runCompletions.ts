@@ -1,4 +1,4 @@
-import type {CompletionBody, JsonBody} from "../../../client/index.ts";
+import type {CompletionBody, JsonBody} from "../../../client/sdk/index.ts";
 import {emptyReply} from "../chat/replyTypes.ts";
 import {applyCompletionChunk} from "../completions/applyCompletionChunk.ts";
 import {buildCompletionsRequest} from "../completions/buildCompletionsRequest.ts";

@@ -1,4 +1,4 @@
-import type {JsonBody, ResponsesBody} from "../../../client/index.ts";
+import type {JsonBody, ResponsesBody} from "../../../client/sdk/index.ts";
 import {applyResponsesEvent, outputTextOf, reasoningTextOf} from "../responses/applyResponsesEvent.ts";
 import {buildResponsesRequest} from "../responses/buildResponsesRequest.ts";
 import {emptyResponsesReply, type ResponsesStreamEvent} from "../responses/types.ts";

@@ -1,4 +1,4 @@
-import {ApiError, HttpApiError, TransportError} from "../../../client/index.ts";
+import {ApiError, HttpApiError, TransportError} from "../../../client/sdk/index.ts";
 import type {ErrorInfo} from "./types.ts";
 
 /** What the error view shows: the status, code, type and message exactly as the server sent them. */

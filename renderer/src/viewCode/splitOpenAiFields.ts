@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 import type {Endpoint} from "./types.ts";
 
 // Fields the official openai clients know for each endpoint; anything else (include_reasoning,

@@ -1,4 +1,4 @@
-import type {JsonBody} from "../../../client/index.ts";
+import type {JsonBody} from "../../../client/sdk/index.ts";
 
 export type Endpoint = "chat" | "responses" | "completions";
 

@@ -1,4 +1,4 @@
-import {parseQuestionSet} from "../../../../client/questions/parseQuestionSet.ts";
+import {parseQuestionSet} from "../../../../client/scoring/index.ts";
 
 /** What is wrong with question set JSON text as the server (and a scoring job) would see it; null when nothing. */
 export function questionSetTextError(text: string, readError: string | null): string | null {

@@ -1,5 +1,4 @@
-import type {InputMapping} from "../../../../client/jobs/types.ts";
-import type {SheetRow} from "../../../../client/spreadsheets/types.ts";
+import type {InputMapping, SheetRow} from "../../../../client/scoring/index.ts";
 import {rowInput} from "../../scoring/model/rowInput.ts";
 import type {InputValue} from "../model/buildDecisionRequest.ts";
 import type {InputMode} from "../state/useDecisionInputStore.ts";

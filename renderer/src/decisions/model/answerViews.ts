@@ -1,8 +1,4 @@
-import {calibrateAnswer} from "../../../../client/evaluation/calibration/calibrateAnswer.ts";
-import {parseQuestionSet} from "../../../../client/questions/parseQuestionSet.ts";
-import {questionInfos} from "../../../../client/questions/questionInfos.ts";
-import {readAnswers, type StoredResponse} from "../../../../client/questions/readAnswers.ts";
-import type {OptionValue, QuestionInfo, QuestionSet} from "../../../../client/questions/types.ts";
+import {calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
 
 export type AnswerOptionView = {
     /** The value as sent: a choice value, a level index, or true / false. */

@@ -4,7 +4,7 @@ import {formatDecisionsResponse, formatSystemoneResponse} from "../../../../prot
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {pngHeader, toDataUrl} from "../../../../test/fixtures/imageFixtures.ts";
-import type {CalibrationSet} from "../../../../client/evaluation/calibration/types.ts";
+import type {CalibrationSet} from "../../../../client/scoring/index.ts";
 import {answerViews} from "./answerViews.ts";
 import {buildDecisionRequest} from "./buildDecisionRequest.ts";
 import {checkDecisionRequest} from "./checkDecisionRequest.ts";

@@ -1,4 +1,4 @@
-import type {ScoringRequest} from "../../../../client/jobs/input/requestBuilder.ts";
+import type {ScoringRequest} from "../../../../client/scoring/index.ts";
 import {stableStringify} from "../../../../protocol/decisions/stableStringify.ts";
 import type {DecisionsInputPart} from "../../../../protocol/decisions/types.ts";
 import {modelIds} from "../../../../protocol/limits.ts";

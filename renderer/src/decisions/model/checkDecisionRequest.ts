@@ -1,4 +1,4 @@
-import type {ScoringRequest} from "../../../../client/jobs/input/requestBuilder.ts";
+import type {ScoringRequest} from "../../../../client/scoring/index.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {limits} from "../../../../protocol/limits.ts";

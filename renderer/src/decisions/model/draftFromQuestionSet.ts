@@ -1,4 +1,4 @@
-import {readCalibrationSet} from "../../../../client/evaluation/calibration/readCalibrationSet.ts";
+import {readCalibrationSet} from "../../../../client/scoring/index.ts";
 import {type FieldPath, fail, optional, readArray, readBoolean, readEnum, readInteger, readObject, readString, type JsonObject} from "../../../../protocol/validation.ts";
 import {newId} from "../../utils/newId.ts";
 import {levelText, splitLevelText} from "./levelText.ts";

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {parseQuestionSet} from "../../../../client/questions/parseQuestionSet.ts";
+import {parseQuestionSet} from "../../../../client/scoring/index.ts";
 import {conversionNotes} from "./conversionNotes.ts";
 import {draftFromQuestionSet} from "./draftFromQuestionSet.ts";
 import {formatQuestionSetFile} from "./formatQuestionSetFile.ts";

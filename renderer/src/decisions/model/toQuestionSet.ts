@@ -1,4 +1,4 @@
-import type {QuestionSet} from "../../../../client/questions/types.ts";
+import type {QuestionSet} from "../../../../client/scoring/index.ts";
 import type {SystemoneQuestion} from "../../../../protocol/decisions/types.ts";
 import {toDecisionsQuestion} from "./toDecisionsQuestion.ts";
 import {toSystemoneQuestion} from "./toSystemoneQuestion.ts";

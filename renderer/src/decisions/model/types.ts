@@ -1,4 +1,4 @@
-import type {CalibrationSet} from "../../../../client/evaluation/calibration/types.ts";
+import type {CalibrationSet} from "../../../../client/scoring/index.ts";
 
 // The question set as the builder edits it. It is format-agnostic: it holds everything either endpoint can say
 // (true / false descriptions of a predicate, boolean choice values, level labels and descriptions), so switching

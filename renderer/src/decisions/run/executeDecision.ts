@@ -1,5 +1,4 @@
-import type {ScoringRequest} from "../../../../client/jobs/input/requestBuilder.ts";
-import type {QuestionSet} from "../../../../client/questions/types.ts";
+import type {ScoringRequest, QuestionSet} from "../../../../client/scoring/index.ts";
 import type {Connection} from "../../gateway/types.ts";
 import {svcClientFor} from "../../gateway/svcClientFor.ts";
 import {toErrorInfo} from "../../runs/toErrorInfo.ts";

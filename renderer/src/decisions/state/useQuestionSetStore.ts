@@ -1,6 +1,6 @@
 import {create} from "zustand";
 import {createJSONStorage, persist} from "zustand/middleware";
-import type {QuestionCalibration} from "../../../../client/evaluation/calibration/types.ts";
+import type {QuestionCalibration} from "../../../../client/scoring/index.ts";
 import {draftFromQuestionSet} from "../model/draftFromQuestionSet.ts";
 import {formatQuestionSetFile} from "../model/formatQuestionSetFile.ts";
 import {newQuestion} from "../model/newQuestion.ts";

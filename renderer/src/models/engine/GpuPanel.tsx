@@ -3,7 +3,7 @@ import {ApiErrorView} from "../../components/ApiErrorView.tsx";
 import {toErrorInfo} from "../../runs/toErrorInfo.ts";
 import type {GpuBackend} from "../types.ts";
 import {useGpuReport} from "../useGpuReport.ts";
-import {formatBytes} from "../utils/formatBytes.ts";
+import {formatBytes} from "../../../../base/common/format.ts";
 
 const backendNames: Record<GpuBackend["type"], string> = {cuda: "CUDA (NVIDIA)", vulkan: "Vulkan", metal: "Metal (Apple)"};
 

@@ -1,6 +1,6 @@
 import {useState} from "react";
 import type {LibraryModel, ModelRole, ModelsState} from "../types.ts";
-import {formatBytes} from "../utils/formatBytes.ts";
+import {formatBytes} from "../../../../base/common/format.ts";
 import {isModelInUse} from "../utils/isModelInUse.ts";
 import {RoleToggles} from "./RoleToggles.tsx";
 

@@ -1,5 +1,5 @@
 import type {DownloadJob, PartialDownload} from "../types.ts";
-import {formatBytes} from "../utils/formatBytes.ts";
+import {formatBytes} from "../../../../base/common/format.ts";
 
 /**
  * `.part` files left by interrupted downloads (not the ones downloading now): downloading the same URL again

@@ -1,6 +1,5 @@
 import type {DownloadJob} from "../types.ts";
-import {formatBytes} from "./formatBytes.ts";
-import {formatEta} from "./formatEta.ts";
+import {formatBytes, formatDuration} from "../../../../base/common/format.ts";
 
 export type DownloadProgressView = {
     /** 0..1 when the size is known; absent when the server did not say (the bar is then indeterminate). */
@@ -22,6 +21,6 @@ export function downloadProgress(job: DownloadJob): DownloadProgressView {
         fraction,
         bytes: total != null ? `${formatBytes(job.receivedBytes)} of ${formatBytes(total)}` : formatBytes(job.receivedBytes),
         speed: downloading && job.bytesPerSecond > 0 ? `${formatBytes(job.bytesPerSecond)}/s` : undefined,
-        eta: downloading && job.etaSeconds != null ? `${formatEta(job.etaSeconds)} left` : undefined
+        eta: downloading && job.etaSeconds != null ? `${formatDuration(job.etaSeconds)} left` : undefined
     };
 }

@@ -1,4 +1,4 @@
-import type {BinaryReport} from "../../../../client/evaluation/types.ts";
+import type {BinaryReport} from "../../../../client/scoring/index.ts";
 import {MetricTiles} from "./MetricTiles.tsx";
 import {ReliabilityDiagram} from "./ReliabilityDiagram.tsx";
 import {RocChart} from "./RocChart.tsx";

@@ -1,7 +1,5 @@
 import {useState} from "react";
-import {fitCalibration, type CalibrationRow} from "../../../../client/evaluation/calibration/fitCalibration.ts";
-import type {QuestionCalibration} from "../../../../client/evaluation/calibration/types.ts";
-import type {QuestionInfo} from "../../../../client/questions/types.ts";
+import {fitCalibration, type CalibrationRow, type QuestionCalibration, type QuestionInfo} from "../../../../client/scoring/index.ts";
 import {useQuestionSetStore} from "../../decisions/state/useQuestionSetStore.ts";
 import {formatMetric} from "./formatMetric.ts";
 

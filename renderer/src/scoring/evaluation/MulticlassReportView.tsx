@@ -1,4 +1,4 @@
-import type {MulticlassReport} from "../../../../client/evaluation/types.ts";
+import type {MulticlassReport} from "../../../../client/scoring/index.ts";
 import {ConfusionMatrix} from "./ConfusionMatrix.tsx";
 import {MetricTiles} from "./MetricTiles.tsx";
 import {PerClassTable} from "./PerClassTable.tsx";

@@ -1,4 +1,4 @@
-import type {ClassMetrics} from "../../../../client/evaluation/types.ts";
+import type {ClassMetrics} from "../../../../client/scoring/index.ts";
 import {formatMetric} from "./formatMetric.ts";
 
 /** Precision, recall, F1 and support of each class. */

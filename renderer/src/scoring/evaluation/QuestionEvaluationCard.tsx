@@ -1,7 +1,5 @@
 import {useMemo, useState} from "react";
-import {calibrateAnswer} from "../../../../client/evaluation/calibration/calibrateAnswer.ts";
-import {evaluateQuestion} from "../../../../client/evaluation/evaluateQuestion.ts";
-import type {QuestionInfo} from "../../../../client/questions/types.ts";
+import {calibrateAnswer, evaluateQuestion, type QuestionInfo} from "../../../../client/scoring/index.ts";
 import {useQuestionSetStore} from "../../decisions/state/useQuestionSetStore.ts";
 import {guessLabelColumn} from "../model/guessLabelColumn.ts";
 import {rawAnswersOf} from "../results/jobCaches.ts";

@@ -1,5 +1,5 @@
 import {CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis} from "recharts";
-import type {ReliabilityBin} from "../../../../client/evaluation/types.ts";
+import type {ReliabilityBin} from "../../../../client/scoring/index.ts";
 
 type Props = {bins: ReliabilityBin[], ece: number, axisLabel: string};
 

@@ -1,5 +1,5 @@
 import {CartesianGrid, Line, LineChart, ReferenceDot, ResponsiveContainer, Tooltip, XAxis, YAxis} from "recharts";
-import type {RocPoint} from "../../../../client/evaluation/types.ts";
+import type {RocPoint} from "../../../../client/scoring/index.ts";
 
 type Props = {roc: RocPoint[], auc: number | null, current: {falsePositiveRate: number | null, recall: number | null}};
 

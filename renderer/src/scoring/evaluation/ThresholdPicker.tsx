@@ -1,5 +1,5 @@
 import {CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis} from "recharts";
-import type {BinaryReport} from "../../../../client/evaluation/types.ts";
+import type {BinaryReport} from "../../../../client/scoring/index.ts";
 import {formatMetric} from "./formatMetric.ts";
 
 type Props = {report: BinaryReport, threshold: number, onChange: (threshold: number) => void, testId: string};

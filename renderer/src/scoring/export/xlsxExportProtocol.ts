@@ -1,4 +1,4 @@
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
+import type {CellValue} from "../../../../client/scoring/index.ts";
 
 // Messages between buildXlsxInWorker (page) and xlsxExportWorker: the rows go over in chunks while the page
 // still joins them, then "build" asks for the workbook, which comes back as a transferred buffer.

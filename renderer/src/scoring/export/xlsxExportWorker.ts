@@ -1,5 +1,4 @@
-import {buildXlsx} from "../../../../client/spreadsheets/xlsx/buildXlsx.ts";
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
+import {buildXlsx, type CellValue} from "../../../../client/scoring/index.ts";
 import type {XlsxExportAnswer, XlsxExportRequest} from "./xlsxExportProtocol.ts";
 
 // Builds one XLSX workbook off the page's thread: exceljs takes seconds for 100,000 rows, which on the page

@@ -1,4 +1,4 @@
-import type {SheetRow, SpreadsheetSource} from "../../../../client/spreadsheets/types.ts";
+import type {SheetRow, SpreadsheetSource} from "../../../../client/scoring/index.ts";
 import XlsxWorker from "./xlsxWorker.ts?worker";
 import type {XlsxWorkerAnswer, XlsxWorkerRequest} from "./xlsxWorkerProtocol.ts";
 

@@ -1,5 +1,4 @@
-import {CsvSpreadsheet} from "../../../../client/spreadsheets/CsvSpreadsheet.ts";
-import type {SpreadsheetSource} from "../../../../client/spreadsheets/types.ts";
+import {CsvSpreadsheet, type SpreadsheetSource} from "../../../../client/scoring/index.ts";
 import {textColumn} from "../model/textColumn.ts";
 import {useScoringStore} from "../state/useScoringStore.ts";
 import {loadTable} from "./loadTable.ts";

@@ -1,5 +1,4 @@
-import {openTable} from "../../../../client/spreadsheets/openTable.ts";
-import type {SheetRow, SpreadsheetSource} from "../../../../client/spreadsheets/types.ts";
+import {openTable, type SheetRow, type SpreadsheetSource} from "../../../../client/scoring/index.ts";
 import type {LoadedTable} from "../state/useScoringStore.ts";
 
 /**

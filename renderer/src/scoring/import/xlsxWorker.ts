@@ -1,4 +1,4 @@
-import {XlsxSpreadsheet} from "../../../../client/spreadsheets/xlsx/XlsxSpreadsheet.ts";
+import {XlsxSpreadsheet} from "../../../../client/scoring/index.ts";
 import type {XlsxWorkerAnswer, XlsxWorkerRequest} from "./xlsxWorkerProtocol.ts";
 
 // Parses an XLSX workbook off the page's thread and streams its rows back in chunks. One workbook per worker.

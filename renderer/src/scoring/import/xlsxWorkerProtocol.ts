@@ -1,4 +1,4 @@
-import type {SheetRow} from "../../../../client/spreadsheets/types.ts";
+import type {SheetRow} from "../../../../client/scoring/index.ts";
 
 // Messages between WorkerXlsxSource (page) and xlsxWorker (a Web Worker that parses the workbook with exceljs,
 // so a big file never blocks the page). Every request carries an id; answers name the id they answer.

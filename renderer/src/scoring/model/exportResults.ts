@@ -1,9 +1,4 @@
-import type {ResultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
-import {exportRows} from "../../../../client/jobs/exportRows.ts";
-import type {ResultStore} from "../../../../client/jobs/types.ts";
-import {formatCsv} from "../../../../client/spreadsheets/csv/formatCsv.ts";
-import type {CellValue, SheetRow} from "../../../../client/spreadsheets/types.ts";
-import {buildXlsx} from "../../../../client/spreadsheets/xlsx/buildXlsx.ts";
+import {type ResultLayout, exportRows, type ResultStore, type CellValue, type SheetRow, formatCsv, buildXlsx} from "../../../../client/scoring/index.ts";
 import {memoryBatches} from "./memoryBatches.ts";
 
 export type ExportSource = {columns: readonly string[], rows: readonly SheetRow[], store: ResultStore, jobId: string, layout: ResultLayout};

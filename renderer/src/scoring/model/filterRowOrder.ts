@@ -1,4 +1,4 @@
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
+import type {CellValue} from "../../../../client/scoring/index.ts";
 
 export type RowFilter = {
     /** Case-insensitive text every kept row holds in `column` (or in any column when null); "" keeps all. */

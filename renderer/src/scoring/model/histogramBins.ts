@@ -1,4 +1,4 @@
-import type {NormalizedAnswer, QuestionInfo} from "../../../../client/questions/types.ts";
+import type {NormalizedAnswer, QuestionInfo} from "../../../../client/scoring/index.ts";
 
 export type HistogramBin = {label: string, count: number};
 

@@ -1,4 +1,4 @@
-import type {RowBatch, SheetRow} from "../../../../client/spreadsheets/types.ts";
+import type {RowBatch, SheetRow} from "../../../../client/scoring/index.ts";
 
 /**
  * Rows held in memory as the batches a JobRunner or an export reads, with a macrotask break between batches so

@@ -1,11 +1,9 @@
-import {compileTemplate} from "../../../../client/jobs/input/compileTemplate.ts";
-import type {InputMapping} from "../../../../client/jobs/types.ts";
-import type {SheetRow} from "../../../../client/spreadsheets/types.ts";
+import {compileTemplate, type InputMapping, type SheetRow} from "../../../../client/scoring/index.ts";
 import type {InputValue} from "../../decisions/model/buildDecisionRequest.ts";
 
 /**
  * One table row as the input of a decision request, by the same mapping a scoring job uses
- * (client/jobs/input/requestBuilder): the filled template as text, or the row as a JSON object
+ * (client/scoring/requests.ts): the filled template as text, or the row as a JSON object
  * {column: cell}. Throws a TemplateError for a template that names no column.
  */
 export function rowInput(columns: readonly string[], row: SheetRow, mapping: InputMapping): InputValue {

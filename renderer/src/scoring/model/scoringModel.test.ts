@@ -1,19 +1,13 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import ExcelJS from "exceljs";
-import {resultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
-import {MemoryResultStore} from "../../../../client/jobs/MemoryResultStore.ts";
-import {parseQuestionSet} from "../../../../client/questions/parseQuestionSet.ts";
-import {questionInfos} from "../../../../client/questions/questionInfos.ts";
-import {readAnswers} from "../../../../client/questions/readAnswers.ts";
-import type {QuestionSet} from "../../../../client/questions/types.ts";
-import {parseCsv} from "../../../../client/spreadsheets/csv/parseCsv.ts";
-import type {SheetRow} from "../../../../client/spreadsheets/types.ts";
+import {resultLayout, MemoryResultStore, parseQuestionSet, questionInfos, readAnswers, type QuestionSet, type SheetRow} from "../../../../client/scoring/index.ts";
+import {parseCsv} from "../../../../test/support/csv.ts";
 import {formatDecisionsResponse} from "../../../../protocol/decisions/formatResponses.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {exportCsv, exportXlsx} from "./exportResults.ts";
 import {filterRowOrder} from "./filterRowOrder.ts";
-import {formatDuration} from "./formatDuration.ts";
+import {formatDuration} from "../../../../base/common/format.ts";
 import {histogramBins} from "./histogramBins.ts";
 import {rowInput} from "./rowInput.ts";
 import {sortRowOrder} from "./sortRowOrder.ts";
@@ -42,7 +36,7 @@ test("filterRowOrder: text in any or one column, case-insensitive, errors only",
 test("formatDuration", () => {
     assert.equal(formatDuration(null), "–");
     assert.equal(formatDuration(41.6), "42 s");
-    assert.equal(formatDuration(185), "3 min 05 s");
+    assert.equal(formatDuration(185), "3 min 5 s");
     assert.equal(formatDuration(8040), "2 h 14 min");
 });
 

@@ -1,4 +1,4 @@
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
+import type {CellValue} from "../../../../client/scoring/index.ts";
 
 export type SortDirection = "asc" | "desc";
 

@@ -1,4 +1,4 @@
-import type {SheetRow} from "../../../../client/spreadsheets/types.ts";
+import type {SheetRow} from "../../../../client/scoring/index.ts";
 
 /**
  * The column most likely to hold the text to evaluate: the one with the longest cells on average over the

@@ -1,5 +1,4 @@
-import type {MemoryResultStore} from "../../../../client/jobs/MemoryResultStore.ts";
-import type {JobRecord, ResultCounts, ResultStore, RowResult} from "../../../../client/jobs/types.ts";
+import type {MemoryResultStore, JobRecord, ResultCounts, ResultStore, RowResult} from "../../../../client/scoring/index.ts";
 
 /**
  * The scoring screen's ResultStore: everything lives in memory (the grid, the exports and the runner read it

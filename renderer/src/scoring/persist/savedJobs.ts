@@ -1,6 +1,5 @@
-import {IndexedDbResultStore} from "../../../../client/jobs/browser/IndexedDbResultStore.ts";
-import {MemoryResultStore} from "../../../../client/jobs/MemoryResultStore.ts";
-import type {JobRecord, JobStatus, RowResult} from "../../../../client/jobs/types.ts";
+import {IndexedDbResultStore} from "../../../../client/scoring/browser/IndexedDbResultStore.ts";
+import {MemoryResultStore, type JobRecord, type JobStatus, type RowResult} from "../../../../client/scoring/index.ts";
 import type {LoadedTable} from "../state/useScoringStore.ts";
 import {MirroredResultStore} from "./MirroredResultStore.ts";
 import {savedTables} from "./savedTables.ts";

@@ -1,6 +1,4 @@
-import {openDatabase} from "../../../../client/jobs/browser/utils/openDatabase.ts";
-import {requestResult} from "../../../../client/jobs/browser/utils/requestResult.ts";
-import {transactionDone} from "../../../../client/jobs/browser/utils/transactionDone.ts";
+import {openDatabase, requestResult, transactionDone} from "../../../../client/scoring/browser/IndexedDbResultStore.ts";
 import type {LoadedTable} from "../state/useScoringStore.ts";
 
 const dbName = "svc-studio-scoring-tables";
@@ -32,7 +30,7 @@ async function write(change: (store: IDBObjectStore) => void): Promise<void> {
 
 /**
  * The table each saved scoring job scores (its columns and rows, file name, sheet, header choice), by job id,
- * in its own IndexedDB database beside the job store (client/jobs/browser/IndexedDbResultStore): the rows
+ * in its own IndexedDB database beside the job store (client/scoring/browser/IndexedDbResultStore.ts): the rows
  * are needed to show a job's results and to continue it after the page was reloaded or closed.
  */
 export const savedTables = {

@@ -1,5 +1,5 @@
 import {useDeferredValue, useMemo, useState} from "react";
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
+import type {CellValue} from "../../../../client/scoring/index.ts";
 import {filterRowOrder, type RowFilter} from "../model/filterRowOrder.ts";
 import {sortRowOrder, type SortDirection} from "../model/sortRowOrder.ts";
 import {useScoringStore, type LoadedTable, type ScoringJob} from "../state/useScoringStore.ts";

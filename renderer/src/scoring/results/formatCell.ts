@@ -1,4 +1,4 @@
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
+import type {CellValue} from "../../../../client/scoring/index.ts";
 
 /** A grid cell's text: fractions to at most 4 decimals (the export keeps every digit), the rest as written. */
 export function formatCell(cell: CellValue | undefined): string {

@@ -1,7 +1,4 @@
-import {readAnswers} from "../../../../client/questions/readAnswers.ts";
-import type {NormalizedAnswer} from "../../../../client/questions/types.ts";
-import type {CellValue} from "../../../../client/spreadsheets/types.ts";
-import type {RowResult} from "../../../../client/jobs/types.ts";
+import {readAnswers, type NormalizedAnswer, type CellValue, type RowResult} from "../../../../client/scoring/index.ts";
 import type {ScoringJob} from "../state/useScoringStore.ts";
 
 // Per-row values derived from a job's results, computed once per result: the grid, its sorting, the histograms

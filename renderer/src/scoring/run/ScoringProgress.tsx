@@ -1,5 +1,5 @@
-import type {JobProgress} from "../../../../client/jobs/types.ts";
-import {formatDuration} from "../model/formatDuration.ts";
+import type {JobProgress} from "../../../../client/scoring/index.ts";
+import {formatDuration} from "../../../../base/common/format.ts";
 
 /**
  * The job's progress bar with rows/s, ETA, errors and retries, and the last error the server sent.

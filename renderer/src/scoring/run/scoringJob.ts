@@ -1,9 +1,4 @@
-import {resultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
-import {JobRunner} from "../../../../client/jobs/JobRunner.ts";
-import type {JobRecord, JobSpec, ResultStore} from "../../../../client/jobs/types.ts";
-import {parseQuestionSet} from "../../../../client/questions/parseQuestionSet.ts";
-import {questionInfos} from "../../../../client/questions/questionInfos.ts";
-import type {QuestionSet} from "../../../../client/questions/types.ts";
+import {resultLayout, JobRunner, type JobRecord, type JobSpec, type ResultStore, parseQuestionSet, questionInfos, type QuestionSet} from "../../../../client/scoring/index.ts";
 import {activeConnection} from "../../gateway/activeConnection.ts";
 import {svcClientFor} from "../../gateway/svcClientFor.ts";
 import {newId} from "../../utils/newId.ts";

@@ -1,8 +1,5 @@
 import {create} from "zustand";
-import type {ResultLayout} from "../../../../client/jobs/answers/flattenResult.ts";
-import type {InputMapping, JobProgress, JobSpec, ResultStore, RowResult} from "../../../../client/jobs/types.ts";
-import type {QuestionInfo} from "../../../../client/questions/types.ts";
-import type {SheetRow, SpreadsheetSource} from "../../../../client/spreadsheets/types.ts";
+import type {ResultLayout, InputMapping, JobProgress, JobSpec, ResultStore, RowResult, SheetRow, SpreadsheetSource, QuestionInfo} from "../../../../client/scoring/index.ts";
 import type {SavedJobSummary} from "../persist/savedJobs.ts";
 
 /** A sheet read whole into memory: the preview, the grid, the labels of the evaluation and the job's rows. */

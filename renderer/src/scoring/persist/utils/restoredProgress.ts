@@ -1,4 +1,4 @@
-import type {JobProgress, JobRecord, ResultCounts} from "../../../../../client/jobs/types.ts";
+import type {JobProgress, JobRecord, ResultCounts} from "../../../../../client/scoring/index.ts";
 
 /**
  * The progress a saved job shows when it is opened again, before anything runs: its counts as stored. A job

@@ -1,0 +1,145 @@
+// `npm run score -- <in.csv|in.xlsx> --questions <set.json> --out <out.csv|out.xlsx> [options]` (Node only):
+// scores every row of a sheet against a running svc server over HTTP, storing each result in a SQLite job
+// database as it arrives, then writes the input's columns plus the answer columns. Killed or interrupted,
+// it is resumed with --resume and scores only the rows that have no result yet.
+import {createHash} from "node:crypto";
+import {readFile} from "node:fs/promises";
+import path from "node:path";
+import {stableStringify} from "../../../protocol/decisions/stableStringify.ts";
+import {exportRows, resultLayout} from "../results.ts";
+import {JobMismatchError, JobRunner, jobFingerprint} from "../JobRunner.ts";
+import {SqliteResultStore} from "../node/SqliteResultStore.ts";
+import type {InputMapping, JobProgress, JobSpec} from "../types.ts";
+import {TemplateError} from "../requests.ts";
+import {parseQuestionSet, QuestionSetError, questionInfos} from "../questions.ts";
+import {openTable} from "../table.ts";
+import {openSpreadsheetFile, writeCsvFile, writeXlsxFile} from "../node/spreadsheetFiles.ts";
+import {SvcClient} from "../../sdk/SvcClient.ts";
+import {formatDuration} from "../../../base/common/format.ts";
+import {formatProgress, parseScoreArgs, scoreUsage, UsageError, type ScoreArgs} from "./scoreArgs.ts";
+
+/** Exit codes: 0 done (row errors are in the error column), 2 usage, 3 job failed, 130 interrupted. */
+async function main(argv: string[]): Promise<number> {
+    if (argv.includes("--help") || argv.includes("-h")) {
+        console.log(scoreUsage);
+        return 0;
+    }
+    const args = parseScoreArgs(argv);
+    const {questionSet, normalized} = parseQuestionSet(JSON.parse(await readFile(args.questions, "utf8")));
+    const source = openSpreadsheetFile(args.input);
+    if (source.format === "csv" && args.sheet !== undefined) throw new UsageError("--sheet applies to .xlsx input only");
+    const table = await openTable(source, {sheet: args.sheet, header: args.header});
+    const input: InputMapping = args.template === undefined ? {kind: "row"} : {kind: "template", template: args.template};
+    const spec: JobSpec = {questionSet, input, columns: table.columns, source: {name: path.resolve(args.input), sheet: table.sheet}};
+    const jobId = createHash("sha256").update(stableStringify({input: path.resolve(args.input), sheet: table.sheet, job: jobFingerprint(spec)})).digest("hex").slice(0, 16);
+
+    const store = new SqliteResultStore(args.db);
+    try {
+        const existing = await store.getJob(jobId);
+        const stored = existing === null ? 0 : (await store.doneRowIndexes(jobId)).size;
+        if (!args.resume && stored > 0)
+            throw new JobExistsError(`${args.db} already holds ${stored} results of this job: pass --resume to continue it, or delete the file to start over`);
+        if (args.resume && existing === null) log(`nothing to resume in ${args.db}; starting a new job`);
+        const totalRows = await table.countRows();
+        const apiKey = readApiKey(args);
+        const client = new SvcClient({baseUrl: args.baseUrl, apiKey, timeoutMs: args.timeoutMs});
+        const display = progressDisplay();
+        const runner = new JobRunner({
+            jobId, spec, rows: table.batches, totalRows, client, store,
+            concurrency: args.concurrency,
+            rescoreErrors: args.retryErrors,
+            onProgress: display.update
+        });
+        const stop = interruptions(runner);
+        const final = await runner.run().finally(() => {
+            stop();
+            display.end();
+        });
+        if (final.status === "cancelled") {
+            log(`interrupted: ${final.done} of ${final.totalRows} rows are stored in ${args.db}; run again with --resume to finish`);
+            return 130;
+        }
+        if (final.status === "failed") {
+            log(`failed: ${final.fatalError}`);
+            log(`${final.done} of ${final.totalRows} rows are stored in ${args.db}; fix the cause and run again with --resume`);
+            return 3;
+        }
+        const layout = resultLayout(questionSet, questionInfos(normalized), table.columns);
+        const columns = [...table.columns, ...layout.columns];
+        const rows = exportRows(table.batches(), store, jobId, layout);
+        if (/\.xlsx$/i.test(args.out)) await writeXlsxFile(args.out, columns, rows);
+        else await writeCsvFile(args.out, columns, rows);
+        log(`scored ${final.totalRows} rows (${final.scoredThisRun} this run, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}: wrote ${args.out}`);
+        return 0;
+    } finally {
+        await store.close();
+    }
+}
+
+/** Results of this job exist and --resume was not given: said in one line, without the usage text. */
+class JobExistsError extends Error {}
+
+function readApiKey(args: ScoreArgs): string | undefined {
+    if (args.apiKeyEnv === undefined) return process.env.SVC_API_KEY || undefined;
+    const key = process.env[args.apiKeyEnv];
+    if (!key) throw new UsageError(`--api-key-env ${args.apiKeyEnv}: that environment variable is not set`);
+    return key;
+}
+
+/** First Ctrl-C (or SIGTERM) cancels the job cleanly, keeping what is stored; a second one exits at once. */
+function interruptions(runner: JobRunner): () => void {
+    let count = 0;
+    const onSignal = () => {
+        count++;
+        if (count > 1) process.exit(130);
+        runner.cancel();
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    return () => {
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+    };
+}
+
+/** On a terminal: one line redrawn with \r; otherwise (a log, a pipe) a line every 5 s and at state changes. */
+function progressDisplay() {
+    const tty = process.stderr.isTTY === true;
+    let lastLine = "";
+    let lastPrinted = 0;
+    let lastStatus = "";
+    return {
+        update(progress: JobProgress) {
+            const line = formatProgress(progress);
+            if (tty) {
+                const width = Math.max(20, (process.stderr.columns ?? 100) - 1);
+                process.stderr.write(`\r${line.slice(0, width).padEnd(Math.min(width, Math.max(lastLine.length, line.length)))}`);
+                lastLine = line;
+                return;
+            }
+            const now = Date.now();
+            if (now - lastPrinted >= 5000 || progress.status !== lastStatus) {
+                process.stderr.write(`${line}\n`);
+                lastPrinted = now;
+                lastStatus = progress.status;
+            }
+        },
+        end() {
+            if (tty && lastLine !== "") process.stderr.write("\n");
+        }
+    };
+}
+
+function log(line: string) {
+    process.stderr.write(`score: ${line}\n`);
+}
+
+main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+}, (error: unknown) => {
+    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof JobMismatchError || error instanceof SyntaxError || error instanceof RangeError || (error as NodeJS.ErrnoException)?.code === "ENOENT";
+    log(error instanceof Error ? error.message : String(error));
+    if (error instanceof UsageError) process.stderr.write(`${scoreUsage}\n`);
+    else if (!known && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    process.exitCode = known ? 2 : 1;
+});

@@ -1,0 +1,111 @@
+import {parseArgs} from "node:util";
+import {formatDuration} from "../../../base/common/format.ts";
+import type {JobProgress} from "../types.ts";
+
+export class UsageError extends Error {}
+
+export const scoreUsage = `usage: npm run score -- <in.csv|in.xlsx> --questions <set.json> --out <out.csv|out.xlsx> [options]
+  --questions <file>     question set: {format: "decisions"|"systemone", questions: [...]|{...}, x_svc?}
+  --out <file>           results: the input's columns plus answer columns (.csv or .xlsx)
+  --base-url <url>       server root (default http://127.0.0.1:8080)
+  --api-key-env <name>   environment variable holding the API key (default SVC_API_KEY, if set)
+  --concurrency <n>      requests in flight at once (default 4)
+  --resume               continue the job this input, question set and mapping started before
+  --retry-errors         with --resume: score again the rows stored with an error
+  --sheet <name>         XLSX sheet (default the first)
+  --template <text>      input built from columns, e.g. "Review: {{text}}" (default: the whole row as JSON)
+  --header / --no-header force whether the first row names the columns (default: detected)
+  --db <file>            job database (default <out>.scoring.sqlite)
+  --timeout <seconds>    per-request timeout (default 120)`;
+
+export type ScoreArgs = {
+    input: string,
+    questions: string,
+    out: string,
+    baseUrl: string,
+    apiKeyEnv: string | undefined,
+    concurrency: number,
+    resume: boolean,
+    retryErrors: boolean,
+    sheet: string | undefined,
+    template: string | undefined,
+    header: boolean | "auto",
+    db: string,
+    timeoutMs: number
+};
+
+export function parseScoreArgs(argv: string[]): ScoreArgs {
+    let parsed;
+    try {
+        parsed = parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                "questions": {type: "string"},
+                "out": {type: "string"},
+                "base-url": {type: "string", default: "http://127.0.0.1:8080"},
+                "api-key-env": {type: "string"},
+                "concurrency": {type: "string", default: "4"},
+                "resume": {type: "boolean", default: false},
+                "retry-errors": {type: "boolean", default: false},
+                "sheet": {type: "string"},
+                "template": {type: "string"},
+                "header": {type: "boolean"},
+                "no-header": {type: "boolean"},
+                "db": {type: "string"},
+                "timeout": {type: "string", default: "120"}
+            }
+        });
+    } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const {values, positionals} = parsed;
+    if (positionals.length !== 1) throw new UsageError(`expected one input file, got ${positionals.length}`);
+    if (values.questions === undefined) throw new UsageError("--questions <set.json> is required");
+    if (values.out === undefined) throw new UsageError("--out <out.csv|out.xlsx> is required");
+    if (!/\.(csv|xlsx)$/i.test(values.out)) throw new UsageError(`--out must end in .csv or .xlsx, got ${JSON.stringify(values.out)}`);
+    if (values.header && values["no-header"]) throw new UsageError("--header and --no-header exclude each other");
+    try {
+        new URL(values["base-url"]);
+    } catch {
+        throw new UsageError(`--base-url must be a URL, got ${JSON.stringify(values["base-url"])}`);
+    }
+    return {
+        input: positionals[0],
+        questions: values.questions,
+        out: values.out,
+        baseUrl: values["base-url"],
+        apiKeyEnv: values["api-key-env"],
+        concurrency: integer("concurrency", values.concurrency, 1, 256),
+        resume: values.resume,
+        retryErrors: values["retry-errors"],
+        sheet: values.sheet,
+        template: values.template,
+        header: values.header ? true : values["no-header"] ? false : "auto",
+        db: values.db ?? `${values.out}.scoring.sqlite`,
+        timeoutMs: integer("timeout", values.timeout, 1, 3600) * 1000
+    };
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    return value;
+}
+
+/** One status line: `[#####.....] 52% 520/1000 rows | 12.3 rows/s | ETA 0:39 | 2 errors | 3 retries`. */
+export function formatProgress(progress: JobProgress, barWidth = 24): string {
+    const parts: string[] = [];
+    if (progress.totalRows !== null && progress.totalRows > 0) {
+        const share = Math.min(1, progress.done / progress.totalRows);
+        const filled = Math.round(share * barWidth);
+        parts.push(`[${"#".repeat(filled)}${".".repeat(barWidth - filled)}] ${Math.floor(share * 100)}% ${progress.done}/${progress.totalRows} rows`);
+    } else parts.push(`${progress.done} rows`);
+    if (progress.rowsPerSecond !== null) parts.push(`${progress.rowsPerSecond.toFixed(1)} rows/s`);
+    if (progress.etaSeconds !== null && progress.status === "running") parts.push(`ETA ${formatDuration(progress.etaSeconds)}`);
+    if (progress.failed > 0) parts.push(`${progress.failed} error${progress.failed === 1 ? "" : "s"}`);
+    if (progress.retries > 0) parts.push(`${progress.retries} retr${progress.retries === 1 ? "y" : "ies"}`);
+    if (progress.status !== "running") parts.push(progress.status);
+    return parts.join(" | ");
+}

@@ -1,0 +1,40 @@
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {compileTemplate, requestBuilder} from "./requests.ts";
+
+const columns = ["name", "age", "Home town", "ok"];
+const row = ["Zoë \"Z\"", 31.5, null, true];
+
+test("placeholders take the row's cells: trimmed names, empty cell as '', numbers and booleans as text", () => {
+    const render = compileTemplate("{{name}} ({{ age }}) from {{Home town}}; ok={{ok}}", columns);
+    assert.equal(render(row), "Zoë \"Z\" (31.5) from ; ok=true");
+});
+
+test("escapes: \\{{ is a literal {{, \\\\{{x}} a backslash and the cell; other backslashes and }} stay", () => {
+    assert.equal(compileTemplate("\\{{name}} is {{name}}", columns)(row), "{{name}} is Zoë \"Z\"");
+    assert.equal(compileTemplate("C:\\\\{{age}}", columns)(row), "C:\\31.5");
+    assert.equal(compileTemplate("a\\b }} c", columns)(row), "a\\b }} c");
+    // A cell that holds braces is inserted as is, never rendered again.
+    assert.equal(compileTemplate("<{{name}}>", columns)(["{{age}}"]), "<{{age}}>");
+});
+
+test("mistakes are reported before any row is sent", () => {
+    assert.throws(() => compileTemplate("{{nope}}", columns), /no column named "nope"; columns: "name", "age", "Home town", "ok"/);
+    assert.throws(() => compileTemplate("{{name", columns), /no closing "}}"/);
+    assert.throws(() => compileTemplate("{{ }}", columns), /empty placeholder/);
+});
+
+test("request bodies: template text or the whole row as stable JSON (decisions) / as the state object (systemone)", () => {
+    const decisions = {format: "decisions" as const, questions: [{type: "predicate" as const, instructions: "adult?"}], x_svc: {explain: true}, name: "not sent"};
+    const systemone = {format: "systemone" as const, questions: {adult: {type: "noul" as const, instructions: "adult?"}}};
+    const cols = ["b", "a"];
+    assert.deepEqual(requestBuilder(decisions, {kind: "row"}, cols)(["x", 2]), {
+        format: "decisions",
+        body: {model: "svc-1-decision", questions: decisions.questions, x_svc: {explain: true}, input: "{\"a\":2,\"b\":\"x\"}"}
+    });
+    assert.deepEqual(requestBuilder(systemone, {kind: "row"}, cols)(["x", null]), {
+        format: "systemone",
+        body: {model: "svc-1-decision", questions: systemone.questions, state: {b: "x", a: null}}
+    });
+    assert.deepEqual(requestBuilder(systemone, {kind: "template", template: "{{a}}/{{b}}"}, cols)(["x", 2]).body, {model: "svc-1-decision", questions: systemone.questions, state: "2/x"});
+});

@@ -1,0 +1,226 @@
+import type {QuestionInfo, NormalizedAnswer} from "./questions.ts";
+import type {CellValue} from "./types.ts";
+import {argmax, evaluateBinary, type BinaryOptions, evaluateMulticlass} from "./metrics.ts";
+
+// Reports of client/evaluation. Metrics that are undefined on the data (a precision with nothing predicted
+// positive, an AUC without both classes) are null rather than NaN, so a report survives JSON.
+
+/** One reliability-diagram bin: equal-width bins of predicted probability (binary) or confidence (multiclass). */
+export type ReliabilityBin = {
+    lower: number,
+    upper: number,
+    count: number,
+    /** Mean predicted probability (binary: P(true); multiclass: the top probability) in the bin; null when empty. */
+    meanPredicted: number | null,
+    /** Fraction true (binary) or fraction correct (multiclass) in the bin; null when empty. */
+    observed: number | null
+};
+
+export type Confusion = {tp: number, fp: number, tn: number, fn: number};
+
+/** Predicting true when P(true) >= threshold. */
+export type ThresholdRow = Confusion & {
+    threshold: number,
+    precision: number | null,
+    recall: number | null,
+    f1: number | null,
+    accuracy: number,
+    /** Recall of the false class, for a picker that shows both kinds of mistake. */
+    falsePositiveRate: number | null
+};
+
+/** `threshold` null: the origin, above every probability (nothing predicted true). */
+export type RocPoint = {threshold: number | null, falsePositiveRate: number, truePositiveRate: number};
+
+export type CalibrationMetrics = {
+    /** Mean negative log-likelihood, probabilities clipped to [probabilityFloor, 1 - probabilityFloor]. */
+    logLoss: number,
+    /** Binary: mean (p - y)^2; multiclass: mean sum over classes of (p_k - y_k)^2 (0 to 2). */
+    brier: number,
+    /** Expected calibration error over `reliability`: sum of |observed - meanPredicted| weighted by bin share. */
+    ece: number,
+    reliability: ReliabilityBin[]
+};
+
+export type BinaryReport = CalibrationMetrics & {
+    kind: "binary",
+    n: number,
+    positives: number,
+    threshold: number,
+    confusion: Confusion,
+    accuracy: number,
+    precision: number | null,
+    recall: number | null,
+    f1: number | null,
+    /** From (0, 0) to (1, 1), one point per distinct probability; empty when a class is missing. */
+    roc: RocPoint[],
+    auc: number | null,
+    /** Precision / recall at each distinct probability, highest threshold first: a threshold picker's data. */
+    thresholds: ThresholdRow[]
+};
+
+export type ClassMetrics = {label: string, support: number, predicted: number, precision: number | null, recall: number | null, f1: number | null};
+
+export type MulticlassReport = CalibrationMetrics & {
+    kind: "multiclass",
+    n: number,
+    labels: string[],
+    accuracy: number,
+    perClass: ClassMetrics[],
+    /** Unweighted mean of the per-class F1 over the classes that were labelled or predicted at least once. */
+    macroF1: number | null,
+    /** confusion[actual][predicted], indexes as in `labels`. */
+    confusion: number[][],
+    /** Score questions only: mean |expected level - labelled level|. */
+    meanAbsoluteError?: number
+};
+
+export type Report = BinaryReport | MulticlassReport;
+
+const yes = new Set(["true", "yes", "y", "1", "t"]);
+const no = new Set(["false", "no", "n", "0", "f"]);
+
+/**
+ * The option a label cell names, as an index into `info.options`; null for an empty cell (unlabelled), and
+ * undefined for a label that names no option (reported, never guessed). yesno: true / false, yes / no, y / n,
+ * 1 / 0, t / f in any case. choice: the value as written, else ignoring case and outer spaces. score: the level
+ * index (0 = lowest) or the level's label.
+ */
+export function readLabel(info: QuestionInfo, cell: CellValue): number | null | undefined {
+    if (cell === null || (typeof cell === "string" && cell.trim() === "")) return null;
+    const text = String(cell).trim();
+    if (info.kind === "yesno") {
+        const lower = text.toLowerCase();
+        if (yes.has(lower)) return 0;
+        if (no.has(lower)) return 1;
+        return undefined;
+    }
+    if (info.kind === "score" && /^\d+(\.0+)?$/.test(text)) {
+        const level = Number(text);
+        return level < info.options.length ? level : undefined;
+    }
+    const compare = info.kind === "score" ? (option: {label: string}) => option.label : (option: {value: unknown}) => String(option.value);
+    const raw = String(cell);
+    const exact = info.options.findIndex((option) => compare(option) === raw);
+    if (exact >= 0) return exact;
+    const folded = info.options.findIndex((option) => compare(option).trim().toLowerCase() === text.toLowerCase());
+    return folded >= 0 ? folded : undefined;
+}
+
+/**
+ * The option an answer picks: the server's `choice` when it names an option (it came from unrounded values,
+ * so it breaks ties that rounding made), else the most probable option.
+ */
+export function predictedIndex(info: QuestionInfo, answer: NormalizedAnswer): number {
+    if (answer.choice !== undefined) {
+        const index = info.options.findIndex((option) => option.value === answer.choice);
+        if (index >= 0 && answer.probabilities[index] === Math.max(...answer.probabilities)) return index;
+    }
+    return argmax(answer.probabilities);
+}
+
+// Answers carry probabilities rounded to hundredths (spec 2.8), so a 0 means "below 0.005", not impossible.
+// Log loss and logits clip to [floor, 1 - floor]: one confident miss then costs ln(200) = 5.3, not infinity.
+export const probabilityFloor = 0.005;
+
+export function clipProbability(probability: number): number {
+    return Math.min(1 - probabilityFloor, Math.max(probabilityFloor, probability));
+}
+
+/** numerator / denominator, or null when the denominator is 0 (a metric undefined on this data). */
+export function ratio(numerator: number, denominator: number): number | null {
+    return denominator === 0 ? null : numerator / denominator;
+}
+
+/**
+ * F1 as 2tp / (2tp + fp + fn): the harmonic mean of precision and recall where both exist, 0 for a class
+ * that is labelled but never predicted (or predicted but never labelled), null only when it is neither.
+ */
+export function f1Score(tp: number, fp: number, fn: number): number | null {
+    return ratio(2 * tp, 2 * tp + fp + fn);
+}
+
+/**
+ * Equal-width bins over [0, 1] of `predicted` (1.0 goes in the last bin) with the observed rate of `hit` in
+ * each, and the expected calibration error: the bins' |observed - mean predicted| weighted by their share.
+ */
+export function reliabilityBins(predicted: readonly number[], hit: readonly boolean[], binCount: number): {reliability: ReliabilityBin[], ece: number} {
+    const counts = new Array<number>(binCount).fill(0);
+    const sums = new Array<number>(binCount).fill(0);
+    const hits = new Array<number>(binCount).fill(0);
+    predicted.forEach((probability, index) => {
+        // The tiny nudge keeps 0.3 in [0.3, 0.4) although 0.3 * 10 is 2.9999999999999996 in floating point.
+        const bin = Math.min(binCount - 1, Math.max(0, Math.floor(probability * binCount + 1e-9)));
+        counts[bin]++;
+        sums[bin] += probability;
+        if (hit[index]) hits[bin]++;
+    });
+    const total = predicted.length;
+    let ece = 0;
+    const reliability = counts.map((count, bin): ReliabilityBin => {
+        const meanPredicted = count === 0 ? null : sums[bin] / count;
+        const observed = count === 0 ? null : hits[bin] / count;
+        if (count > 0) ece += count / total * Math.abs(observed! - meanPredicted!);
+        return {lower: bin / binCount, upper: (bin + 1) / binCount, count, meanPredicted, observed};
+    });
+    return {reliability, ece};
+}
+
+export type LabelledAnswer = {
+    /** The row's answer; null when the row has none (an error, or not scored yet). */
+    answer: NormalizedAnswer | null,
+    /** The cell of the label column. */
+    label: CellValue
+};
+
+export type QuestionEvaluation = {
+    question: string,
+    kind: QuestionInfo["kind"],
+    /** Rows used: answered and labelled with a known option. */
+    used: number,
+    skipped: {unlabelled: number, unanswered: number, unknownLabel: number},
+    /** Up to 10 distinct labels that named no option, to show next to the label column picker. */
+    unknownLabels: string[],
+    /** Null when no row could be used. */
+    report: Report | null,
+    /** True when the answers were calibrated ones. */
+    calibrated: boolean
+};
+
+export type EvaluateOptions = BinaryOptions;
+
+/** Pairs each answer with its label (readLabel) and reports the question's metrics (binary or multiclass). */
+export function evaluateQuestion(info: QuestionInfo, rows: readonly LabelledAnswer[], options: EvaluateOptions = {}): QuestionEvaluation {
+    const skipped = {unlabelled: 0, unanswered: 0, unknownLabel: 0};
+    const unknown = new Set<string>();
+    const used: Array<{answer: NormalizedAnswer, label: number}> = [];
+    for (const row of rows) {
+        const label = readLabel(info, row.label);
+        if (label === null) skipped.unlabelled++;
+        else if (label === undefined) {
+            skipped.unknownLabel++;
+            if (unknown.size < 10) unknown.add(String(row.label));
+        } else if (row.answer === null) skipped.unanswered++;
+        else used.push({answer: row.answer, label});
+    }
+    return {
+        question: info.name,
+        kind: info.kind,
+        used: used.length,
+        skipped,
+        unknownLabels: [...unknown],
+        report: used.length === 0 ? null : report(info, used, options),
+        calibrated: used.length > 0 && used.every((row) => row.answer.calibrated === true)
+    };
+}
+
+function report(info: QuestionInfo, rows: Array<{answer: NormalizedAnswer, label: number}>, options: EvaluateOptions): Report {
+    if (info.kind === "yesno")
+        return evaluateBinary(rows.map((row) => ({probability: row.answer.probabilities[0], label: row.label === 0})), options);
+    const labels = info.options.map((option) => info.kind === "score" ? `${option.value}: ${option.label}` : String(option.value));
+    return evaluateMulticlass(
+        rows.map((row) => ({probabilities: row.answer.probabilities, predicted: predictedIndex(info, row.answer), label: row.label})),
+        labels,
+        {bins: options.bins, ordinal: info.kind === "score"}
+    );
+}

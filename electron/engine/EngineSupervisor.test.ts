@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import {after, test} from "node:test";
+import {fileURLToPath} from "node:url";
+import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
+import {EngineSupervisor} from "./EngineSupervisor.ts";
+import {waitForStatus} from "../../test/support/gateway/waitForStatus.ts";
+
+const tinyModel = await ensureTinyGguf();
+const crashingEngine = fileURLToPath(new URL("../../test/support/gateway/crashingEngine.mjs", import.meta.url));
+const stubbornEngine = fileURLToPath(new URL("../../test/support/gateway/stubbornEngine.mjs", import.meta.url));
+const supervisors: EngineSupervisor[] = [];
+after(() => Promise.all(supervisors.map((supervisor) => supervisor.stop())));
+
+function supervise(options: ConstructorParameters<typeof EngineSupervisor>[0]) {
+    const supervisor = new EngineSupervisor({threads: 1, gpu: "off", ...options});
+    supervisors.push(supervisor);
+    return supervisor;
+}
+
+function isAlive(pid: number): boolean {
+    try {
+        process.kill(pid, 0);
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+test("starts the real engine, restarts it after kill -9, and stop leaves no child", async () => {
+    const supervisor = supervise({modelPath: tinyModel, restartDelayMs: 50});
+    const running = await supervisor.start();
+    assert.equal(running.status, "running");
+    assert.equal(running.model, tinyModel);
+    assert.equal(running.gpu, false);
+    assert.equal(running.threads, 1);
+    assert.ok(running.contextSize! > 0);
+    assert.equal(running.parallel, 1);
+    assert.match(running.url!, /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal((await fetch(`${running.url}/health`)).status, 200);
+
+    process.kill(running.pid!, "SIGKILL");
+    const crashed = await waitForStatus(supervisor, (status) => status.status === "crashed");
+    assert.match(crashed.error!, /SIGKILL/);
+    const restarted = await waitForStatus(supervisor, (status) => status.status === "running" && status.pid !== running.pid);
+    assert.equal(restarted.restarts, 1);
+    assert.equal(isAlive(running.pid!), false);
+    assert.equal((await fetch(`${restarted.url}/health`)).status, 200);
+
+    await supervisor.stop();
+    assert.equal(supervisor.status().status, "stopped");
+    assert.equal(isAlive(restarted.pid!), false, "the engine child is gone after stop");
+    await assert.rejects(fetch(`${restarted.url}/health`));
+});
+
+test("a model that cannot load fails start with the engine's message and is not restarted", async () => {
+    const supervisor = supervise({modelPath: "/nonexistent/model.gguf", restartDelayMs: 10});
+    await assert.rejects(supervisor.start(), /nonexistent\/model\.gguf/);
+    const status = supervisor.status();
+    assert.equal(status.status, "crashed");
+    assert.match(status.error!, /nonexistent\/model\.gguf/);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(supervisor.status().status, "crashed");
+    assert.equal(supervisor.status().restarts, 0);
+});
+
+test("an engine that keeps crashing is restarted a bounded number of times with backoff", async () => {
+    const supervisor = supervise({modelPath: "fake.gguf", cliPath: crashingEngine, maxRestarts: 2, restartDelayMs: 20});
+    const pids = new Set<number>();
+    supervisor.on("status", (status) => status.pid != null && pids.add(status.pid));
+    await supervisor.start();
+    const final = await waitForStatus(supervisor, (status) => status.status === "crashed" && /gave up/.test(status.error ?? ""), 20_000);
+    assert.match(final.error!, /exited with code 3: fake engine: simulated crash; gave up after 2 restarts/);
+    assert.equal(pids.size, 3, "the first run and two restarts");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(supervisor.status().status, "crashed", "no further restart after giving up");
+});
+
+test("stop escalates to SIGKILL when the engine ignores SIGTERM", async () => {
+    const supervisor = supervise({modelPath: "fake.gguf", cliPath: stubbornEngine, stopTimeoutMs: 300});
+    const {pid} = await supervisor.start();
+    const startedAt = Date.now();
+    await supervisor.stop();
+    assert.ok(Date.now() - startedAt >= 250, "SIGTERM was given its time first");
+    assert.equal(isAlive(pid!), false);
+    assert.equal(supervisor.status().status, "stopped");
+});
+
+test("starting another model replaces the running engine", async () => {
+    const supervisor = supervise({modelPath: "first.gguf", cliPath: stubbornEngine, stopTimeoutMs: 200});
+    const first = await supervisor.start();
+    const second = await supervisor.start("second.gguf");
+    assert.notEqual(second.pid, first.pid);
+    assert.equal(second.model, "second.gguf");
+    assert.equal(isAlive(first.pid!), false);
+    assert.deepEqual(await supervisor.start("second.gguf").then((status) => status.pid), second.pid, "same model: no restart");
+});

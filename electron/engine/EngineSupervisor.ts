@@ -1,0 +1,275 @@
+import {execFile, spawn, type ChildProcess} from "node:child_process";
+import {EventEmitter} from "node:events";
+import {createInterface} from "node:readline";
+import {fileURLToPath} from "node:url";
+import type {EngineStatus} from "../../protocol/gateway/contract.ts";
+
+/** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
+export class TextTail {
+    private readonly maxLines: number;
+    private lines: string[] = [];
+
+    public constructor(maxLines: number) {
+        this.maxLines = maxLines;
+    }
+
+    public push(line: string) {
+        if (line.trim() === "") return;
+        this.lines.push(line.length > 500 ? line.slice(0, 500) + "..." : line);
+        if (this.lines.length > this.maxLines) this.lines.shift();
+    }
+
+    public clear() {
+        this.lines = [];
+    }
+
+    public text(): string {
+        return this.lines.join("\n");
+    }
+}
+
+/** Exponential restart delay: base, 2x base, 4x base ... capped at `maxMs`. `attempt` counts from 0. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+    return Math.min(maxMs, baseMs * 2 ** attempt);
+}
+
+/** What the engine CLI prints on start-up (native/cli/main.ts `serve`), read back line by line. */
+export type EngineLine =
+    | {kind: "model", modelPath: string, template: string, gpu: string | false, threads: number, contextSize: number, parallel: number}
+    | {kind: "listening", url: string};
+
+const modelLine = /^model (.+) \((.+?) template\), (.+?), (\d+) threads, context (\d+) x (\d+) sequences$/;
+const listeningLine = /^listening on (http:\/\/\S+)$/;
+
+export function parseEngineLine(line: string): EngineLine | undefined {
+    const listening = listeningLine.exec(line.trim());
+    if (listening != null) return {kind: "listening", url: listening[1]};
+    const model = modelLine.exec(line.trim());
+    if (model == null) return undefined;
+    return {
+        kind: "model",
+        modelPath: model[1],
+        template: model[2],
+        gpu: model[3] === "CPU" ? false : model[3],
+        threads: Number(model[4]),
+        contextSize: Number(model[5]),
+        parallel: Number(model[6])
+    };
+}
+
+export type EngineSupervisorOptions = {
+    modelPath?: string,
+    threads?: number,
+    gpu?: "auto" | "off" | "cuda" | "vulkan" | "metal",
+    /** `--gpu-layers`: a count, `auto` (what fits) or `max`. */
+    gpuLayers?: number | "auto" | "max",
+    contextSize?: number,
+    parallel?: number,
+    /** Passed as `--api-key` (tests use it to run a key-protected engine). */
+    apiKeys?: string[],
+    /** The engine CLI; default `native/cli/bin.mjs` of this checkout. */
+    cliPath?: string,
+    /** The Node binary; in Electron it is the app binary run with ELECTRON_RUN_AS_NODE=1 (see `env`). */
+    execPath?: string,
+    /** Extra variables for the child, over this process's environment. */
+    env?: Record<string, string>,
+    /** Longest wait for `listening on` (big models take a while to load). */
+    startTimeoutMs?: number,
+    /** After SIGTERM, how long the child may take to exit before SIGKILL. */
+    stopTimeoutMs?: number,
+    /** Restarts tried after a crash before giving up (the counter resets once an engine ran `stableAfterMs`). */
+    maxRestarts?: number,
+    restartDelayMs?: number,
+    maxRestartDelayMs?: number,
+    stableAfterMs?: number
+};
+
+const defaultCliPath = fileURLToPath(new URL("../../native/cli/bin.mjs", import.meta.url));
+
+/** Variables the engine child must not inherit: it never needs the remote key. */
+const privateEnv = ["SVC_REMOTE_API_KEY"];
+
+type Launch = {child: ChildProcess, ready: Promise<void>, closed: Promise<void>};
+
+/**
+ * Runs the local engine (`svc-studio serve --port 0`) as a child process: start, stop (SIGTERM, then SIGKILL after
+ * a timeout), restart with exponential backoff after a crash (bounded), and a status snapshot for the gateway.
+ * A child that never came up (a bad model file) is not restarted: the same arguments would fail again.
+ * Emits `status` with the new EngineStatus on every change.
+ */
+export class EngineSupervisor extends EventEmitter {
+    private readonly options: EngineSupervisorOptions;
+    private current: EngineStatus = {status: "stopped", restarts: 0};
+    private launch?: Launch;
+    /** True while the engine should be up: a crash then schedules a restart. */
+    private wanted = false;
+    private restartTimer?: NodeJS.Timeout;
+    private runningSince = 0;
+    private readonly stderr = new TextTail(20);
+    private readonly killOnExit = () => this.launch?.child.kill("SIGKILL");
+
+    public constructor(options: EngineSupervisorOptions = {}) {
+        super();
+        this.options = options;
+    }
+
+    public status(): EngineStatus {
+        return {...this.current};
+    }
+
+    public modelPath(): string | undefined {
+        return this.options.modelPath;
+    }
+
+    /**
+     * Starts the engine on `modelPath` (or the last one) and resolves once it listens. Starting the model that
+     * is already running or starting is a no-op; another model stops the current engine first.
+     * Rejects with the engine's own error line when it fails to come up; the status is then `crashed`.
+     */
+    public async start(modelPath?: string): Promise<EngineStatus> {
+        const model = modelPath ?? this.options.modelPath;
+        if (model == null) throw new Error("no model file chosen for the local engine");
+        if (this.launch != null && model === this.options.modelPath && (this.current.status === "running" || this.current.status === "starting")) {
+            await this.launch.ready;
+            return this.status();
+        }
+        await this.stop();
+        this.options.modelPath = model;
+        this.wanted = true;
+        this.current = {status: "stopped", restarts: 0};
+        try {
+            await this.spawnEngine().ready;
+        } catch (error) {
+            this.wanted = false;
+            throw error;
+        }
+        return this.status();
+    }
+
+    /** Stops the engine and any pending restart; resolves once the child has exited. */
+    public async stop(): Promise<void> {
+        this.wanted = false;
+        clearTimeout(this.restartTimer);
+        this.restartTimer = undefined;
+        const launch = this.launch;
+        if (launch != null) await this.terminate(launch);
+        this.launch = undefined;
+        this.setStatus({status: "stopped", restarts: 0, model: this.options.modelPath});
+    }
+
+    /**
+     * Runs another `svc-studio` command (e.g. `gpu --json`) with the engine's binary and environment, so native
+     * code is only ever loaded in a child, never in the gateway's (Electron main) process. Resolves with stdout.
+     */
+    public runCli(args: string[], timeoutMs = 60_000): Promise<string> {
+        const env: NodeJS.ProcessEnv = {...process.env, ...this.options.env};
+        for (const name of privateEnv) delete env[name];
+        return new Promise((resolve, reject) => {
+            execFile(this.options.execPath ?? process.execPath, [this.options.cliPath ?? defaultCliPath, ...args],
+                {env, timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024}, (error, stdout, stderr) => {
+                    if (error != null) reject(new Error(`svc-studio ${args.join(" ")} failed: ${stderr.trim() || error.message}`));
+                    else resolve(stdout);
+                });
+        });
+    }
+
+    private spawnEngine(): Launch {
+        const options = this.options;
+        const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", "0"];
+        if (options.threads != null) args.push("--threads", String(options.threads));
+        if (options.gpu != null) args.push("--gpu", options.gpu);
+        if (options.gpuLayers != null) args.push("--gpu-layers", String(options.gpuLayers));
+        if (options.contextSize != null) args.push("--context-size", String(options.contextSize));
+        if (options.parallel != null) args.push("--parallel", String(options.parallel));
+        for (const key of options.apiKeys ?? []) args.push("--api-key", key);
+
+        const env: NodeJS.ProcessEnv = {...process.env, ...options.env};
+        for (const name of privateEnv) delete env[name];
+        const child = spawn(options.execPath ?? process.execPath, args, {env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true});
+        this.stderr.clear();
+        process.on("exit", this.killOnExit);
+        this.setStatus({status: "starting", model: options.modelPath, pid: child.pid, restarts: this.current.restarts});
+
+        const ready = new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(() => {
+                reject(new Error(`the engine did not start within ${(options.startTimeoutMs ?? 120_000) / 1000} s`));
+                child.kill("SIGKILL");
+            }, options.startTimeoutMs ?? 120_000);
+            createInterface({input: child.stdout!}).on("line", (line) => {
+                const parsed = parseEngineLine(line);
+                if (parsed?.kind === "model") {
+                    const {modelPath: _path, template: _template, kind: _kind, ...info} = parsed;
+                    this.setStatus({...this.current, ...info});
+                } else if (parsed?.kind === "listening" && this.launch?.child === child) {
+                    clearTimeout(timer);
+                    this.runningSince = Date.now();
+                    this.setStatus({...this.current, status: "running", url: parsed.url, error: undefined});
+                    resolve();
+                }
+            });
+            createInterface({input: child.stderr!}).on("line", (line) => this.stderr.push(line));
+            // A spawn failure (no such binary) is followed by `close`, which reports it with this line.
+            child.on("error", (error) => this.stderr.push(error.message));
+            // `close`, not `exit`: by then stderr is fully read, so the error quotes the engine's last words.
+            child.on("close", (code, signal) => {
+                clearTimeout(timer);
+                reject(new Error(this.describeExit(code, signal)));
+                this.onExit(child, code, signal);
+            });
+        });
+        // Callers that do not wait for `ready` (restarts) must not leave an unhandled rejection behind.
+        ready.catch(() => undefined);
+        const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+        this.launch = {child, ready, closed};
+        return this.launch;
+    }
+
+    private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null) {
+        process.off("exit", this.killOnExit);
+        if (this.launch?.child !== child) return;
+        this.launch = undefined;
+        if (!this.wanted) return;
+        const wasRunning = this.current.status === "running";
+        this.setStatus({status: "crashed", model: this.options.modelPath, error: this.describeExit(code, signal), restarts: this.current.restarts});
+        // Only an engine that came up once is restarted; otherwise a start failure is final (see start()).
+        if (wasRunning || this.current.restarts > 0) this.scheduleRestart();
+        else this.wanted = false;
+    }
+
+    private scheduleRestart() {
+        const {maxRestarts = 5, restartDelayMs = 500, maxRestartDelayMs = 15_000, stableAfterMs = 60_000} = this.options;
+        let restarts = this.current.restarts;
+        if (this.runningSince > 0 && Date.now() - this.runningSince >= stableAfterMs) restarts = 0;
+        this.runningSince = 0;
+        if (restarts >= maxRestarts) {
+            this.wanted = false;
+            this.setStatus({...this.current, restarts, error: `${this.current.error}; gave up after ${maxRestarts} restarts`});
+            return;
+        }
+        this.setStatus({...this.current, restarts: restarts + 1});
+        this.restartTimer = setTimeout(() => {
+            this.restartTimer = undefined;
+            if (this.wanted) this.spawnEngine();
+        }, backoffDelay(restarts, restartDelayMs, maxRestartDelayMs));
+    }
+
+    private async terminate({child, closed}: Launch) {
+        if (child.exitCode == null && child.signalCode == null) child.kill("SIGTERM");
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), this.options.stopTimeoutMs ?? 5_000));
+        if (await Promise.race([closed, timeout]) === "timeout") child.kill("SIGKILL");
+        clearTimeout(timer);
+        await closed;
+    }
+
+    private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+        const how = signal != null ? `was killed by ${signal}` : `exited with code ${code}`;
+        const output = this.stderr.text();
+        return `the engine ${how}` + (output !== "" ? `: ${output}` : "");
+    }
+
+    private setStatus(status: EngineStatus) {
+        this.current = status;
+        this.emit("status", this.status());
+    }
+}

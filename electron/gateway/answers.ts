@@ -1,0 +1,31 @@
+import {ApiError} from "../../protocol/errors.ts";
+import type {ServerResponse} from "node:http";
+
+/**
+ * An ApiError for the gateway's own codes (`invalid_gateway_token`, `no_remote_connection`, ...), which the
+ * protocol's code->type table does not know: the gateway contract names their `type` explicitly.
+ */
+export class GatewayError extends ApiError {
+    public override readonly type: string;
+
+    public constructor(status: number, code: string, type: string, message: string) {
+        super(status, code, message);
+        this.name = "GatewayError";
+        this.type = type;
+    }
+}
+
+/**
+ * A JSON answer from the gateway itself: no CORS headers (other origins must not read it) and never cached,
+ * since state and errors change from one call to the next.
+ */
+export function writeJson(res: ServerResponse, status: number, body: unknown) {
+    const text = JSON.stringify(body);
+    res.writeHead(status, {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Length": Buffer.byteLength(text),
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff"
+    });
+    res.end(text);
+}

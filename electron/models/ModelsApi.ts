@@ -1,0 +1,144 @@
+import type {IncomingMessage, ServerResponse} from "node:http";
+import {catalog} from "../../native/library/catalog.ts";
+import {ModelLibrary, ModelLibraryError} from "../../native/library/ModelLibrary.ts";
+import {fail, optional, readBoolean, readEnum, readNumber, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
+import type {EngineLifecycle} from "../engine/EngineLifecycle.ts";
+import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
+import {GatewayError, writeJson} from "../gateway/answers.ts";
+import type {ModelDownloads} from "./ModelDownloads.ts";
+import {type CatalogModel, type EngineLifecycleSettings, type ModelsState, modelRoles} from "../../protocol/gateway/contract.ts";
+
+const maxIdleMinutes = 7 * 24 * 60;
+
+/** The gateway's `/gateway/api/models...` routes (see the report of the models issue for the contract). */
+export class ModelsApi {
+    private gpuReport?: Promise<unknown>;
+
+    public constructor(
+        private readonly library: ModelLibrary,
+        private readonly downloads: ModelDownloads,
+        private readonly supervisor: EngineSupervisor,
+        private readonly lifecycle: EngineLifecycle
+    ) {}
+
+    public async state(): Promise<ModelsState> {
+        const listing = await this.library.list();
+        const status = this.supervisor.status();
+        const modelPath = status.model ?? this.supervisor.modelPath();
+        return {
+            ...listing,
+            catalog: catalog.map((entry) => ({...entry, installedId: listing.models.find((model) => model.id === fileOf(entry))?.id})),
+            active: {
+                status: status.status,
+                modelPath,
+                modelId: listing.models.find((model) => model.path === modelPath)?.id,
+                unloadedForIdle: this.lifecycle.idleUnloaded
+            },
+            downloads: this.downloads.list(),
+            settings: this.lifecycle.settings()
+        };
+    }
+
+    /** Answers one `/models...` request (`path` is relative to `/gateway/api`); false when no route matches. */
+    public async handle(req: IncomingMessage, res: ServerResponse, path: string, readBody: () => Promise<unknown>): Promise<boolean> {
+        const method = req.method ?? "GET";
+        try {
+            return await this.route(res, method, path, readBody, new URL(req.url ?? "/", "http://gateway.invalid").searchParams.has("refresh"));
+        } catch (error) {
+            if (error instanceof ModelLibraryError)
+                throw new GatewayError(error.code === "model_not_found" ? 404 : 400, error.code, "invalid_request_error", error.message);
+            throw error;
+        }
+    }
+
+    private async route(res: ServerResponse, method: string, path: string, readBody: () => Promise<unknown>, refresh: boolean): Promise<boolean> {
+        const model = /^\/models\/([^/]+)(\/default)?$/.exec(path);
+        const download = /^\/models\/downloads\/([^/]+)$/.exec(path);
+        if (method === "GET" && path === "/models") return this.answer(res, 200);
+        if (method === "GET" && path === "/models/gpu") {
+            // Detection loads GPU libraries, so it runs in a child process, once per gateway unless `?refresh` asks again.
+            if (refresh) this.gpuReport = undefined;
+            this.gpuReport ??= this.supervisor.runCli(["gpu", "--json"]).then((text) => JSON.parse(text) as unknown);
+            this.gpuReport.catch(() => this.gpuReport = undefined);
+            return writeJson(res, 200, {gpu: await this.gpuReport}), true;
+        }
+        if (method === "GET" && path === "/models/downloads") return writeJson(res, 200, {downloads: this.downloads.list()}), true;
+        if (method === "POST" && path === "/models/download") {
+            const job = this.downloads.start(readDownloadRequest(await readBody()));
+            return writeJson(res, 202, {download: job}), true;
+        }
+        if (method === "DELETE" && download != null) return writeJson(res, 200, {download: await this.downloads.cancel(download[1])}), true;
+        if (method === "POST" && path === "/models/settings") {
+            this.lifecycle.configure(readSettings(await readBody()));
+            return this.answer(res, 200);
+        }
+        if (method === "POST" && path === "/models/roles") {
+            const body = readObject(await readBody(), []);
+            rejectUnknownFields(body, [], ["role", "modelId"]);
+            const role = readEnum(body.role, ["role"], modelRoles);
+            if (body.modelId !== null && typeof body.modelId !== "string") fail(["modelId"], "must be a model id or null");
+            await this.library.setRole(role, body.modelId as string | null);
+            return this.answer(res, 200);
+        }
+        if (model != null && model[1] !== "downloads") {
+            const id = decodeId(model[1]);
+            if (method === "POST" && model[2] != null) {
+                await this.library.setDefault(id);
+                return this.answer(res, 200);
+            }
+            if (method === "DELETE" && model[2] == null) {
+                const {path: filePath} = await this.library.get(id);
+                const status = this.supervisor.status();
+                if (status.status !== "stopped" && status.status !== "crashed" && status.model === filePath)
+                    throw new GatewayError(409, "model_in_use", "invalid_request_error", `${id} is loaded by the engine: stop it first`);
+                await this.library.remove(id);
+                return this.answer(res, 200);
+            }
+        }
+        return false;
+    }
+
+    private async answer(res: ServerResponse, status: number): Promise<true> {
+        writeJson(res, status, await this.state());
+        return true;
+    }
+}
+
+function decodeId(text: string): string {
+    try {
+        return decodeURIComponent(text);
+    } catch {
+        throw new GatewayError(400, "invalid_model_id", "invalid_request_error", `not a model id: ${text}`);
+    }
+}
+
+/** The library file name a catalog entry is saved as (the last segment of its hf: URI). */
+function fileOf(entry: CatalogModel): string {
+    return entry.uri.split("/").at(-1) ?? "";
+}
+
+function readDownloadRequest(value: unknown) {
+    const body = readObject(value, []);
+    rejectUnknownFields(body, [], ["source", "catalogId", "sha256", "fileName"]);
+    const catalogId = optional(body, "catalogId", [], readString);
+    let source = optional(body, "source", [], readString);
+    if (catalogId != null) {
+        const entry = catalog.find((model) => model.id === catalogId);
+        if (entry == null) fail(["catalogId"], `unknown catalog model; one of ${catalog.map((model) => model.id).join(", ")}`);
+        if (source != null) fail(["source"], "give source or catalogId, not both");
+        source = entry.uri;
+    }
+    if (source == null) fail(["source"], "is required (a URL or hf:<user>/<repo>/<file.gguf>), or give catalogId");
+    const sha256 = optional(body, "sha256", [], readString);
+    if (sha256 != null && !/^[0-9a-fA-F]{64}$/.test(sha256)) fail(["sha256"], "must be 64 hex digits");
+    return {source, sha256, fileName: optional(body, "fileName", [], readString)};
+}
+
+function readSettings(value: unknown): Partial<EngineLifecycleSettings> {
+    const body = readObject(value, []);
+    rejectUnknownFields(body, [], ["autoStart", "idleUnloadMinutes"]);
+    return {
+        autoStart: optional(body, "autoStart", [], readBoolean),
+        idleUnloadMinutes: optional(body, "idleUnloadMinutes", [], (item, at) => readNumber(item, at, {min: 0, max: maxIdleMinutes}))
+    };
+}

@@ -1,0 +1,192 @@
+// The gateway's API contract (`/gateway/api/...`): the shapes the Electron main process (or `npm run web`) sends and
+// the renderer reads. Both sides import these types from here, so they cannot drift; the routes are in `routes.ts`.
+import {reasoningModelId} from "../chat/parseChatRequest.ts";
+import {modelIds} from "../limits.ts";
+
+/** The model ids a library model can be assigned to serve; `svc-1` is the library's default model. */
+export const modelRoles = [modelIds.chat, reasoningModelId, modelIds.decision] as const;
+
+export type ModelRole = typeof modelRoles[number];
+
+/** node-llama-cpp's GPU types (`LlamaGpuType`): false is the CPU. */
+export type LlamaGpuType = "cuda" | "vulkan" | "metal" | false;
+
+/** What a GGUF file says about itself, read from its header only (no weights are loaded). */
+export type ModelFileInfo = {
+    /** `general.name`, when the file has one. */
+    name?: string,
+    /** `general.architecture`, e.g. `llama`, `qwen3`. */
+    architecture: string,
+    /** Weights counted from the tensor shapes. */
+    parameters?: number,
+    /** `general.size_label` (e.g. `1.7B`) when present, else the count above written the same way. */
+    parameterLabel?: string,
+    /** File type (`Q8_0`, `Q4_K_M`, `F16` ...) from `general.file_type`, else the most common tensor type. */
+    quantization?: string,
+    /** Training context length, the largest context worth creating. */
+    contextLength?: number,
+    layers?: number,
+    hasChatTemplate: boolean,
+    /** node-llama-cpp's chat wrapper for the file, e.g. `ChatML`, `Qwen`, `Jinja`; `General` when it has no chat format. */
+    chatWrapper: string,
+    /** The chat format has a thought segment: the model can reason and `svc-1-reasoning` can be served with it. */
+    canThink: boolean,
+    /** The chat format has its own tool-call syntax (or the template renders `tools`). */
+    canCallTools: boolean
+};
+
+/** One GGUF file of the library; its id is its file name. */
+export type LibraryModel = {
+    id: string,
+    path: string,
+    sizeBytes: number,
+    modifiedAt: string,
+    /** What the header says; absent when it could not be read (see `error`). */
+    info?: ModelFileInfo,
+    error?: string,
+    /** The model ids this file is assigned to serve; the default model serves `svc-1`. */
+    roles: ModelRole[],
+    isDefault: boolean
+};
+
+/** A `.part` file left by an interrupted download: pulling the same URL again resumes it. */
+export type PartialDownload = {fileName: string, receivedBytes: number, url?: string};
+
+export type LibraryListing = {
+    dir: string,
+    models: LibraryModel[],
+    /** The model `serve` uses without `--model`: the chosen one, else the first readable model by name. */
+    defaultId?: string,
+    /** Whether `defaultId` was chosen (POST .../default, `svc-studio models default`) rather than implied. */
+    defaultIsExplicit: boolean,
+    roles: Partial<Record<ModelRole, string>>,
+    partial: PartialDownload[]
+};
+
+/** A recommended model: a real, well-known GGUF repository on Hugging Face, fetched with `npm run pull -- <uri>`. */
+export type CatalogModel = {
+    id: string,
+    name: string,
+    /** `hf:<user>/<repo>/<file>`. */
+    uri: string,
+    /** The file's size, approximately (rounded; the real size is what the server sends). */
+    approxSizeBytes: number,
+    sizeLabel: string,
+    parameters: string,
+    quantization: string,
+    /** What it is recommended for. */
+    roles: ModelRole[],
+    description: string,
+    license: string
+};
+
+export type GpuBackendType = "cuda" | "vulkan" | "metal";
+
+/** What happened when node-llama-cpp was asked for a backend (`getLlama({gpu, build: "never"})`); absent when not tried. */
+export type BackendTry = {ok: true, devices: string[], vramTotalBytes: number, vramFreeBytes: number} | {ok: false, error: string};
+
+export type GpuBackendReport = {
+    type: GpuBackendType,
+    usable: boolean,
+    devices: string[],
+    vramTotalBytes?: number,
+    vramFreeBytes?: number,
+    /** Why it is not usable, in words a person can act on (absent when usable). */
+    reason?: string
+};
+
+/** What the machine has, independent of node-llama-cpp: the facts the GPU report explains itself with. */
+export type GpuHardware = {
+    platform: string,
+    arch: string,
+    /** `/dev/nvidia0` exists (Linux). */
+    nvidiaDeviceFile: boolean,
+    /** GPUs `nvidia-smi` lists (empty when it is missing or fails). */
+    nvidiaSmiGpus: string[],
+    /** The NVIDIA driver's user-space library (libcuda / libnvidia-ml) is installed. */
+    nvidiaDriverLibrary: boolean,
+    /** CUDA runtime libraries llama.cpp's CUDA build needs that were not found (Linux). */
+    missingCudaLibraries: string[],
+    /** The Vulkan loader (libvulkan) is installed. */
+    vulkanLoader: boolean
+};
+
+export type GpuReport = {
+    platform: string,
+    arch: string,
+    /** What node-llama-cpp's own check (`getLlamaGpuTypes("supported")`) finds usable. */
+    nodeLlamaCppSupported: LlamaGpuType[],
+    backends: GpuBackendReport[],
+    /** The backend `--gpu auto` will use; false: the CPU. */
+    best: GpuBackendType | false,
+    hardware: GpuHardware
+};
+
+export type EngineStatusName = "stopped" | "starting" | "running" | "crashed";
+
+export type EngineStatus = {
+    status: EngineStatusName,
+    model?: string,
+    gpu?: string | false,
+    threads?: number,
+    contextSize?: number,
+    parallel?: number,
+    error?: string,
+    pid?: number,
+    /** The engine's own loopback URL while running; the gateway proxies to it and never shows it. */
+    url?: string,
+    /** Restarts after crashes since the engine last ran stably. */
+    restarts: number
+};
+
+export type EngineLifecycleSettings = {
+    /** A `/local/...` request while the engine is stopped starts it (last model, else the library's default). */
+    autoStart: boolean,
+    /** Stop the engine after this many minutes without a `/local/...` request; 0 never. */
+    idleUnloadMinutes: number
+};
+
+/** One download as `GET /gateway/api/models/downloads` shows it. */
+export type DownloadJob = {
+    id: string,
+    source: string,
+    url: string,
+    fileName: string,
+    status: "downloading" | "done" | "failed" | "cancelled",
+    receivedBytes: number,
+    totalBytes?: number,
+    bytesPerSecond: number,
+    etaSeconds?: number,
+    /** 1 for the first request, more after retries. */
+    attempt: number,
+    /** The last retry's reason while the download goes on after a fault. */
+    retrying?: string,
+    error?: {code: string, message: string},
+    /** The library model id once done. */
+    modelId?: string,
+    sha256?: string,
+    startedAt: string,
+    finishedAt?: string
+};
+
+export type DownloadRequest = {source: string, sha256?: string, fileName?: string};
+
+/**
+ * `GET /gateway/api/state` (gateway contract); also the answer of every state-changing gateway call. The renderer
+ * imports this type (type-only) so both sides share one definition. The engine's loopback URL is included: it is
+ * what "View code" shows scripts on this machine (the local engine needs no key).
+ */
+export type GatewayState = {
+    engine: Omit<EngineStatus, "restarts">,
+    connections: Array<{id: string, kind: "local" | "remote", name: string, baseUrl?: string, hasKey: boolean}>,
+    activeConnectionId: string,
+    mode: "electron" | "web"
+};
+
+/** `GET /gateway/api/models`: the library, the catalog, the active engine model, downloads and the lifecycle settings. */
+export type ModelsState = LibraryListing & {
+    catalog: Array<CatalogModel & {installedId?: string}>,
+    active: {status: string, modelPath?: string, modelId?: string, unloadedForIdle: boolean},
+    downloads: DownloadJob[],
+    settings: EngineLifecycleSettings
+};
