@@ -10,7 +10,7 @@ const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
 const remoteKey = "ck_env_secret_42";
 
 const child = spawn(process.execPath, ["--import", "tsx", webEntry, "--port", "0", "--threads", "1", "--gpu", "off"], {
-    // An empty model library, so a developer's own default model does not replace the tiny fixture here.
+    // An empty model library, so a developer's own default model does not replace the built-in model here.
     env: {...process.env, SVC_MODEL: "", SVC_STUDIO_MODELS_DIR: "/nonexistent/svc-studio-test-models", SVC_REMOTE_BASE_URL: "http://127.0.0.1:9/base/", SVC_REMOTE_API_KEY: remoteKey},
     stdio: ["ignore", "pipe", "pipe"]
 });
@@ -48,7 +48,8 @@ test("npm run web serves the page with a token, the env remote and a running eng
         await new Promise((resolve) => setTimeout(resolve, 100));
     } while (Date.now() < deadline);
     assert.equal(state.engine.status, "running", JSON.stringify(state.engine));
-    assert.match(state.engine.model!, /tiny-chatml-v\d+\.gguf$/, "the tiny fixture is the default model");
+    assert.match(state.engine.model!, /resources[\\/]models[\\/]stories260K\.gguf$/, "the built-in model is served when none is given");
+    assert.equal(output.join("").split("\n").filter((line) => line.includes("serving the built-in stories260K")).length, 1, "said once");
     assert.equal(state.mode, "web");
     const envRemote = state.connections.find((profile) => profile.kind === "remote");
     assert.deepEqual({...envRemote, id: undefined}, {id: undefined, kind: "remote", name: "remote (env)", baseUrl: "http://127.0.0.1:9/base", hasKey: true});

@@ -9,7 +9,8 @@ import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
 import {type ConnectionStore, readRemoteProfileInput} from "../connections/ConnectionStore.ts";
 import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
-import {GatewayError, writeJson} from "./answers.ts";
+import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "./answers.ts";
+import {matchGatewayRoute} from "../../protocol/gateway/routes.ts";
 import type {GatewayState} from "../../protocol/gateway/contract.ts";
 import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
@@ -42,7 +43,7 @@ const apiBodyLimit = 64 * 1024;
 const apiBodyTimeoutMs = 10_000;
 
 /**
- * The one loopback origin of the app (see notes/gateway-contract.md): serves the renderer with a per-launch token,
+ * The one loopback origin of the app (its API: protocol/gateway): serves the renderer with a per-launch token,
  * proxies `/local/...` to the supervised engine and `/remote/...` to the active remote profile with its key added,
  * and answers `/gateway/api/*`. Every request must name our own loopback host; every API request must carry the token.
  */
@@ -140,7 +141,7 @@ export class Gateway {
                     "missing or wrong X-Gateway-Token header; the token is in this page's <meta name=\"svc-gateway-token\">");
             if (route === "local") return await this.proxyLocal(req, res, url);
             if (route === "remote") return await this.proxyRemote(req, res, url);
-            return await this.api(req, res, url.pathname.slice("/gateway/api".length));
+            return await this.api(req, res, url);
         } catch (error) {
             if (res.headersSent) {
                 res.destroy();
@@ -183,14 +184,22 @@ export class Gateway {
         });
     }
 
-    private async api(req: IncomingMessage, res: ServerResponse, path: string) {
+    private async api(req: IncomingMessage, res: ServerResponse, url: URL) {
         const method = req.method ?? "GET";
-        const connection = /^\/connections\/([^/]+)(\/activate)?$/.exec(path);
-        if (method === "GET" && path === "/state") return writeJson(res, 200, this.state());
-        if (this.models != null && (path === "/models" || path.startsWith("/models/")) && await this.models.handle(req, res, path, () => readBody(req)))
-            return;
-        if (method === "POST" && path === "/engine/start") {
-            const body = readObject(await readBody(req), []);
+        const path = url.pathname.slice("/gateway/api".length);
+        const route = matchGatewayRoute(method, path);
+        const handler = route == null ? undefined : this.handlers[route.name] ?? this.models?.handlers[route.name];
+        if (route == null || handler == null)
+            throw new GatewayError(404, "not_found", "invalid_request_error", `no gateway endpoint ${method} /gateway/api${path}`);
+        const answer = await handler({params: route.params, query: url.searchParams, readBody: () => readBody(req)});
+        writeJson(res, answer.status, answer.body);
+    }
+
+    /** The engine and connection routes; the models routes are ModelsApi's. */
+    private readonly handlers: GatewayHandlers = {
+        state: async () => this.answer(),
+        startEngine: async ({readBody}) => {
+            const body = readObject(await readBody(), []);
             rejectUnknownFields(body, [], ["modelPath", "modelId"]);
             const modelId = optional(body, "modelId", [], readString);
             if (modelId != null && body.modelPath != null)
@@ -202,31 +211,33 @@ export class Gateway {
                 throw new GatewayError(400, "invalid_request", "invalid_request_error", "modelPath: is required, no model has been chosen yet");
             // A failed start is reported in the state (status `crashed`, `error`), which is the answer either way.
             await this.supervisor.start(modelPath).catch(() => undefined);
-            return writeJson(res, 200, this.state());
-        }
-        if (method === "POST" && path === "/engine/stop") {
+            return this.answer();
+        },
+        stopEngine: async () => {
             await this.supervisor.stop();
-            return writeJson(res, 200, this.state());
-        }
-        if (method === "POST" && path === "/connections") {
-            const input = readRemoteProfileInput(await readBody(req));
+            return this.answer();
+        },
+        addConnection: async ({readBody}) => {
+            const input = readRemoteProfileInput(await readBody());
             const profile = this.connections.createRemote(input);
             // The key is stored first: a refused key must not leave a profile behind that cannot authenticate.
             if (input.apiKey != null) await this.storeKey(profile.id, input.apiKey);
             await this.connections.add(profile);
-            return writeJson(res, 201, {...this.state(), connection: {...profile, kind: "remote", hasKey: input.apiKey != null}});
+            return {status: 201, body: {...this.state(), connection: {...profile, kind: "remote", hasKey: input.apiKey != null}}};
+        },
+        deleteConnection: async ({params}) => {
+            await this.connections.remove(params.id);
+            await this.vault.delete(params.id);
+            return this.answer();
+        },
+        activateConnection: async ({params}) => {
+            await this.connections.activate(params.id);
+            return this.answer();
         }
-        if (method === "DELETE" && connection != null && connection[2] == null) {
-            const id = connection[1];
-            await this.connections.remove(id);
-            await this.vault.delete(id);
-            return writeJson(res, 200, this.state());
-        }
-        if (method === "POST" && connection != null && connection[2] != null) {
-            await this.connections.activate(connection[1]);
-            return writeJson(res, 200, this.state());
-        }
-        throw new GatewayError(404, "not_found", "invalid_request_error", `no gateway endpoint ${method} /gateway/api${path}`);
+    };
+
+    private async answer(): Promise<GatewayAnswer> {
+        return {status: 200, body: this.state()};
     }
 
     private async libraryModelPath(id: string): Promise<string> {

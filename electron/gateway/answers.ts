@@ -1,5 +1,6 @@
 import {ApiError} from "../../protocol/errors.ts";
 import type {ServerResponse} from "node:http";
+import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
 
 /**
  * An ApiError for the gateway's own codes (`invalid_gateway_token`, `no_remote_connection`, ...), which the
@@ -29,3 +30,11 @@ export function writeJson(res: ServerResponse, status: number, body: unknown) {
     });
     res.end(text);
 }
+
+/** One call of a `/gateway/api` route: its URL parameters (still URL-encoded), query, and a reader for its JSON body. */
+export type GatewayCall = {params: Record<string, string>, query: URLSearchParams, readBody: () => Promise<unknown>};
+
+export type GatewayAnswer = {status: number, body: unknown};
+
+/** Handlers by route name (protocol/gateway/routes.ts); the gateway writes each answer as JSON. */
+export type GatewayHandlers = Partial<Record<GatewayRouteName, (call: GatewayCall) => Promise<GatewayAnswer>>>;

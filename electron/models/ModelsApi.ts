@@ -1,10 +1,9 @@
-import type {IncomingMessage, ServerResponse} from "node:http";
 import {catalog} from "../../native/library/catalog.ts";
 import {ModelLibrary, ModelLibraryError} from "../../native/library/ModelLibrary.ts";
 import {fail, optional, readBoolean, readEnum, readNumber, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
 import type {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
-import {GatewayError, writeJson} from "../gateway/answers.ts";
+import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../gateway/answers.ts";
 import type {ModelDownloads} from "./ModelDownloads.ts";
 import {type CatalogModel, type EngineLifecycleSettings, type ModelsState, modelRoles} from "../../protocol/gateway/contract.ts";
 
@@ -39,69 +38,62 @@ export class ModelsApi {
         };
     }
 
-    /** Answers one `/models...` request (`path` is relative to `/gateway/api`); false when no route matches. */
-    public async handle(req: IncomingMessage, res: ServerResponse, path: string, readBody: () => Promise<unknown>): Promise<boolean> {
-        const method = req.method ?? "GET";
-        try {
-            return await this.route(res, method, path, readBody, new URL(req.url ?? "/", "http://gateway.invalid").searchParams.has("refresh"));
-        } catch (error) {
-            if (error instanceof ModelLibraryError)
-                throw new GatewayError(error.code === "model_not_found" ? 404 : 400, error.code, "invalid_request_error", error.message);
-            throw error;
-        }
-    }
-
-    private async route(res: ServerResponse, method: string, path: string, readBody: () => Promise<unknown>, refresh: boolean): Promise<boolean> {
-        const model = /^\/models\/([^/]+)(\/default)?$/.exec(path);
-        const download = /^\/models\/downloads\/([^/]+)$/.exec(path);
-        if (method === "GET" && path === "/models") return this.answer(res, 200);
-        if (method === "GET" && path === "/models/gpu") {
+    /** The `/gateway/api/models...` routes of the gateway's route table (protocol/gateway/routes.ts). */
+    public readonly handlers: GatewayHandlers = withLibraryErrors({
+        models: async () => this.answer(),
+        gpu: async ({query}) => {
             // Detection loads GPU libraries, so it runs in a child process, once per gateway unless `?refresh` asks again.
-            if (refresh) this.gpuReport = undefined;
+            if (query.has("refresh")) this.gpuReport = undefined;
             this.gpuReport ??= this.supervisor.runCli(["gpu", "--json"]).then((text) => JSON.parse(text) as unknown);
             this.gpuReport.catch(() => this.gpuReport = undefined);
-            return writeJson(res, 200, {gpu: await this.gpuReport}), true;
-        }
-        if (method === "GET" && path === "/models/downloads") return writeJson(res, 200, {downloads: this.downloads.list()}), true;
-        if (method === "POST" && path === "/models/download") {
-            const job = this.downloads.start(readDownloadRequest(await readBody()));
-            return writeJson(res, 202, {download: job}), true;
-        }
-        if (method === "DELETE" && download != null) return writeJson(res, 200, {download: await this.downloads.cancel(download[1])}), true;
-        if (method === "POST" && path === "/models/settings") {
+            return {status: 200, body: {gpu: await this.gpuReport}};
+        },
+        downloads: async () => ({status: 200, body: {downloads: this.downloads.list()}}),
+        download: async ({readBody}) => ({status: 202, body: {download: this.downloads.start(readDownloadRequest(await readBody()))}}),
+        cancelDownload: async ({params}) => ({status: 200, body: {download: await this.downloads.cancel(params.id)}}),
+        configure: async ({readBody}) => {
             this.lifecycle.configure(readSettings(await readBody()));
-            return this.answer(res, 200);
-        }
-        if (method === "POST" && path === "/models/roles") {
+            return this.answer();
+        },
+        setRole: async ({readBody}) => {
             const body = readObject(await readBody(), []);
             rejectUnknownFields(body, [], ["role", "modelId"]);
             const role = readEnum(body.role, ["role"], modelRoles);
             if (body.modelId !== null && typeof body.modelId !== "string") fail(["modelId"], "must be a model id or null");
             await this.library.setRole(role, body.modelId as string | null);
-            return this.answer(res, 200);
+            return this.answer();
+        },
+        setDefault: async ({params}) => {
+            await this.library.setDefault(decodeId(params.id));
+            return this.answer();
+        },
+        removeModel: async ({params}) => {
+            const id = decodeId(params.id);
+            const {path: filePath} = await this.library.get(id);
+            const status = this.supervisor.status();
+            if (status.status !== "stopped" && status.status !== "crashed" && status.model === filePath)
+                throw new GatewayError(409, "model_in_use", "invalid_request_error", `${id} is loaded by the engine: stop it first`);
+            await this.library.remove(id);
+            return this.answer();
         }
-        if (model != null && model[1] !== "downloads") {
-            const id = decodeId(model[1]);
-            if (method === "POST" && model[2] != null) {
-                await this.library.setDefault(id);
-                return this.answer(res, 200);
-            }
-            if (method === "DELETE" && model[2] == null) {
-                const {path: filePath} = await this.library.get(id);
-                const status = this.supervisor.status();
-                if (status.status !== "stopped" && status.status !== "crashed" && status.model === filePath)
-                    throw new GatewayError(409, "model_in_use", "invalid_request_error", `${id} is loaded by the engine: stop it first`);
-                await this.library.remove(id);
-                return this.answer(res, 200);
-            }
-        }
-        return false;
-    }
+    });
 
-    private async answer(res: ServerResponse, status: number): Promise<true> {
-        writeJson(res, status, await this.state());
-        return true;
+    private async answer(): Promise<GatewayAnswer> {
+        return {status: 200, body: await this.state()};
     }
+}
+
+/** A library error is the caller's: a 404 for an unknown model, else a 400, with the library's message. */
+function withLibraryErrors(handlers: GatewayHandlers): GatewayHandlers {
+    return Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, async (call: GatewayCall) => {
+        try {
+            return await handler!(call);
+        } catch (error) {
+            if (error instanceof ModelLibraryError)
+                throw new GatewayError(error.code === "model_not_found" ? 404 : 400, error.code, "invalid_request_error", error.message);
+            throw error;
+        }
+    }]));
 }
 
 function decodeId(text: string): string {
