@@ -1,5 +1,6 @@
 import type {ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, Token, LlamaGrammar} from "node-llama-cpp";
 import {ApiError} from "../../protocol/errors.ts";
+import type {FieldPath} from "../../protocol/validation.ts";
 import type {ChatMessage, ChatTool, ChatToolChoice, ResponseFormat, SamplingParams} from "../../protocol/chat/types.ts";
 import {checkOutputBudget, type LocalEngine} from "../engine/LocalEngine.ts";
 import type {ChatModelVariant} from "./routes.ts";
@@ -57,6 +58,8 @@ export type ChatTurnRequest = SamplingParams & ReasoningControls & {
     budgetField: string,
     tools?: ChatTool[],
     tool_choice?: ChatToolChoice,
+    /** Where tool `index`'s `parameters` sit in the request body, for the 400 naming them (chat nests them). */
+    toolParametersPath?(index: number): FieldPath,
     response_format?: ResponseFormat
 };
 
@@ -104,8 +107,9 @@ export async function planChatTurn(engine: LocalEngine, variant: ChatModelVarian
     const validateJson = format?.type === "json_schema"
         ? compileJsonSchema(format.json_schema.schema ?? {}, ["response_format", "json_schema", "schema"])
         : undefined;
+    const parametersPath = request.toolParametersPath ?? ((index) => ["tools", index, "function", "parameters"]);
     const validateArguments = new Map((request.tools ?? []).map((tool, index) => [tool.function.name,
-        tool.function.parameters != null ? compileJsonSchema(tool.function.parameters, ["tools", index, "function", "parameters"]) : undefined]));
+        tool.function.parameters != null ? compileJsonSchema(tool.function.parameters, parametersPath(index)) : undefined]));
 
     const choice = request.tool_choice ?? "auto";
     const callable = choice === "none" ? [] : request.tools ?? [];

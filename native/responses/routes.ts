@@ -1,6 +1,7 @@
-import {buildResponse, type ResponseBase, ResponseEventWriter} from "../../protocol/responses/responseOutput.ts";
+import {buildResponse, functionCallItem, type ResponseBase, ResponseEventWriter} from "../../protocol/responses/responseOutput.ts";
 import {parseResponsesRequest} from "../../protocol/responses/parseResponsesRequest.ts";
 import type {ResponsesRequest} from "../../protocol/responses/types.ts";
+import type {ChatToolCall} from "../../protocol/chat/types.ts";
 import {type ChatModelVariant, createChatTurnRoute} from "../chat/routes.ts";
 import type {ChatTurnSession} from "../chat/turnRun.ts";
 import type {ChatTurnRequest} from "../chat/turnPlan.ts";
@@ -10,7 +11,7 @@ import {SseStream, writeSuccess} from "../http/replies.ts";
 
 /**
  * `POST /{model}/v1/responses` (spec 2.4, 6.2) on the local engine: the same turn as chat completions (one
- * choice, no tools, no JSON mode), answered as a Responses object or event stream.
+ * choice, tools as in 2.5, no JSON mode), answered as a Responses object or event stream.
  */
 export function createResponsesRoute(variant: ChatModelVariant): Route {
     return createChatTurnRoute(variant, {
@@ -33,7 +34,8 @@ export function createResponsesRoute(variant: ChatModelVariant): Route {
             else {
                 const result = await session.run(0, request);
                 const truncated = result.finishReason === "length";
-                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, usage: session.usage(), truncated}));
+                const calls = result.toolCalls.map(toFunctionCallItem);
+                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, calls, usage: session.usage(), truncated}));
             }
         }
     });
@@ -51,8 +53,17 @@ function toChatTurnRequest(request: ResponsesRequest): ChatTurnRequest {
         seed: request.seed,
         chat_template_kwargs: request.chat_template_kwargs,
         reasoning_effort: request.reasoning_effort,
-        thinking_token_budget: request.thinking_token_budget
+        thinking_token_budget: request.thinking_token_budget,
+        tools: request.tools,
+        tool_choice: request.tool_choice,
+        // Responses tools are flat: `tools[i].parameters`.
+        toolParametersPath: (index) => ["tools", index, "parameters"]
     };
+}
+
+/** The call's `id` is its `call_id`; the output item gets its own id. */
+function toFunctionCallItem(call: ChatToolCall) {
+    return functionCallItem(makeId("fc"), call);
 }
 
 async function streamResponse(context: RequestContext, request: ResponsesRequest, session: ChatTurnSession, base: ResponseBase) {
@@ -60,7 +71,8 @@ async function streamResponse(context: RequestContext, request: ResponsesRequest
     const writer = new ResponseEventWriter(base, (event) => stream.send(event, event.type));
     writer.start();
     const result = await session.run(0, request, (delta) => {
-        if (delta.reasoning != null) writer.reasoningDelta(delta.reasoning);
+        if (delta.toolCall != null) writer.functionCall(toFunctionCallItem(delta.toolCall));
+        else if (delta.reasoning != null) writer.reasoningDelta(delta.reasoning);
         else if (delta.content != null) writer.textDelta(delta.content);
     });
     writer.finish(session.usage(), result.finishReason === "length");

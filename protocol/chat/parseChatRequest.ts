@@ -20,8 +20,7 @@ export function parseChatCompletionRequest(raw: unknown): ChatCompletionRequest 
     if (streamOptions != null && !stream) fail(["stream_options"], "is only allowed when stream is true");
     if (stream && responseFormat != null && responseFormat.type !== "text")
         fail(["response_format"], "is not supported with stream: this deployment does not support constrained decoding on streaming requests");
-    if (stream && toolChoice != null && (toolChoice === "required" || typeof toolChoice === "object"))
-        fail(["tool_choice"], "forcing a tool call is not supported on streaming requests; use \"auto\" or send stream: false");
+    refuseForcedCallOnStream(toolChoice, stream);
 
     return {
         model,
@@ -52,7 +51,7 @@ export function readChatMessages(value: unknown, path: FieldPath): ChatMessage[]
     const items = readArray(value, path);
     if (items.length === 0) fail(path, "must hold at least one message");
     const messages = items.map((item, index) => readChatMessage(item, [...path, index]));
-    checkToolResultsFollowTheirCalls(messages, path);
+    checkToolResultsFollowTheirCalls(messages, (index) => [...path, index, "tool_call_id"]);
     return messages;
 }
 
@@ -122,12 +121,13 @@ function readToolCalls(value: unknown, path: FieldPath): ChatToolCall[] {
     });
 }
 
-function checkToolResultsFollowTheirCalls(messages: ChatMessage[], path: FieldPath) {
+/** Spec 2.5.4: a tool result follows the assistant message carrying its call; `idPath` locates message `index`'s id. */
+export function checkToolResultsFollowTheirCalls(messages: ChatMessage[], idPath: (index: number) => FieldPath) {
     let openCallIds = new Set<string>();
     messages.forEach((message, index) => {
         if (message.role === "tool") {
             if (!openCallIds.has(message.tool_call_id))
-                fail([...path, index, "tool_call_id"], `${JSON.stringify(message.tool_call_id)} answers no tool call of the preceding assistant message`);
+                fail(idPath(index), `${JSON.stringify(message.tool_call_id)} answers no tool call of the preceding assistant message`);
             openCallIds.delete(message.tool_call_id);
             return;
         }
@@ -182,31 +182,40 @@ export function readFunctionName(value: unknown, path: FieldPath): string {
     return name;
 }
 
-/** `tools` of spec 2.1: function definitions with unique names and a JSON Schema object for `parameters`. */
-export function readTools(value: unknown, path: FieldPath): ChatTool[] {
+/**
+ * `tools` of spec 2.1: function definitions with unique names and a JSON Schema object for `parameters`. Chat
+ * nests a definition under `function`; the Responses format (`flat`) has its fields on the tool itself.
+ */
+export function readTools(value: unknown, path: FieldPath, {flat = false} = {}): ChatTool[] {
     const seen = new Set<string>();
     return readArray(value, path).map((item, index) => {
         const itemPath = [...path, index];
         const tool = readObject(item, itemPath);
         required(tool, "type", itemPath, (type, typePath) => readEnum(type, typePath, ["function"] as const));
-        const fn = required(tool, "function", itemPath, readObject);
-        const fnPath = [...itemPath, "function"];
+        const fn = flat ? tool : required(tool, "function", itemPath, readObject);
+        const fnPath = flat ? itemPath : [...itemPath, "function"];
         const name = required(fn, "name", fnPath, readFunctionName);
         if (seen.has(name)) fail([...fnPath, "name"], `duplicates the function name ${JSON.stringify(name)}`);
         seen.add(name);
+        // Accepted, not needed: a call's arguments are generated under the schema's grammar either way.
+        const strict = optional(fn, "strict", fnPath, readBoolean);
         return {
             type: "function",
             function: {
                 name,
                 description: optional(fn, "description", fnPath, readString),
-                parameters: optional(fn, "parameters", fnPath, readObject)
+                parameters: optional(fn, "parameters", fnPath, readObject),
+                ...(strict != null ? {strict} : {})
             }
         };
     });
 }
 
-/** `tool_choice` of spec 2.5; `required` and named choices need the tools they point at. */
-export function readToolChoice(value: unknown, path: FieldPath, tools: ChatTool[] | undefined): ChatToolChoice {
+/**
+ * `tool_choice` of spec 2.5; `required` and named choices need the tools they point at. A named choice is
+ * `{type: function, function: {name}}` in chat and `{type: function, name}` in the Responses format (`flat`).
+ */
+export function readToolChoice(value: unknown, path: FieldPath, tools: ChatTool[] | undefined, {flat = false} = {}): ChatToolChoice {
     if (typeof value === "string") {
         const choice = readEnum(value, path, ["auto", "none", "required"] as const);
         if (choice === "required" && (tools == null || tools.length === 0)) fail(path, "\"required\" needs at least one tool in tools");
@@ -214,11 +223,18 @@ export function readToolChoice(value: unknown, path: FieldPath, tools: ChatTool[
     }
     const object = readObject(value, path);
     required(object, "type", path, (type, typePath) => readEnum(type, typePath, ["function"] as const));
-    const fn = required(object, "function", path, readObject);
-    const name = required(fn, "name", [...path, "function"], readFunctionName);
+    const fn = flat ? object : required(object, "function", path, readObject);
+    const fnPath = flat ? path : [...path, "function"];
+    const name = required(fn, "name", fnPath, readFunctionName);
     if (!tools?.some((tool) => tool.function.name === name))
-        fail([...path, "function", "name"], `names no function in tools: ${JSON.stringify(name)}`);
+        fail([...fnPath, "name"], `names no function in tools: ${JSON.stringify(name)}`);
     return {type: "function", function: {name}};
+}
+
+/** Spec 2.5.2 and 6.2: forcing a call (`required` or a named function) is for non-streaming requests only. */
+export function refuseForcedCallOnStream(toolChoice: ChatToolChoice | undefined, stream: boolean) {
+    if (stream && (toolChoice === "required" || typeof toolChoice === "object"))
+        fail(["tool_choice"], "forcing a tool call is not supported on streaming requests; use \"auto\" or send stream: false");
 }
 
 /**

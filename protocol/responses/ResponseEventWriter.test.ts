@@ -1,7 +1,7 @@
 import {describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {ResponseStream} from "openai/lib/responses/ResponseStream";
-import {buildResponse, type ResponseBase, ResponseEventWriter} from "./responseOutput.ts";
+import {buildResponse, functionCallItem, type ResponseBase, ResponseEventWriter} from "./responseOutput.ts";
 import type {ResponseStreamEvent} from "./types.ts";
 
 const base: ResponseBase = {id: "resp_1", messageId: "msg_1", reasoningId: "rs_1", createdAt: 1_700_000_000, model: "svc-1", temperature: 0};
@@ -73,9 +73,56 @@ describe("ResponseEventWriter", () => {
     test("an empty answer still has its message item, and matches the non-streaming response", async () => {
         const events = record((writer) => writer.finish(usage, false));
         const completed = events.at(-1)!.response;
-        assert.deepEqual(completed, buildResponse(base, {reasoning: "", text: "", usage, truncated: false}));
+        assert.deepEqual(completed, buildResponse(base, {reasoning: "", text: "", calls: [], usage, truncated: false}));
         const {final} = await throughOpenAiClient(events);
         assert.equal(final.output_text, "");
         assert.equal(final.output.length, 1);
+    });
+
+    const call = (index: number) => functionCallItem(`fc_${index}`, {id: `call_${index}`, type: "function", function: {name: "get_time", arguments: `{"utc":${index === 1}}`}});
+
+    test("a call is its own item: added, one arguments delta, arguments done, item done, routed by index and id", async () => {
+        const events = record((writer) => {
+            writer.functionCall(call(1));
+            writer.functionCall(call(2));
+            writer.textDelta("after the calls: not streamed");
+            writer.finish(usage, false);
+        });
+        const callEvents = ["response.output_item.added", "response.function_call_arguments.delta", "response.function_call_arguments.done", "response.output_item.done"];
+        assert.deepEqual(events.map((event) => event.type), ["response.created", "response.in_progress", ...callEvents, ...callEvents, "response.completed"]);
+        assert.deepEqual(events.map((event) => event.sequence_number), events.map((_, index) => index));
+        assert.deepEqual(events[2].item, {id: "fc_1", type: "function_call", call_id: "call_1", name: "get_time", arguments: "", status: "in_progress"});
+        assert.deepEqual(events.slice(3, 5).map((event) => [event.item_id, event.output_index, event.delta ?? event.arguments]), [["fc_1", 0, "{\"utc\":true}"], ["fc_1", 0, "{\"utc\":true}"]]);
+        assert.deepEqual(events.slice(7, 9).map((event) => [event.item_id, event.output_index]), [["fc_2", 1], ["fc_2", 1]]);
+        const completed = events.at(-1)!.response as any;
+        assert.deepEqual(completed.output, [call(1), call(2)], "no message item: the turn was calls only");
+        assert.deepEqual(completed, buildResponse(base, {reasoning: "", text: "", calls: [call(1), call(2)], usage, truncated: false}));
+
+        const {final} = await throughOpenAiClient(events);
+        // The client adds `parsed_arguments` (null: no zod-parsed tool) to each call.
+        assert.deepEqual(final.output.map(({parsed_arguments: _, ...item}: any) => item), [call(1), call(2)]);
+        assert.equal(final.output_text, "");
+    });
+
+    test("reasoning, then text, then a call: three items in that order, each closed before the next opens", async () => {
+        const events = record((writer) => {
+            writer.reasoningDelta("plan");
+            writer.textDelta("Let me check.");
+            writer.functionCall(call(1));
+            writer.reasoningDelta("late");
+            writer.finish(usage, false);
+        });
+        const added = events.filter((event) => event.type === "response.output_item.added");
+        const done = events.filter((event) => event.type === "response.output_item.done");
+        assert.deepEqual(added.map((event) => [event.output_index, (event.item as any).id]), [[0, "rs_1"], [1, "msg_1"], [2, "fc_1"]]);
+        assert.deepEqual(done.map((event) => [event.output_index, (event.item as any).id]), [[0, "rs_1"], [1, "msg_1"], [2, "fc_1"]]);
+        assert.ok(events.indexOf(done[1]) < events.indexOf(added[2]), "the message is done before the call is added");
+        const completed = events.at(-1)!.response as any;
+        assert.deepEqual(completed, buildResponse(base, {reasoning: "plan", text: "Let me check.", calls: [call(1)], usage, truncated: false}));
+
+        const {final, texts} = await throughOpenAiClient(events);
+        assert.deepEqual(texts, ["Let me check."]);
+        assert.deepEqual(final.output.map((item) => item.type), ["reasoning", "message", "function_call"]);
+        assert.equal((final.output[2] as any).arguments, "{\"utc\":true}");
     });
 });

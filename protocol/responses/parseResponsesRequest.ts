@@ -1,4 +1,4 @@
-import {readReasoningControls} from "../chat/parseChatRequest.ts";
+import {checkToolResultsFollowTheirCalls, readFunctionName, readReasoningControls, readToolChoice, readTools, refuseForcedCallOnStream} from "../chat/parseChatRequest.ts";
 import {fail, optional, readBoolean, readObject, readString, required, type JsonObject, readOutputBudget, readSampling, ValidationError, type FieldPath} from "../validation.ts";
 import type {ResponsesRequest} from "./types.ts";
 import {readImageDataUrl} from "../images.ts";
@@ -13,6 +13,10 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
     const budget = readOutputBudget(body, ["max_output_tokens"]);
     refuseUnsupportedFields(body);
     const {temperature, top_p, seed} = readSampling(body, {withStop: false, withPenalties: false});
+    const tools = optional(body, "tools", [], (value, path) => readTools(value, path, {flat: true}));
+    const toolChoice = optional(body, "tool_choice", [], (value, path) => readToolChoice(value, path, tools, {flat: true}));
+    const stream = optional(body, "stream", [], readBoolean) ?? false;
+    refuseForcedCallOnStream(toolChoice, stream);
     return {
         model,
         // "System-level guidance applied ahead of input" (spec 2.4): the first message of the conversation.
@@ -23,7 +27,9 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
         top_p,
         seed,
         ...readReasoningControls(body),
-        stream: optional(body, "stream", [], readBoolean) ?? false
+        tools,
+        tool_choice: toolChoice,
+        stream
     };
 }
 
@@ -39,11 +45,11 @@ function refuseUnsupportedFields(body: JsonObject) {
         fail(["text", "format"], "is not supported: the Responses API has no JSON mode; use response_format on /chat/completions");
     if (body.response_format != null)
         fail(["response_format"], "is not supported: the Responses API has no JSON mode; use it on /chat/completions");
-    if (Array.isArray(body.tools) && body.tools.length > 0)
-        fail(["tools"], "are not supported on /v1/responses; use tools on /chat/completions");
 }
 
-// `input` of spec 2.4: a prompt string, or messages whose content is a string or an array of Responses parts.
+// `input` of spec 2.4: a prompt string, or a list of items: messages whose content is a string or an array of
+// Responses parts, and, for tool calling (2.5), the model's `function_call` items and the client's
+// `function_call_output` items answering them.
 // `input` is a union, and a value that fits none of its shapes is refused the way a schema validator refuses a
 // union: one error per shape checked, each saying which shape did not match, none naming a missing field
 // (so the chat spellings `text` and `image_url: {url}`, and an `input_image` without `detail`, all read alike).
@@ -64,31 +70,79 @@ const shapesOf: Record<Role, PartShape[]> = {
 
 const imageDetails = ["auto", "low", "high"];
 
+const itemShapes = ["message", "function_call", "function_call_output"] as const;
+
 type Problem = {path: FieldPath, message: string};
 
-/** Reads `input` at `path` into chat messages (a string is one user message). */
+/**
+ * Reads `input` at `path` into chat messages (a string is one user message). Consecutive `function_call` items
+ * are the tool calls of one assistant message (with the text of an assistant message right before them), and
+ * each `function_call_output` is a tool message, which must answer a call of the calls just before it.
+ */
 export function readResponsesInput(value: unknown, path: FieldPath): ChatMessage[] {
     const stringShape: Problem = {path, message: "does not match the string input shape"};
     if (typeof value === "string") return [{role: "user", content: value}];
     if (!Array.isArray(value)) throw unionError([stringShape, {path, message: "does not match the message list shape"}]);
     if (value.length === 0) fail(path, "must hold at least one message");
-    return value.map((item, index) => readMessage(item, [...path, index], stringShape));
+    const messages: ChatMessage[] = [];
+    const itemOf: number[] = [];
+    value.forEach((item, index) => {
+        const message = readItem(item, [...path, index], stringShape);
+        const last = messages.at(-1);
+        if (message.role === "assistant" && message.tool_calls != null && last?.role === "assistant")
+            last.tool_calls = [...last.tool_calls ?? [], ...message.tool_calls];
+        else {
+            messages.push(message);
+            itemOf.push(index);
+        }
+    });
+    checkToolResultsFollowTheirCalls(messages, (index) => [...path, itemOf[index], "call_id"]);
+    return messages;
 }
 
-function readMessage(value: unknown, path: FieldPath, stringShape: Problem): ChatMessage {
-    const message = asObject(value);
-    const role = message != null && typeof message.role === "string" ? roleOf[message.role] : undefined;
-    const content = message?.content;
-    const fits = message != null && (message.type === undefined || message.type === "message") && role != null &&
+function readItem(value: unknown, path: FieldPath, stringShape: Problem): ChatMessage {
+    const item = asObject(value);
+    const read = item == null ? undefined : readMessage(item, path, stringShape) ?? readFunctionCall(item, path) ?? readFunctionCallOutput(item, path, stringShape);
+    if (read == null) throw unionError([stringShape, ...itemShapes.map((shape) => ({path, message: `does not match the ${shape} item shape`}))]);
+    return read;
+}
+
+/** A message item, or undefined when the item does not have the message shape. */
+function readMessage(message: JsonObject, path: FieldPath, stringShape: Problem): ChatMessage | undefined {
+    const role = typeof message.role === "string" ? roleOf[message.role] : undefined;
+    const content = message.content;
+    const fits = (message.type === undefined || message.type === "message") && role != null &&
         (typeof content === "string" || Array.isArray(content));
-    if (!fits) throw unionError([stringShape, {path, message: "does not match the message item shape"}]);
+    if (!fits) return undefined;
 
     const messageRole = role!;
     if (typeof content === "string") return {role: messageRole, content};
     const parts = (content as unknown[]).map((part, index) => readPart(part, [...path, "content", index], shapesOf[messageRole], stringShape));
     // Only user turns may hold images; the other roles keep their text as one string.
     if (messageRole === "user") return {role: messageRole, content: parts};
-    return {role: messageRole, content: parts.map((part) => part.type === "text" ? part.text : "").join("")};
+    return {role: messageRole, content: textOf(parts)};
+}
+
+/** A `function_call` item (a call from an earlier response: `id` and `status` are not needed) as an assistant tool call. */
+function readFunctionCall(item: JsonObject, path: FieldPath): ChatMessage | undefined {
+    const {type, call_id: id, name, arguments: args} = item;
+    if (type !== "function_call" || typeof id !== "string" || typeof name !== "string" || typeof args !== "string") return undefined;
+    readFunctionName(name, [...path, "name"]);
+    return {role: "assistant", content: null, tool_calls: [{id, type: "function", function: {name, arguments: args}}]};
+}
+
+/** A `function_call_output` item as a tool message; its `output` is a string or `input_text` parts. */
+function readFunctionCallOutput(item: JsonObject, path: FieldPath, stringShape: Problem): ChatMessage | undefined {
+    const {type, call_id: id, output} = item;
+    if (type !== "function_call_output" || typeof id !== "string" || (typeof output !== "string" && !Array.isArray(output))) return undefined;
+    const content = typeof output === "string"
+        ? output
+        : textOf(output.map((part, index) => readPart(part, [...path, "output", index], ["input_text"], stringShape)));
+    return {role: "tool", tool_call_id: id, content};
+}
+
+function textOf(parts: ChatContentPart[]): string {
+    return parts.map((part) => part.type === "text" ? part.text : "").join("");
 }
 
 function readPart(value: unknown, path: FieldPath, shapes: PartShape[], stringShape: Problem): ChatContentPart {

@@ -1,10 +1,13 @@
 // Wire types of spec 2.4 and 6.2 (the Responses API), shaped like the OpenAI Responses format so its clients work.
-import type {ChatMessage, ReasoningEffort, SamplingParams} from "../chat/types.ts";
+import type {ChatMessage, ChatTool, ChatToolChoice, ReasoningEffort, SamplingParams} from "../chat/types.ts";
 
 /** A Responses request after validation; `instructions` and `input` are already turned into chat messages. */
 export type ResponsesRequest = Pick<SamplingParams, "temperature" | "top_p" | "seed"> & {
     model: string,
-    /** `instructions` (as a system message) followed by `input`, in the chat form both endpoints generate from. */
+    /**
+     * `instructions` (as a system message) followed by `input`, in the chat form both endpoints generate from:
+     * `function_call` items are assistant tool calls, `function_call_output` items tool results.
+     */
     messages: ChatMessage[],
     instructions?: string,
     /** Absent means "the window left after the rendered input" (spec 2.4, 8): there is no default budget. */
@@ -12,6 +15,9 @@ export type ResponsesRequest = Pick<SamplingParams, "temperature" | "top_p" | "s
     chat_template_kwargs?: {enable_thinking?: boolean, reasoning_effort?: ReasoningEffort, [key: string]: unknown},
     reasoning_effort?: ReasoningEffort,
     thinking_token_budget?: number,
+    /** Function tools, read from the flat Responses shape into the chat one. */
+    tools?: ChatTool[],
+    tool_choice?: ChatToolChoice,
     stream: boolean
 };
 
@@ -35,7 +41,17 @@ export type ResponseReasoningItem = {
     status: "in_progress" | "completed" | "incomplete"
 };
 
-export type ResponseOutputItem = ResponseReasoningItem | ResponseMessageItem;
+/** A call the model made (spec 2.5): `call_id` is what the `function_call_output` item answering it carries. */
+export type ResponseFunctionCallItem = {
+    id: string,
+    type: "function_call",
+    call_id: string,
+    name: string,
+    arguments: string,
+    status: "in_progress" | "completed" | "incomplete"
+};
+
+export type ResponseOutputItem = ResponseReasoningItem | ResponseMessageItem | ResponseFunctionCallItem;
 
 /** Usage of spec 2.3 for Responses. */
 export type ResponseUsage = {
