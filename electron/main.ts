@@ -1,8 +1,7 @@
 // Electron main process: one window on the gateway's loopback origin. All logic that can be tested without
-// Electron lives in electron/gateway/; this file wires it to the window, menus, dialogs and safeStorage.
+// Electron lives in the modules beside it (gateway/, engine/, secrets/, connections/, models/); this file wires it to the window, menus, dialogs and safeStorage.
 import os from "node:os";
 import path from "node:path";
-import {fileURLToPath} from "node:url";
 import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
 import {ModelLibrary} from "../native/library/ModelLibrary.ts";
@@ -14,7 +13,8 @@ import {KeyVault} from "./secrets/KeyVault.ts";
 import type {SvcStudioIpcChannel, SvcStudioVersionArgument} from "./preloadApi.ts";
 import {safeStorageBackend} from "./secrets/safeStorageBackend.ts";
 
-const appRoot = fileURLToPath(new URL("../", import.meta.url));
+// The app's root (app.asar when packaged): the bundles in out/ (electron/build/bundle.ts), renderer/dist, resources/.
+const appRoot = app.getAppPath();
 const preloadPath = path.join(appRoot, "out", "electron", "preload.cjs");
 const rendererDir = path.join(appRoot, "renderer", "dist");
 const iconPath = path.join(appRoot, "resources", "icon.png");
@@ -83,8 +83,10 @@ async function main() {
     const supervisor = new EngineSupervisor({
         threads: os.availableParallelism(),
         gpu: "auto",
-        // The engine runs on the app's own binary in Node mode: no separate Node install is needed.
+        // The engine runs on the app's own binary in Node mode: no separate Node install is needed. Its CLI is
+        // bundled too, so neither process compiles TypeScript at start-up.
         execPath: process.execPath,
+        cliPath: path.join(appRoot, "out", "engine", "cli.mjs"),
         env: {ELECTRON_RUN_AS_NODE: "1"}
     });
     gateway = await Gateway.start({

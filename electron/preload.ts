@@ -1,5 +1,5 @@
 // Runs sandboxed in the renderer before the page: exposes the narrow `window.svcStudio` API and nothing else.
-// Compiled to out/electron/preload.cjs by electron/build/buildPreload.ts (sandboxed preloads cannot load ESM or
+// Compiled to out/electron/preload.cjs by electron/build/bundle.ts (sandboxed preloads cannot load ESM or
 // local modules, so this file imports only `electron` and types).
 import {contextBridge, ipcRenderer} from "electron";
 import type {SvcStudioApi, SvcStudioIpcChannel} from "./preloadApi.ts";

@@ -84,5 +84,3 @@ export class ApiError extends Error {
     }
 }
 
-export const invalidRequest = (message: string, param?: string | null) =>
-    new ApiError(400, "invalid_request", message, {param});

@@ -11,13 +11,12 @@ import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
 import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "./answers.ts";
 import {matchGatewayRoute} from "../../protocol/gateway/routes.ts";
-import type {GatewayState} from "../../protocol/gateway/contract.ts";
+import type {GatewayState, EngineLifecycleSettings} from "../../protocol/gateway/contract.ts";
 import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
 import {ModelsApi} from "../models/ModelsApi.ts";
 import {isAllowedHost, proxyRequest, tokensEqual} from "./proxy.ts";
 import {serveStatic} from "./staticFiles.ts";
-import type {EngineLifecycleSettings} from "../../protocol/gateway/contract.ts";
 
 export type GatewayOptions = {
     mode: "electron" | "web",

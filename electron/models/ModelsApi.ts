@@ -9,7 +9,7 @@ import {type CatalogModel, type EngineLifecycleSettings, type ModelsState, model
 
 const maxIdleMinutes = 7 * 24 * 60;
 
-/** The gateway's `/gateway/api/models...` routes (see the report of the models issue for the contract). */
+/** The gateway's `/gateway/api/models...` routes (contract: protocol/gateway). */
 export class ModelsApi {
     private gpuReport?: Promise<unknown>;
 

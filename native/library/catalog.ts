@@ -1,6 +1,5 @@
 
-import type {CatalogModel} from "../../protocol/gateway/contract.ts";
-import type {ModelRole} from "../../protocol/gateway/contract.ts";
+import type {CatalogModel, ModelRole} from "../../protocol/gateway/contract.ts";
 
 /**
  * Sizes are approximate and labelled so: they are for choosing, not checking (no checksum is claimed here; a
@@ -44,8 +43,3 @@ export const catalog: readonly CatalogModel[] = [
         license: "Llama 3.2 Community License"
     }
 ];
-
-/** The catalog entry to suggest first for `role` (the first entry recommended for it). */
-export function catalogModelFor(role: ModelRole): CatalogModel | undefined {
-    return catalog.find((model) => model.roles[0] === role) ?? catalog.find((model) => model.roles.includes(role));
-}
