@@ -1,6 +1,6 @@
 // Electron main process: one window on the gateway's loopback origin. All logic that can be tested without
 // Electron lives in the modules beside it (gateway/, engine/, secrets/, connections/, models/); this file wires it to the window, menus, dialogs and safeStorage.
-import os from "node:os";
+import {defaultThreads} from "../native/engine/LocalEngine.ts";
 import path from "node:path";
 import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
@@ -81,7 +81,7 @@ async function main() {
     const dataDir = app.getPath("userData");
     const library = new ModelLibrary();
     const supervisor = new EngineSupervisor({
-        threads: os.availableParallelism(),
+        threads: defaultThreads(),
         gpu: "auto",
         // The engine runs on the app's own binary in Node mode: no separate Node install is needed. Its CLI is
         // bundled too, so neither process compiles TypeScript at start-up.

@@ -1,5 +1,5 @@
 // `npm run web`: the gateway and the local engine without Electron, for a browser on this machine.
-import os from "node:os";
+import {defaultThreads} from "../native/engine/LocalEngine.ts";
 import {parseArgs} from "node:util";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
 import {ModelLibrary} from "../native/library/ModelLibrary.ts";
@@ -46,7 +46,7 @@ async function main(argv: string[]) {
     const modelPath = givenModel ?? embeddedModelPath;
     const supervisor = new EngineSupervisor({
         modelPath,
-        threads: integer("threads", values.threads) ?? os.availableParallelism(),
+        threads: integer("threads", values.threads) ?? defaultThreads(),
         gpu: values.gpu as GpuChoice,
         contextSize: integer("context-size", values["context-size"]),
         parallel: integer("parallel", values.parallel)

@@ -1,7 +1,6 @@
-import os from "node:os";
+import {defaultThreads, type GpuChoice} from "../engine/LocalEngine.ts";
 import {embeddedModelNote, embeddedModelPath, hasEmbeddedModel} from "../library/embeddedModel.ts";
 import {parseArgs} from "node:util";
-import type {GpuChoice} from "../engine/LocalEngine.ts";
 import type {GpuLayersChoice} from "../gpu/planModelLoad.ts";
 import type {ServerOptions} from "../startServer.ts";
 import {reasoningModelId} from "../../protocol/chat/parseChatRequest.ts";
@@ -23,7 +22,7 @@ export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [option
   --host <host>          address to listen on (default 127.0.0.1)
   --port <port>          port (default 8080; 0 picks a free one)
   --api-key <key>        require Authorization: Bearer <key> (repeatable)
-  --threads <n>          evaluation threads (default: this machine's ${os.availableParallelism()} cores)
+  --threads <n>          generation threads (default ${defaultThreads()}: this machine's cores less one, for Node's own thread)
   --decision-model <f>   GGUF for svc-1-decision (default: the --model file)
   --reasoning-model <f>  GGUF for svc-1-reasoning, the reasoning-by-default variant (default: the --model file)
   --gpu <backend>        auto | off | cuda | vulkan | metal (default auto; see: svc-studio gpu)

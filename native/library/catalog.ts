@@ -1,5 +1,4 @@
-
-import type {CatalogModel, ModelRole} from "../../protocol/gateway/contract.ts";
+import type {CatalogModel} from "../../protocol/gateway/contract.ts";
 
 /**
  * Sizes are approximate and labelled so: they are for choosing, not checking (no checksum is claimed here; a

@@ -3,6 +3,7 @@ import {benchModelPath} from "./benchModelPath.ts";
 import {decisionsBench} from "./decisionsBench.ts";
 import {httpVsInProcess} from "./httpVsInProcess.ts";
 import {scoringBench} from "./scoringBench.ts";
+import {threadSweep} from "./threadSweep.ts";
 
 // `npm run bench [-- --threads N --requests N --rounds N]`: prints ratios against baselines measured in the same run.
 const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "24"}, rounds: {type: "string", default: "11"}}});
@@ -19,3 +20,6 @@ await decisionsBench(model.path, threads);
 
 console.log("\n== Spreadsheet scoring: 1,000 rows x 3 questions ==");
 await scoringBench(model.path, threads);
+
+console.log("\n== Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread ==");
+await threadSweep();
