@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {formatBytes} from "./formatBytes.ts";
+import {formatBytes} from "./format.ts";
 
 test("bytes below 1 KiB are whole bytes", () => {
     assert.equal(formatBytes(0), "0 B");

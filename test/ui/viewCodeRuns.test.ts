@@ -9,9 +9,7 @@ import path from "node:path";
 import {promisify} from "node:util";
 import ts from "typescript";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {toCurl} from "../../renderer/src/viewCode/toCurl.ts";
-import {toTypeScript} from "../../renderer/src/viewCode/toTypeScript.ts";
-import type {CodeRequest} from "../../renderer/src/viewCode/types.ts";
+import {toCurl, toTypeScript, type CodeRequest} from "../../renderer/src/features/playground/viewCode.ts";
 import {startEngine, type Engine} from "./utils/startEngine.ts";
 import {repoRoot} from "./utils/startProcess.ts";
 

@@ -1,0 +1,48 @@
+// The page's entry: Monaco wired to our own bundle, then the React root with the query cache and the stylesheets.
+import {loader} from "@monaco-editor/react";
+import {QueryClientProvider} from "@tanstack/react-query";
+import {StrictMode} from "react";
+import {createRoot} from "react-dom/client";
+import {App} from "./App.tsx";
+// Monaco's core is imported after the app, so in the bundle its stylesheet comes after the screens' and before the
+// app's own (below). monaco-editor 0.57 maps its package exports "./*" onto "esm/vs/*", so the deep "esm/vs/..."
+// spelling no longer resolves; these are the same files.
+import EditorWorker from "monaco-editor/editor/editor.worker?worker";
+import JsonWorker from "monaco-editor/language/json/json.worker?worker";
+import {jsonDefaults} from "monaco-editor/languages/features/json/register.js";
+import * as monaco from "../ui/monacoBundle.ts";
+import {editorSchemas} from "../ui/JsonEditor.tsx";
+import {queryClient} from "../gateway/gatewayState.ts";
+import "./styles/base.css";
+import "./styles/layout.css";
+import "./styles/controls.css";
+import "./styles/playground.css";
+import "./styles/pages.css";
+
+/**
+ * Points @monaco-editor/react at the bundled monaco-editor instead of its default CDN copy, gives Monaco
+ * its workers from our own bundle (the page's CSP allows nothing else), and teaches the JSON language
+ * the shapes of our editors so it marks mistakes as you type.
+ */
+function setupMonaco() {
+    self.MonacoEnvironment = {
+        getWorker(_workerId: string, label: string) {
+            return label === "json" ? new JsonWorker() : new EditorWorker();
+        }
+    };
+    jsonDefaults.setDiagnosticsOptions({validate: true, allowComments: false, trailingCommas: "error", enableSchemaRequest: false, schemas: editorSchemas});
+    // Editor colours that sit on the app's surfaces instead of Monaco's own greys.
+    monaco.editor.defineTheme("svc-dark", {base: "vs-dark", inherit: true, rules: [], colors: {"editor.background": "#12151b", "editorGutter.background": "#12151b"}});
+    monaco.editor.defineTheme("svc-light", {base: "vs", inherit: true, rules: [], colors: {"editor.background": "#fbfbfc", "editorGutter.background": "#fbfbfc"}});
+    loader.config({monaco});
+}
+
+setupMonaco();
+
+createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+        <QueryClientProvider client={queryClient}>
+            <App />
+        </QueryClientProvider>
+    </StrictMode>
+);

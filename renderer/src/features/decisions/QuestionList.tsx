@@ -1,0 +1,105 @@
+// The builder's questions: the list with add and reorder, and each question's card.
+import {useDeferredValue, useMemo} from "react";
+import {limits} from "../../../../protocol/limits.ts";
+import {duplicateQuestion, newQuestion, type QuestionType, type DraftProblem, type DraftQuestion, type QuestionFormat} from "../questionSet/draft.ts";
+import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
+import {validateDraft} from "../questionSet/requests.ts";
+import {moveItem, ChoiceListEditor, ItemActions, LevelListEditor, PredicateCriteriaEditor} from "./listEditors.tsx";
+
+/** The questions as cards, the buttons that add one of each type, and the set-wide problems. */
+export function QuestionList() {
+    const draft = useQuestionSetStore((state) => state.draft);
+    const update = useQuestionSetStore((state) => state.update);
+    const updateQuestion = useQuestionSetStore((state) => state.updateQuestion);
+    // Validation runs every question through the server's parser: deferred, so typing never waits for it.
+    const deferred = useDeferredValue(draft);
+    const problems = useMemo(() => validateDraft(deferred), [deferred]);
+    const setProblems = problems.filter((problem) => problem.questionId === null);
+    const max = draft.explain ? limits.questionsPerRequestWithExplain : limits.questionsPerRequest;
+    const full = draft.questions.length >= max;
+    const add = (type: QuestionType) => update((current) => ({...current, questions: [...current.questions, newQuestion(type, current.questions)]}));
+    return (
+        <section className="question-list" data-testid="question-list">
+            {setProblems.length > 0 && (
+                <ul className="problem-list card" role="alert" data-testid="qs-problems">
+                    {setProblems.map((problem) => <li key={problem.message} className="field-error">{problem.message}</li>)}
+                </ul>
+            )}
+            {draft.questions.length === 0 && <div className="empty-state">No questions yet: add a predicate, a choice or a score question.</div>}
+            {draft.questions.map((question, index) => (
+                <QuestionCard key={question.id} question={question} index={index} count={draft.questions.length} format={draft.format}
+                    problems={problems.filter((problem) => problem.questionId === question.id)}
+                    onChange={(change) => updateQuestion(question.id, change)}
+                    onMove={(offset) => update((current) => ({...current, questions: moveItem(current.questions, index, offset)}))}
+                    onDuplicate={() => update((current) => {
+                        const questions = [...current.questions];
+                        questions.splice(index + 1, 0, duplicateQuestion(question, current.questions));
+                        return {...current, questions};
+                    })}
+                    onRemove={() => update((current) => ({...current, questions: current.questions.filter((item) => item.id !== question.id)}))} />
+            ))}
+            <div className="add-question-bar">
+                {(["predicate", "choice", "score"] as const).map((type) => (
+                    <button key={type} type="button" className="btn btn-dashed" disabled={full} data-testid={`add-${type}`} onClick={() => add(type)}
+                        title={full ? `At most ${max} questions per request${draft.explain ? " with explanations" : ""}` : undefined}>
+                        + {type === "predicate" && draft.format === "systemone" ? "noul" : type}
+                    </button>
+                ))}
+                <span className={`muted small${problems.length > 0 ? " has-problems" : ""}`} data-testid="qs-problem-count">
+                    {problems.length === 0 ? "The server would accept this set." : `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix before running.`}
+                </span>
+            </div>
+        </section>
+    );
+}
+
+type QuestionCardProps = {
+    question: DraftQuestion,
+    index: number,
+    count: number,
+    format: QuestionFormat,
+    problems: DraftProblem[],
+    onChange: (change: (question: DraftQuestion) => DraftQuestion) => void,
+    onMove: (offset: number) => void,
+    onDuplicate: () => void,
+    onRemove: () => void
+};
+
+const typeLabels: Record<QuestionFormat, Record<QuestionType, string>> = {
+    decisions: {predicate: "predicate", choice: "choice", score: "score"},
+    systemone: {predicate: "noul", choice: "choice", score: "score"}
+};
+
+/** One question: type, name, instructions, its options, order actions, and the server's complaints about it. */
+export function QuestionCard({question, index, count, format, problems, onChange, onMove, onDuplicate, onRemove}: QuestionCardProps) {
+    const label = question.name || `question ${index + 1}`;
+    return (
+        <article className={`card question-card type-${question.type}${problems.length > 0 ? " has-problems" : ""}`} data-testid="question-card" data-type={question.type}>
+            <div className="question-head">
+                <span className="question-index mono">#{index + 1}</span>
+                <select className="input input-sm question-type" value={question.type} aria-label={`Type of ${label}`} data-testid="q-type"
+                    onChange={(event) => onChange((current) => ({...current, type: event.target.value as QuestionType}))}>
+                    {(["predicate", "choice", "score"] as const).map((type) => <option key={type} value={type}>{typeLabels[format][type]}</option>)}
+                </select>
+                <input className="input input-sm mono question-name" value={question.name} aria-label={`Name of ${label}`} data-testid="q-name"
+                    placeholder={format === "decisions" ? "name (optional)" : "name (required)"}
+                    onChange={(event) => onChange((current) => ({...current, name: event.target.value}))} />
+                <ItemActions label={label} testId="q"
+                    onUp={index > 0 ? () => onMove(-1) : undefined}
+                    onDown={index < count - 1 ? () => onMove(1) : undefined}
+                    onDuplicate={onDuplicate} onRemove={onRemove} />
+            </div>
+            <textarea className="input textarea question-instructions" rows={2} value={question.instructions} placeholder="Instructions: what to evaluate"
+                aria-label={`Instructions of ${label}`} data-testid="q-instructions"
+                onChange={(event) => onChange((current) => ({...current, instructions: event.target.value}))} />
+            {question.type === "choice" && <ChoiceListEditor choices={question.choices} format={format} onChange={(choices) => onChange((current) => ({...current, choices}))} />}
+            {question.type === "score" && <LevelListEditor levels={question.levels} format={format} onChange={(levels) => onChange((current) => ({...current, levels}))} />}
+            {question.type === "predicate" && <PredicateCriteriaEditor question={question} format={format} onChange={(patch) => onChange((current) => ({...current, ...patch}))} />}
+            {problems.length > 0 && (
+                <ul className="problem-list" role="alert">
+                    {problems.map((problem) => <li key={problem.message} className="field-error" data-testid="q-problem">{problem.message}</li>)}
+                </ul>
+            )}
+        </article>
+    );
+}

@@ -1,0 +1,105 @@
+// The History screen: saved runs, searchable; one opens back in its playground.
+import {useQueryClient} from "@tanstack/react-query";
+import {useState} from "react";
+import type {JsonBody} from "../../../../client/sdk/index.ts";
+import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {useNavStore} from "../../ui/appState.ts";
+import {draftFromChatRequest, type ChatReply} from "../playground/chat.ts";
+import {draftFromCompletionsRequest} from "../playground/completions.ts";
+import {draftFromResponsesRequest, type ResponsesReply} from "../playground/responses.ts";
+import {RunStats} from "../playground/runViews.tsx";
+import {historyDb, maxHistoryEntries, historyKey, useHistory, type HistoryEntry, type RunState} from "../playground/runs.ts";
+import {useChatStore, useCompletionsStore, useResponsesStore} from "../playground/stores.ts";
+import {elideDataUrls} from "../playground/viewCode.ts";
+import {searchHistory, summarizeEntry, replyText} from "./history.ts";
+
+/** Every run saved on this machine, searchable; a selected run can be re-opened in its playground. */
+export function HistoryScreen() {
+    const {data: entries = [], isLoading} = useHistory();
+    const client = useQueryClient();
+    const [query, setQuery] = useState("");
+    const [selectedId, setSelectedId] = useState<string | null>(null);
+    const found = searchHistory(entries, query);
+    const selected = found.find((entry) => entry.id === selectedId) ?? found[0];
+    return (
+        <div className="page history-page" data-testid="history-screen">
+            <div className="history-list-pane">
+                <div className="history-tools">
+                    <input className="input" type="search" placeholder="Search requests, replies, errors…" value={query} onChange={(event) => setQuery(event.target.value)}
+                        data-testid="history-search" aria-label="Search history" />
+                    <button type="button" className="btn btn-sm" disabled={entries.length === 0} onClick={async () => {
+                        if (!confirm("Delete all saved runs?")) return;
+                        await historyDb.clear();
+                        await client.invalidateQueries({queryKey: historyKey});
+                    }}>Clear all</button>
+                </div>
+                <div className="muted small">{found.length} of {entries.length} runs · the latest {maxHistoryEntries} are kept on this machine</div>
+                {isLoading && <div className="muted">Loading…</div>}
+                <ul className="history-list">
+                    {found.map((entry) => <HistoryRow key={entry.id} entry={entry} selected={entry.id === selected?.id} onSelect={() => setSelectedId(entry.id)} />)}
+                </ul>
+                {!isLoading && entries.length === 0 && <div className="empty-state">No runs yet. Every request you run in a playground is saved here.</div>}
+            </div>
+            <div className="history-detail-pane">
+                {selected ? <HistoryDetail entry={selected} /> : <div className="empty-state">Select a run to see it.</div>}
+            </div>
+        </div>
+    );
+}
+
+type HistoryRowProps = {entry: HistoryEntry, selected: boolean, onSelect: () => void};
+
+const time = new Intl.DateTimeFormat(undefined, {month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit"});
+
+export function HistoryRow({entry, selected, onSelect}: HistoryRowProps) {
+    return (
+        <li>
+            <button type="button" className={`history-row${selected ? " selected" : ""}`} onClick={onSelect} data-testid="history-row">
+                <div className="history-row-top">
+                    <span className={`badge kind-${entry.kind}`}>{entry.kind}</span>
+                    <span className={`status-badge status-${entry.status}`}>{entry.status}{entry.error?.status ? ` ${entry.error.status}` : ""}</span>
+                    <span className="muted small push-right">{time.format(entry.createdAt)}</span>
+                </div>
+                <div className="history-row-text">{summarizeEntry(entry)}</div>
+                <div className="muted small">{entry.connectionName}{entry.timing.totalMs !== undefined ? ` · ${Math.round(entry.timing.totalMs)} ms` : ""}</div>
+            </button>
+        </li>
+    );
+}
+
+/** One stored run: request, reply, timings; re-open it in its playground or delete it. */
+export function HistoryDetail({entry}: {entry: HistoryEntry}) {
+    const client = useQueryClient();
+    const usage = (entry.reply as {usage?: Record<string, unknown>} | null)?.usage;
+    const text = replyText(entry);
+    return (
+        <div className="history-detail card" data-testid="history-detail">
+            <div className="card-title-row">
+                <h3>{entry.kind} run</h3>
+                <span className="muted small">{new Date(entry.createdAt).toLocaleString()} · {entry.connectionName}</span>
+                <div className="push-right row-gap">
+                    <button type="button" className="btn btn-primary btn-sm" onClick={() => openHistoryEntry(entry)} data-testid="history-open">Open in playground</button>
+                    <button type="button" className="btn btn-sm" onClick={async () => {
+                        await historyDb.remove(entry.id);
+                        await client.invalidateQueries({queryKey: historyKey});
+                    }}>Delete</button>
+                </div>
+            </div>
+            {entry.error && <ApiErrorView error={entry.error} />}
+            {text && <><div className="card-label">Reply</div><div className="reply-text">{text}</div></>}
+            <RunStats run={{status: entry.status, timing: entry.timing}} usage={usage} />
+            <div className="card-label">Request</div>
+            <pre className="code-block small-code">{JSON.stringify(elideDataUrls(entry.request), null, 2)}</pre>
+        </div>
+    );
+}
+
+/** Puts a stored run back in its playground: the request to edit or re-run, and the reply it got. */
+export function openHistoryEntry(entry: HistoryEntry) {
+    const run: RunState = {status: entry.status, request: entry.request, connectionName: entry.connectionName, error: entry.error, timing: entry.timing};
+    const body = entry.request as JsonBody;
+    if (entry.kind === "chat") useChatStore.getState().loadDraft(draftFromChatRequest(body), entry.reply as ChatReply, run);
+    if (entry.kind === "responses") useResponsesStore.getState().loadDraft(draftFromResponsesRequest(body), entry.reply as ResponsesReply, run);
+    if (entry.kind === "completions") useCompletionsStore.getState().loadDraft(draftFromCompletionsRequest(body), entry.reply as ChatReply, run);
+    useNavStore.getState().go(entry.kind);
+}

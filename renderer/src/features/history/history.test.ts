@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import {test} from "node:test";
+import type {HistoryEntry} from "../playground/runs.ts";
+import {searchHistory} from "./history.ts";
+
+const entry = (id: string, over: Partial<HistoryEntry>): HistoryEntry => ({
+    id, kind: "chat", createdAt: 0, connectionName: "Local engine", connectionKind: "local",
+    request: {model: "svc-1", messages: []}, status: "done", reply: null, timing: {}, ...over
+});
+
+const entries = [
+    entry("a", {request: {model: "svc-1", messages: [{role: "user", content: "Tell me about Paris"}]}, reply: {choices: [{content: "A city"}]}}),
+    entry("b", {kind: "completions", request: {model: "svc-1", prompt: "Once upon"}, status: "error", error: {status: 400, code: "invalid_request", message: "cannot read images"}}),
+    entry("c", {connectionName: "Staging", request: {model: "svc-1", messages: [{role: "user", content: [{type: "image_url", image_url: {url: "data:image/png;base64,paris"}}]}]}})
+];
+
+test("every word must match, in any field, ignoring case", () => {
+    assert.deepEqual(searchHistory(entries, "paris").map((item) => item.id), ["a"]);
+    assert.deepEqual(searchHistory(entries, "CITY paris").map((item) => item.id), ["a"]);
+    assert.deepEqual(searchHistory(entries, "invalid_request images").map((item) => item.id), ["b"]);
+    assert.deepEqual(searchHistory(entries, "staging").map((item) => item.id), ["c"]);
+    assert.deepEqual(searchHistory(entries, "completions").map((item) => item.id), ["b"]);
+});
+
+test("an empty query keeps everything; image data is never matched", () => {
+    assert.equal(searchHistory(entries, "  ").length, 3);
+    assert.deepEqual(searchHistory(entries, "base64").map((item) => item.id), []);
+});

@@ -1,0 +1,66 @@
+// The legacy completions playground: a prompt, its parameters and the streamed text.
+import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {AutoTextarea, SidePanel} from "../../ui/controls.tsx";
+import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
+import {completionsParamSpecs} from "./params.ts";
+import {RunBar, useRevealWhenRunning, RunStats} from "./runViews.tsx";
+import {stopRun} from "./runs.ts";
+import {runCompletions, useCompletionsStore} from "./stores.ts";
+
+/** Legacy text completions: a prompt, its parameters, and the streamed text. */
+export function CompletionsScreen() {
+    const prompt = useCompletionsStore((state) => state.draft.prompt);
+    const params = useCompletionsStore((state) => state.draft.params);
+    const run = useCompletionsStore((state) => state.run);
+    const {setPrompt, setParam, setParams} = useCompletionsStore.getState();
+    return (
+        <div className="playground">
+            <div className="workspace" data-testid="completions-screen">
+                <div className="card">
+                    <label className="card-label" htmlFor="prompt">Prompt</label>
+                    <AutoTextarea id="prompt" className="tall" value={prompt} placeholder="Text to continue" data-testid="completions-prompt"
+                        onChange={(event) => setPrompt(event.target.value)} />
+                </div>
+                <RunBar run={run} onRun={() => void runCompletions()} onStop={() => stopRun("completions")} />
+                <CompletionsReplyView />
+            </div>
+            <SidePanel>
+                <div className="side-title">Parameters</div>
+                <div className="side-body">
+                    <PresetPicker kind="completions" params={params} onLoad={setParams} />
+                    <ParamsPanel specs={completionsParamSpecs} values={params} onChange={setParam} />
+                </div>
+            </SidePanel>
+        </div>
+    );
+}
+
+export function CompletionsReplyView() {
+    const reply = useCompletionsStore((state) => state.reply);
+    const run = useCompletionsStore((state) => state.run);
+    const reveal = useRevealWhenRunning<HTMLElement>(run.status);
+    if (run.status === "idle") return <div className="reply-empty muted">Run to see the completion here.</div>;
+    const streaming = run.status === "running";
+    return (
+        <section className="reply card" data-testid="completions-reply" ref={reveal}>
+            <div className="reply-title">
+                <h3>Completion</h3>
+                {run.status === "stopped" && <span className="badge badge-warn">stopped by you · partial text</span>}
+            </div>
+            {reply.choices.map((choice) => (
+                <div className="choice" key={choice.index}>
+                    <div className="choice-head">
+                        {reply.choices.length > 1 && <span className="muted">choice {choice.index}</span>}
+                        {choice.finishReason && <span className="badge">finish_reason: {choice.finishReason}</span>}
+                    </div>
+                    <div className="reply-text" data-testid="completion-text">
+                        {choice.content}
+                        {streaming && choice.finishReason === null && <span className="caret" aria-hidden="true" />}
+                    </div>
+                </div>
+            ))}
+            {run.error && <ApiErrorView error={run.error} />}
+            {!streaming && <RunStats run={run} usage={reply.usage} />}
+        </section>
+    );
+}

@@ -1,0 +1,57 @@
+// The View code panel beside a playground, showing the request it would send now.
+import {useState} from "react";
+import {useGatewayState} from "../../gateway/gatewayState.ts";
+import {type Screen, useNavStore} from "../../ui/appState.ts";
+import {CopyButton, Icon, Tabs} from "../../ui/controls.tsx";
+import {buildChatRequest} from "./chat.ts";
+import {buildCompletionsRequest} from "./completions.ts";
+import {buildResponsesRequest} from "./responses.ts";
+import {useChatStore, useCompletionsStore, useResponsesStore} from "./stores.ts";
+import {apiBaseUrl, type CodeRequest, toCurl, toPython, toTypeScript, apiKeyEnvVar} from "./viewCode.ts";
+
+/** The request the current playground would send now, with the active connection's base URL; null elsewhere. */
+export function useCodeRequest(screen: Screen): CodeRequest | null {
+    const chat = useChatStore((state) => state.draft);
+    const responses = useResponsesStore((state) => state.draft);
+    const completions = useCompletionsStore((state) => state.draft);
+    const {data: gatewayState} = useGatewayState();
+    const baseUrl = apiBaseUrl(gatewayState);
+    if (screen === "chat") return {endpoint: "chat", baseUrl, body: buildChatRequest(chat).body};
+    if (screen === "responses") return {endpoint: "responses", baseUrl, body: buildResponsesRequest(responses)};
+    if (screen === "completions") return {endpoint: "completions", baseUrl, body: buildCompletionsRequest(completions)};
+    return null;
+}
+
+type Language = "curl" | "typescript" | "python";
+
+const generators = {curl: toCurl, typescript: toTypeScript, python: toPython};
+
+/** The current request as code to run outside the app, updated as the request is edited. */
+export function ViewCodePanel() {
+    const screen = useNavStore((state) => state.screen);
+    const close = useNavStore((state) => state.toggleViewCode);
+    const request = useCodeRequest(screen);
+    const [language, setLanguage] = useState<Language>("curl");
+    if (!request) return null;
+    const generate = generators[language];
+    const shown = generate(request, {elideDataUrls: true});
+    return (
+        <aside className="code-panel" data-testid="view-code-panel">
+            <div className="code-panel-head">
+                <h3>View code</h3>
+                <button type="button" className="icon-btn" aria-label="Close code panel" onClick={close}><Icon name="close" /></button>
+            </div>
+            <Tabs<Language> testId="code-tab" active={language} onChange={setLanguage}
+                tabs={[{id: "curl", label: "curl"}, {id: "typescript", label: "TypeScript"}, {id: "python", label: "Python"}]} />
+            <div className="code-meta">
+                <span className="mono small" data-testid="code-base-url">{request.baseUrl}</span>
+                <CopyButton testId="copy-code" text={() => generate(request)} />
+            </div>
+            <pre className="code-block" data-testid="code-block"><code>{shown}</code></pre>
+            <p className="muted small code-note">
+                Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.
+                {shown.includes("elided]") && " Image data is shortened for display; Copy copies the full request."}
+            </p>
+        </aside>
+    );
+}

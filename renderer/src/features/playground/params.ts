@@ -1,0 +1,164 @@
+// Request parameters of the playgrounds: their specs (limits from the spec), checks, and reading them into and out of a body.
+import type {JsonBody} from "../../../../client/sdk/index.ts";
+import {limits} from "../../../../protocol/limits.ts";
+import type {HistoryKind} from "./runs.ts";
+
+/** A parameter value as the panel holds it; `undefined` means "not sent" (the server's default applies). */
+export type ParamValue = number | boolean | string | string[] | undefined;
+
+export type ParamValues = Record<string, ParamValue>;
+
+export type ParamSpec = {
+    key: string,
+    label: string,
+    kind: "integer" | "number" | "boolean" | "enum" | "stopList",
+    /** Where the value goes in the request body, e.g. `["chat_template_kwargs", "enable_thinking"]`. */
+    path: string[],
+    min?: number,
+    max?: number,
+    step?: number,
+    options?: readonly string[],
+    /** Sent only while this boolean parameter is true (`stream_options` needs `stream`). */
+    requires?: string,
+    /** Shown as the field's hint: the rule from the spec. */
+    help: string,
+    group: "Output" | "Sampling" | "Reasoning" | "Streaming"
+};
+
+/** The panel's inline warning for a value the server would reject, or null when it is within limits. */
+export function checkParam(spec: ParamSpec, value: ParamValue): string | null {
+    if (value === undefined) return null;
+    if (spec.kind === "integer" || spec.kind === "number") {
+        if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
+        if (spec.kind === "integer" && !Number.isInteger(value)) return "must be an integer";
+        if (spec.min !== undefined && value < spec.min) return `must be at least ${spec.min}`;
+        if (spec.max !== undefined && value > spec.max) return `must be at most ${spec.max}`;
+        return null;
+    }
+    if (spec.kind === "stopList") {
+        if (!Array.isArray(value)) return "must be a list";
+        if (spec.max !== undefined && value.length > spec.max) return `at most ${spec.max} sequences`;
+        if (value.some((item) => item.length === 0)) return "sequences must not be empty";
+        return null;
+    }
+    if (spec.kind === "enum" && !spec.options?.includes(String(value))) return `must be one of ${spec.options?.join(", ")}`;
+    return null;
+}
+
+// Every request field of spec 2.1 that is a plain value, with the limits the server enforces
+// (protocol/validation/readSampling.ts, readOutputBudget.ts, parseChatCompletionRequest.ts).
+export const chatParamSpecs: ParamSpec[] = [
+    {key: "max_tokens", label: "max_tokens", kind: "integer", path: ["max_tokens"], min: 1, max: limits.contextWindow, group: "Output",
+        help: `Output budget. Prompt + budget ≤ ${limits.contextWindow.toLocaleString("en-US")}; default ${limits.defaultChatMaxTokens}.`},
+    {key: "max_completion_tokens", label: "max_completion_tokens", kind: "integer", path: ["max_completion_tokens"], min: 1, max: limits.contextWindow, group: "Output",
+        help: "Same as max_tokens; wins when both are sent."},
+    {key: "n", label: "n", kind: "integer", path: ["n"], min: 1, max: 128, group: "Output", help: "Number of choices."},
+    {key: "stop", label: "stop", kind: "stopList", path: ["stop"], max: 4, group: "Output", help: "Up to 4 non-empty stop sequences."},
+    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "0 suits classification and extraction."},
+    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "Nucleus sampling."},
+    {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling",
+        help: "Reproducible with temperature 0."},
+    {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
+    {key: "frequency_penalty", label: "frequency_penalty", kind: "number", path: ["frequency_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
+    {key: "enable_thinking", label: "enable_thinking", kind: "boolean", path: ["chat_template_kwargs", "enable_thinking"], group: "Reasoning",
+        help: "chat_template_kwargs.enable_thinking: the model reasons only when true."},
+    {key: "include_reasoning", label: "include_reasoning", kind: "boolean", path: ["include_reasoning"], group: "Reasoning",
+        help: "Default true; false makes message.reasoning null."},
+    {key: "reasoning_effort", label: "reasoning_effort", kind: "enum", path: ["reasoning_effort"], options: ["low", "medium", "xhigh"], group: "Reasoning",
+        help: "Reasoning-by-default variant only; omit for svc-1."},
+    {key: "thinking_token_budget", label: "thinking_token_budget", kind: "integer", path: ["thinking_token_budget"], min: 0, group: "Reasoning",
+        help: "Caps tokens spent on thinking."},
+    {key: "stream", label: "stream", kind: "boolean", path: ["stream"], group: "Streaming", help: "Server-sent events."},
+    {key: "include_usage", label: "include_usage", kind: "boolean", path: ["stream_options", "include_usage"], requires: "stream", group: "Streaming",
+        help: "stream_options.include_usage: the last chunk carries usage."}
+];
+
+/** What a fresh chat playground sends: a small budget suits demos, streaming shows the engine working. */
+export const defaultChatParams = {max_tokens: 256, temperature: 0.7, stream: true, include_usage: true};
+
+// The value fields of spec 2.4 (`POST /v1/responses`).
+export const responsesParamSpecs: ParamSpec[] = [
+    {key: "max_output_tokens", label: "max_output_tokens", kind: "integer", path: ["max_output_tokens"], min: 1, max: limits.contextWindow, group: "Output",
+        help: "No default: the window left after the input is used."},
+    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "As in chat."},
+    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "As in chat."},
+    {key: "enable_thinking", label: "enable_thinking", kind: "boolean", path: ["chat_template_kwargs", "enable_thinking"], group: "Reasoning",
+        help: "chat_template_kwargs.enable_thinking, as in chat."},
+    {key: "stream", label: "stream", kind: "boolean", path: ["stream"], group: "Streaming", help: "Responses events."}
+];
+
+export const defaultResponsesParams = {max_output_tokens: 256, stream: true};
+
+// Legacy `POST /completions`: the spec leaves its fields "not shown"; the engine takes the OpenAI legacy
+// shape with chat's budget rules (protocol/completions/parseCompletionRequest.ts).
+export const completionsParamSpecs: ParamSpec[] = [
+    {key: "max_tokens", label: "max_tokens", kind: "integer", path: ["max_tokens"], min: 1, max: limits.contextWindow, group: "Output",
+        help: `Default ${limits.defaultChatMaxTokens}; prompt + budget must fit the window.`},
+    {key: "n", label: "n", kind: "integer", path: ["n"], min: 1, max: 128, group: "Output", help: "Number of choices."},
+    {key: "stop", label: "stop", kind: "stopList", path: ["stop"], max: 4, group: "Output", help: "Up to 4 non-empty stop sequences."},
+    {key: "echo", label: "echo", kind: "boolean", path: ["echo"], group: "Output", help: "Repeat the prompt before the completion."},
+    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "0 to 2."},
+    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "0 to 1."},
+    {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling", help: "Reproducible with temperature 0."},
+    {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
+    {key: "frequency_penalty", label: "frequency_penalty", kind: "number", path: ["frequency_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
+    {key: "stream", label: "stream", kind: "boolean", path: ["stream"], group: "Streaming", help: "Server-sent events."},
+    {key: "include_usage", label: "include_usage", kind: "boolean", path: ["stream_options", "include_usage"], requires: "stream", group: "Streaming",
+        help: "stream_options.include_usage: the last chunk carries usage."}
+];
+
+export const defaultCompletionsParams = {max_tokens: 128, temperature: 0.7, stream: true, include_usage: true};
+
+export const paramSpecsFor: Record<HistoryKind, ParamSpec[]> = {
+    chat: chatParamSpecs,
+    responses: responsesParamSpecs,
+    completions: completionsParamSpecs
+};
+
+/**
+ * Writes the set parameters into a request body at their paths. Values are sent as typed, even out of
+ * range: the playground exists to see what the server answers, and the panel flags the range itself.
+ * `stream: false` is left out (it is the default), and so is anything whose `requires` is not true.
+ */
+export function applyParams(specs: readonly ParamSpec[], values: ParamValues, body: JsonBody): JsonBody {
+    for (const spec of specs) {
+        const value = values[spec.key];
+        if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+        if (spec.key === "stream" && value === false) continue;
+        if (spec.requires && values[spec.requires] !== true) continue;
+        setAt(body, spec.path, value);
+    }
+    return body;
+}
+
+function setAt(body: JsonBody, path: string[], value: unknown) {
+    let target: Record<string, unknown> = body;
+    for (const key of path.slice(0, -1)) {
+        const next = target[key];
+        if (next === null || typeof next !== "object" || Array.isArray(next)) target[key] = {};
+        target = target[key] as Record<string, unknown>;
+    }
+    target[path[path.length - 1]] = value;
+}
+
+/** The inverse of applyParams: the parameter values a stored request body holds (history, re-open). */
+export function readParams(specs: readonly ParamSpec[], body: JsonBody): ParamValues {
+    const values: ParamValues = {};
+    for (const spec of specs) {
+        const value = getAt(body, spec.path);
+        if (value === undefined || value === null) continue;
+        if (spec.kind === "stopList") values[spec.key] = typeof value === "string" ? [value] : Array.isArray(value) ? value.map(String) : undefined;
+        else if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") values[spec.key] = value;
+    }
+    if (specs.some((spec) => spec.key === "stream") && values.stream === undefined) values.stream = false;
+    return values;
+}
+
+function getAt(body: JsonBody, path: string[]): unknown {
+    let value: unknown = body;
+    for (const key of path) {
+        if (value === null || typeof value !== "object") return undefined;
+        value = (value as Record<string, unknown>)[key];
+    }
+    return value;
+}

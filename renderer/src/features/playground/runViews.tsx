@@ -1,0 +1,136 @@
+// What every playground shows of a run: Run / Stop, status, usage and timings, reasoning; the hooks that keep it in view.
+import {useEffect, useRef, useLayoutEffect} from "react";
+import {useNavStore} from "../../ui/appState.ts";
+import {Icon} from "../../ui/controls.tsx";
+import type {RunState, RunStatus} from "./runs.ts";
+import {runChat, runCompletions, runResponses, useChatStore, useCompletionsStore, useResponsesStore} from "./stores.ts";
+
+type RunBarProps = {run: RunState, onRun: () => void, onStop: () => void, disabledReason?: string | null};
+
+/** Run and Stop, with the run's state; Ctrl/Cmd+Enter runs from anywhere on the screen. */
+export function RunBar({run, onRun, onStop, disabledReason}: RunBarProps) {
+    const running = run.status === "running";
+    return (
+        <div className="run-bar">
+            {running
+                ? <button type="button" className="btn btn-danger" onClick={onStop} data-testid="stop-button"><Icon name="stop" /> Stop</button>
+                : <button type="button" className="btn btn-primary" onClick={onRun} disabled={Boolean(disabledReason)} title={disabledReason ?? "Ctrl+Enter"} data-testid="run-button"><Icon name="play" /> Run</button>}
+            <RunStatusBadge run={run} />
+            {run.connectionName && run.status !== "idle" && <span className="muted small">via {run.connectionName}</span>}
+            {run.note && <span className="muted small" data-testid="run-note">{run.note}</span>}
+            {disabledReason && !running && <span className="field-error inline">{disabledReason}</span>}
+        </div>
+    );
+}
+
+const labels: Record<RunState["status"], string> = {idle: "ready", running: "streaming…", done: "done", stopped: "stopped", error: "error"};
+
+export function RunStatusBadge({run}: {run: RunState}) {
+    const label = run.status === "running" && run.request?.stream !== true ? "waiting…" : labels[run.status];
+    return <span className={`status-badge status-${run.status}`} data-testid="run-status">{label}</span>;
+}
+
+type RunStatsProps = {run: RunState, usage?: Record<string, unknown>};
+
+const ms = (value: number | null | undefined) => value === undefined || value === null ? null : `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
+
+/** Usage (spec 2.3) and timings of one reply: Server-Timing from the server, the rest measured here. */
+export function RunStats({run, usage}: RunStatsProps) {
+    const {timing} = run;
+    const completion = Number(usage?.completion_tokens ?? usage?.output_tokens);
+    const generateMs = timing.totalMs !== undefined && timing.firstTokenMs !== undefined ? timing.totalMs - timing.firstTokenMs : undefined;
+    const rate = Number.isFinite(completion) && completion > 1 && generateMs && generateMs > 0 ? (completion - 1) / (generateMs / 1000) : undefined;
+    const cached = (usage?.prompt_tokens_details as {cached_tokens?: number} | undefined)?.cached_tokens
+        ?? (usage?.input_tokens_details as {cached_tokens?: number} | undefined)?.cached_tokens;
+    const items: Array<[string, string | null, string]> = [
+        ["Server-Timing", ms(timing.serverTimingMs), "server-timing"],
+        ["first byte", ms(timing.firstByteMs), "first-byte"],
+        ["first token", ms(timing.firstTokenMs), "first-token"],
+        ["total", ms(timing.totalMs), "total"],
+        ["tokens/s", rate !== undefined ? rate.toFixed(0) : null, "rate"]
+    ];
+    return (
+        <div className="run-stats" data-testid="run-stats">
+            {usage && (
+                <div className="stat-group" data-testid="usage">
+                    {Object.entries(usage).filter(([, value]) => typeof value === "number").map(([key, value]) => (
+                        <span className="stat" key={key}><span className="stat-label">{key}</span><span className="stat-value mono">{String(value)}</span></span>
+                    ))}
+                    {cached !== undefined && <span className="stat"><span className="stat-label">cached</span><span className="stat-value mono">{cached}</span></span>}
+                </div>
+            )}
+            <div className="stat-group">
+                {items.filter(([, value]) => value !== null).map(([label, value, id]) => (
+                    <span className="stat" key={label} data-testid={`stat-${id}`}><span className="stat-label">{label}</span><span className="stat-value mono">{value}</span></span>
+                ))}
+                {timing.attempts !== undefined && timing.attempts > 1 && <span className="stat"><span className="stat-label">attempts</span><span className="stat-value mono">{timing.attempts}</span></span>}
+            </div>
+        </div>
+    );
+}
+
+type ReasoningSectionProps = {reasoning: string | null, streaming: boolean};
+
+/** Separated reasoning (spec 2.6), folded away by default; `null` means the server withheld it. */
+export function ReasoningSection({reasoning, streaming}: ReasoningSectionProps) {
+    if (reasoning === "") return null;
+    return (
+        <details className="reasoning" data-testid="reasoning">
+            <summary>
+                Reasoning
+                <span className="muted">{reasoning === null ? " · withheld (include_reasoning: false)" : ` · ${reasoning.length} chars${streaming ? " · streaming" : ""}`}</span>
+            </summary>
+            {reasoning !== null && <pre className="reasoning-text">{reasoning}</pre>}
+        </details>
+    );
+}
+
+/** Scrolls the reply into view when a run starts, so the stream is seen even below a long conversation. */
+export function useRevealWhenRunning<T extends HTMLElement>(status: RunStatus) {
+    const ref = useRef<T>(null);
+    useEffect(() => {
+        if (status === "running") ref.current?.scrollIntoView({block: "nearest", behavior: "smooth"});
+    }, [status]);
+    return ref;
+}
+
+/**
+ * Keeps a scrolling element pinned to its end while it grows (a streaming reply), unless the reader has
+ * scrolled up to read: then it stays where they are.
+ */
+export function useStickToBottom<T extends HTMLElement>(content: unknown) {
+    const ref = useRef<T>(null);
+    const pinned = useRef(true);
+    useLayoutEffect(() => {
+        const element = ref.current;
+        if (element && pinned.current) element.scrollTop = element.scrollHeight;
+    }, [content]);
+    const onScroll = () => {
+        const element = ref.current;
+        if (element) pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < 24;
+    };
+    return {ref, onScroll};
+}
+
+const runners = {
+    chat: [runChat, () => useChatStore.getState().run.status],
+    responses: [runResponses, () => useResponsesStore.getState().run.status],
+    completions: [runCompletions, () => useCompletionsStore.getState().run.status]
+} as const;
+
+/** Ctrl/Cmd+Enter runs the current playground unless it is already running. */
+export function useRunShortcut() {
+    useEffect(() => {
+        const onKey = (event: KeyboardEvent) => {
+            if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
+            const screen = useNavStore.getState().screen;
+            if (!(screen in runners)) return;
+            const [run, status] = runners[screen as keyof typeof runners];
+            if (status() === "running") return;
+            event.preventDefault();
+            void run();
+        };
+        window.addEventListener("keydown", onKey);
+        return () => window.removeEventListener("keydown", onKey);
+    }, []);
+}

@@ -1,0 +1,212 @@
+// A playground run: its state, how it is sent (streamed or not) with Stop, and the local history it is saved in.
+import {useQuery} from "@tanstack/react-query";
+import {openDatabase, requestResult} from "../../../../base/browser/indexedDb.ts";
+import type {JsonBody, ClientResult, ResponseMeta, SvcClient, SvcStream} from "../../../../client/sdk/index.ts";
+import {activeConnection, svcClientFor, queryClient} from "../../gateway/gatewayState.ts";
+import {type ErrorInfo, toErrorInfo} from "../../ui/ApiErrorView.tsx";
+import {newId} from "../../ui/browser.ts";
+
+export type RunStatus = "idle" | "running" | "done" | "stopped" | "error";
+
+export type RunTiming = {
+    /** `Server-Timing` of the response: server time until headers (streams: before the first token). */
+    serverTimingMs?: number | null,
+    /** Client-measured: until the response headers and first bytes. */
+    firstByteMs?: number,
+    /** Client-measured: until the first content, reasoning or tool-call text. */
+    firstTokenMs?: number,
+    totalMs?: number,
+    attempts?: number
+};
+
+export type RunState = {
+    status: RunStatus,
+    /** The body that was sent; View code shows the draft, this is what the reply belongs to. */
+    request?: JsonBody,
+    connectionName?: string,
+    error?: ErrorInfo,
+    timing: RunTiming,
+    /** "retrying in 1.2 s (HTTP 503)" while the client backs off. */
+    note?: string
+};
+
+export const idleRun = (): RunState => ({status: "idle", timing: {}});
+
+export type HistoryKind = "chat" | "responses" | "completions";
+
+/** One run as stored locally: what was sent, what came back, how long it took. Never a key. */
+export type HistoryEntry = {
+    id: string,
+    kind: HistoryKind,
+    createdAt: number,
+    connectionName: string,
+    connectionKind: "local" | "remote",
+    request: JsonBody,
+    status: Exclude<RunStatus, "idle" | "running">,
+    /** The reply shown at the end of the run (ChatReply or ResponsesReply). */
+    reply: unknown,
+    error?: ErrorInfo,
+    timing: RunTiming
+};
+
+const dbName = "svc-studio";
+const storeName = "runs";
+/** Oldest runs beyond this many are dropped, so images in old requests do not fill the disk. */
+export const maxHistoryEntries = 500;
+
+let opening: Promise<IDBDatabase> | null = null;
+
+function open(): Promise<IDBDatabase> {
+    opening ??= openDatabase(dbName, 1, (db) => {
+        db.createObjectStore(storeName, {keyPath: "id"}).createIndex("createdAt", "createdAt");
+    });
+    return opening;
+}
+
+/** Run history in IndexedDB (it holds images and long replies, too big for localStorage). */
+export const historyDb = {
+    async add(entry: HistoryEntry): Promise<void> {
+        const db = await open();
+        const store = db.transaction(storeName, "readwrite").objectStore(storeName);
+        await requestResult(store.put(entry));
+        const keys = await requestResult(store.index("createdAt").getAllKeys());
+        for (const key of keys.slice(0, Math.max(0, keys.length - maxHistoryEntries))) store.delete(key);
+    },
+    /** Newest first. */
+    async list(): Promise<HistoryEntry[]> {
+        const db = await open();
+        const entries = await requestResult(db.transaction(storeName).objectStore(storeName).index("createdAt").getAll() as IDBRequest<HistoryEntry[]>);
+        return entries.reverse();
+    },
+    async remove(id: string): Promise<void> {
+        const db = await open();
+        await requestResult(db.transaction(storeName, "readwrite").objectStore(storeName).delete(id));
+    },
+    async clear(): Promise<void> {
+        const db = await open();
+        await requestResult(db.transaction(storeName, "readwrite").objectStore(storeName).clear());
+    }
+};
+
+export const historyKey = ["history"] as const;
+
+export function useHistory() {
+    return useQuery({queryKey: historyKey, queryFn: historyDb.list});
+}
+
+// One in-flight request per playground; the Stop button aborts it. Kept outside the stores because an
+// AbortController is not state to render or persist.
+const controllers = new Map<HistoryKind, AbortController>();
+
+export function beginRun(kind: HistoryKind): AbortController {
+    controllers.get(kind)?.abort();
+    const controller = new AbortController();
+    controllers.set(kind, controller);
+    return controller;
+}
+
+export function stopRun(kind: HistoryKind) {
+    controllers.get(kind)?.abort(new DOMException("Stopped by the user", "AbortError"));
+}
+
+export function endRun(kind: HistoryKind, controller: AbortController) {
+    if (controllers.get(kind) === controller) controllers.delete(kind);
+}
+
+/** How long stream updates are gathered before the screen is redrawn: tokens can arrive thousands a second. */
+const flushEveryMs = 40;
+
+export type RunSpec<R> = {
+    kind: HistoryKind,
+    body: JsonBody,
+    emptyReply: () => R,
+    /** Folds one stream event into the reply. */
+    applyEvent: (reply: R, event: JsonBody) => R,
+    /** Reads a whole (non-streamed) response body. */
+    fromResult: (data: JsonBody) => R,
+    /** Whether the reply holds any output yet (time to first token). */
+    hasOutput: (reply: R) => boolean,
+    openStream: (client: SvcClient, body: JsonBody, options: {signal: AbortSignal, onOpen: (meta: ResponseMeta) => void}) => SvcStream<JsonBody>,
+    callOnce: (client: SvcClient, body: JsonBody, options: {signal: AbortSignal}) => Promise<ClientResult<JsonBody>>,
+    update: (patch: {reply?: R, run?: RunState}) => void
+};
+
+/**
+ * Sends one playground request through the gateway, streamed or not, and keeps the screen up to date:
+ * the reply as it grows, timings, and the error exactly as the server returned it. Stop aborts it and
+ * keeps what arrived. Every run ends up in the local history.
+ */
+export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
+    const connection = activeConnection();
+    const controller = beginRun(spec.kind);
+    const startedAt = performance.now();
+    const timing: RunTiming = {};
+    let reply = spec.emptyReply();
+    let run: RunState = {status: "running", request: spec.body, connectionName: connection.name, timing};
+    spec.update({reply, run});
+
+    const client = svcClientFor(connection, {
+        maxAttempts: 2,
+        onRetry: ({delayMs, error}) => {
+            run = {...run, note: `retrying in ${(delayMs / 1000).toFixed(1)} s (${toErrorInfo(error).message})`};
+            spec.update({run});
+        }
+    });
+    const setMeta = (meta: ResponseMeta) => {
+        timing.serverTimingMs = meta.serverTimingMs;
+        timing.firstByteMs = meta.durationMs;
+        timing.attempts = meta.attempts;
+    };
+
+    try {
+        if (spec.body.stream === true) {
+            let lastFlush = 0;
+            const stream = spec.openStream(client, spec.body, {signal: controller.signal, onOpen: setMeta});
+            for await (const event of stream) {
+                reply = spec.applyEvent(reply, event);
+                if (timing.firstTokenMs === undefined && spec.hasOutput(reply)) timing.firstTokenMs = performance.now() - startedAt;
+                const now = performance.now();
+                if (now - lastFlush >= flushEveryMs) {
+                    lastFlush = now;
+                    spec.update({reply, run: {...run, note: undefined, timing: {...timing}}});
+                }
+            }
+        } else {
+            const {data, meta} = await spec.callOnce(client, spec.body, {signal: controller.signal});
+            setMeta(meta);
+            reply = spec.fromResult(data);
+        }
+        run = {...run, status: "done", note: undefined};
+    } catch (error) {
+        run = controller.signal.aborted
+            ? {...run, status: "stopped", note: undefined}
+            : {...run, status: "error", note: undefined, error: toErrorInfo(error)};
+    } finally {
+        endRun(spec.kind, controller);
+    }
+    timing.totalMs = performance.now() - startedAt;
+    run = {...run, timing: {...timing}};
+    spec.update({reply, run});
+    await saveToHistory(spec, connection, reply, run);
+}
+
+async function saveToHistory<R>(spec: RunSpec<R>, connection: ReturnType<typeof activeConnection>, reply: R, run: RunState) {
+    try {
+        await historyDb.add({
+            id: newId(),
+            kind: spec.kind,
+            createdAt: Date.now(),
+            connectionName: connection.name,
+            connectionKind: connection.kind,
+            request: spec.body,
+            status: run.status === "done" || run.status === "stopped" ? run.status : "error",
+            reply,
+            error: run.error,
+            timing: run.timing
+        });
+        await queryClient.invalidateQueries({queryKey: historyKey});
+    } catch (error) {
+        // History is a convenience; a full or blocked IndexedDB must not turn a finished run into a failure.
+        console.warn("Could not save the run to history:", error);
+    }
+}

@@ -1,0 +1,209 @@
+// Evaluation reports: metric tiles, per-class table, confusion matrix, ROC, reliability diagram, the decision threshold.
+import {CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, ReferenceDot} from "recharts";
+import type {BinaryReport, MulticlassReport, ClassMetrics, RocPoint, ReliabilityBin} from "../../../../client/scoring/index.ts";
+
+type BinaryReportViewProps = {report: BinaryReport, onThreshold: (threshold: number) => void, name: string};
+
+/** A yes/no question against its labels: metrics at the threshold, threshold-free scores, ROC, reliability. */
+export function BinaryReportView({report, onThreshold, name}: BinaryReportViewProps) {
+    const {tp, fp, tn, fn} = report.confusion;
+    const falsePositiveRate = fp + tn === 0 ? null : fp / (fp + tn);
+    return (
+        <div className="report">
+            <MetricTiles metrics={[
+                {id: "accuracy", label: "Accuracy", value: report.accuracy},
+                {id: "precision", label: "Precision", value: report.precision},
+                {id: "recall", label: "Recall", value: report.recall},
+                {id: "f1", label: "F1", value: report.f1},
+                {id: "auc", label: "AUC", value: report.auc, hint: "Area under the ROC curve"},
+                {id: "brier", label: "Brier", value: report.brier, hint: "Mean squared error of P(true); lower is better"},
+                {id: "logloss", label: "Log loss", value: report.logLoss, hint: "Lower is better"},
+                {id: "ece", label: "ECE", value: report.ece, hint: "Expected calibration error over 10 bins; lower is better"}
+            ]} />
+            <div className="muted small" data-testid="binary-confusion">At {report.threshold.toFixed(2)}: {tp} true positives, {fp} false positives, {tn} true negatives, {fn} false negatives
+                ({report.positives} of {report.n} labelled true).</div>
+            <div className="eval-charts">
+                <ThresholdPicker report={report} threshold={report.threshold} onChange={onThreshold} testId={`threshold-${name}`} />
+                <RocChart roc={report.roc} auc={report.auc} current={{falsePositiveRate, recall: report.recall}} />
+                <ReliabilityDiagram bins={report.reliability} ece={report.ece} axisLabel="P(true) vs fraction true" />
+            </div>
+        </div>
+    );
+}
+
+/** A choice or score question against its labels: per-class metrics, the confusion matrix, reliability. */
+export function MulticlassReportView({report}: {report: MulticlassReport}) {
+    return (
+        <div className="report">
+            <MetricTiles metrics={[
+                {id: "accuracy", label: "Accuracy", value: report.accuracy},
+                {id: "macro-f1", label: "Macro F1", value: report.macroF1},
+                {id: "brier", label: "Brier", value: report.brier, hint: "Multiclass Brier score (0 to 2); lower is better"},
+                {id: "logloss", label: "Log loss", value: report.logLoss, hint: "Lower is better"},
+                {id: "ece", label: "ECE", value: report.ece, hint: "Top-label expected calibration error; lower is better"},
+                ...(report.meanAbsoluteError === undefined ? [] : [{id: "mae", label: "MAE (levels)", value: report.meanAbsoluteError, hint: "Mean |expected level − labelled level|"}])
+            ]} />
+            <div className="eval-charts">
+                <div className="eval-chart per-class-box"><PerClassTable classes={report.perClass} /></div>
+                <ConfusionMatrix labels={report.labels} matrix={report.confusion} />
+                <ReliabilityDiagram bins={report.reliability} ece={report.ece} axisLabel="confidence vs fraction correct" />
+            </div>
+        </div>
+    );
+}
+
+type MetricTilesProps = {metrics: Array<{label: string, value: number | null | undefined, hint?: string, id: string}>};
+
+/** A row of headline metrics. */
+export function MetricTiles({metrics}: MetricTilesProps) {
+    return (
+        <div className="metric-tiles">
+            {metrics.map((metric) => (
+                <div className="metric-tile" key={metric.id} title={metric.hint} data-testid={`metric-${metric.id}`}>
+                    <span className="metric-label">{metric.label}</span>
+                    <span className="metric-value mono">{formatMetric(metric.value)}</span>
+                </div>
+            ))}
+        </div>
+    );
+}
+
+/** Precision, recall, F1 and support of each class. */
+export function PerClassTable({classes}: {classes: ClassMetrics[]}) {
+    return (
+        <table className="table compact per-class" data-testid="per-class-table">
+            <thead><tr><th>Class</th><th>Precision</th><th>Recall</th><th>F1</th><th>Support</th><th>Predicted</th></tr></thead>
+            <tbody>
+                {classes.map((item) => (
+                    <tr key={item.label}>
+                        <td className="mono">{item.label}</td>
+                        <td className="mono">{formatMetric(item.precision)}</td>
+                        <td className="mono">{formatMetric(item.recall)}</td>
+                        <td className="mono">{formatMetric(item.f1)}</td>
+                        <td className="mono">{item.support}</td>
+                        <td className="mono">{item.predicted}</td>
+                    </tr>
+                ))}
+            </tbody>
+        </table>
+    );
+}
+
+type ConfusionMatrixProps = {labels: string[], matrix: number[][]};
+
+/** Rows: the labelled class; columns: the predicted one; darker is more rows. */
+export function ConfusionMatrix({labels, matrix}: ConfusionMatrixProps) {
+    const max = Math.max(1, ...matrix.flat());
+    return (
+        <div className="confusion" data-testid="confusion-matrix">
+            <div className="eval-chart-title">Confusion matrix <span className="muted small">rows: label · columns: predicted</span></div>
+            <table className="confusion-table">
+                <thead><tr><th />{labels.map((label) => <th key={label} title={label}>{label}</th>)}</tr></thead>
+                <tbody>
+                    {matrix.map((row, actual) => (
+                        <tr key={labels[actual]}>
+                            <th title={labels[actual]}>{labels[actual]}</th>
+                            {row.map((count, predicted) => (
+                                <td key={predicted} className={`mono${actual === predicted ? " diagonal" : ""}`}
+                                    style={{background: `color-mix(in srgb, var(${actual === predicted ? "--ok" : "--danger"}) ${Math.round(8 + 60 * count / max)}%, transparent)`}}>{count}</td>
+                            ))}
+                        </tr>
+                    ))}
+                </tbody>
+            </table>
+        </div>
+    );
+}
+
+type ThresholdPickerProps = {report: BinaryReport, threshold: number, onChange: (threshold: number) => void, testId: string};
+
+/** The threshold above which a yes/no answer counts as true, with precision and recall there and across all. */
+export function ThresholdPicker({report, threshold, onChange, testId}: ThresholdPickerProps) {
+    // A threshold t between two answered probabilities predicts what the next higher one does (stepBefore);
+    // from 0 up to the lowest everything is true, above the highest nothing is.
+    const rows = [...report.thresholds].reverse();
+    const curve = [
+        ...(rows.length > 0 && rows[0].threshold > 0 ? [{threshold: 0, precision: rows[0].precision, recall: rows[0].recall}] : []),
+        ...rows.map((row) => ({threshold: row.threshold, precision: row.precision, recall: row.recall})),
+        ...(rows.length > 0 && rows[rows.length - 1].threshold < 1 ? [{threshold: 1, precision: null, recall: 0}] : [])
+    ];
+    return (
+        <div className="eval-chart threshold-picker">
+            <div className="eval-chart-title">Threshold
+                <span className="mono" data-testid={`${testId}-value`}>{threshold.toFixed(2)}</span>
+                <span className="muted small">precision <span className="mono" data-testid={`${testId}-precision`}>{formatMetric(report.precision)}</span>
+                    {" · "}recall <span className="mono" data-testid={`${testId}-recall`}>{formatMetric(report.recall)}</span></span>
+            </div>
+            <input type="range" min={0} max={1} step={0.01} value={threshold} aria-label="Decision threshold" data-testid={testId}
+                onChange={(event) => onChange(Number(event.target.value))} />
+            <div className="chart" style={{height: 140}}>
+                <ResponsiveContainer width="100%" height="100%">
+                    <LineChart data={curve} margin={{top: 8, right: 12, bottom: 4, left: -12}}>
+                        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+                        <XAxis dataKey="threshold" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
+                        <Line dataKey="precision" stroke="var(--accent)" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
+                        <Line dataKey="recall" stroke="var(--ok)" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
+                        <ReferenceLine x={threshold} stroke="var(--warn)" strokeDasharray="4 3" />
+                    </LineChart>
+                </ResponsiveContainer>
+            </div>
+        </div>
+    );
+}
+
+type RocChartProps = {roc: RocPoint[], auc: number | null, current: {falsePositiveRate: number | null, recall: number | null}};
+
+/** The ROC curve of a yes/no question with its AUC, and the point of the chosen threshold. */
+export function RocChart({roc, auc, current}: RocChartProps) {
+    const points = roc.map((point) => ({x: point.falsePositiveRate, tpr: point.truePositiveRate}));
+    return (
+        <div className="eval-chart" data-testid="roc-chart">
+            <div className="eval-chart-title">ROC <span className="muted small" data-testid="roc-auc">AUC {auc === null ? "– (needs both classes)" : auc.toFixed(3)}</span></div>
+            <div className="chart" style={{height: 200}}>
+                <ResponsiveContainer width="100%" height="100%">
+                    <LineChart margin={{top: 8, right: 12, bottom: 4, left: -12}}>
+                        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+                        <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
+                        <Line data={[{x: 0, chance: 0}, {x: 1, chance: 1}]} dataKey="chance" stroke="var(--muted)" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
+                        <Line data={points} dataKey="tpr" stroke="var(--ok)" strokeWidth={2} dot={false} type="linear" isAnimationActive={false} />
+                        {current.falsePositiveRate !== null && current.recall !== null &&
+                            <ReferenceDot x={current.falsePositiveRate} y={current.recall} r={5} fill="var(--warn)" stroke="none" />}
+                    </LineChart>
+                </ResponsiveContainer>
+            </div>
+        </div>
+    );
+}
+
+type ReliabilityDiagramProps = {bins: ReliabilityBin[], ece: number, axisLabel: string};
+
+/** Observed rate against mean predicted probability per bin; the diagonal is perfect calibration. */
+export function ReliabilityDiagram({bins, ece, axisLabel}: ReliabilityDiagramProps) {
+    const points = bins.filter((bin) => bin.count > 0).map((bin) => ({x: bin.meanPredicted!, observed: bin.observed!, count: bin.count}));
+    return (
+        <div className="eval-chart" data-testid="reliability-diagram">
+            <div className="eval-chart-title">Reliability <span className="muted small">ECE {ece.toFixed(3)} · {axisLabel}</span></div>
+            <div className="chart" style={{height: 200}}>
+                <ResponsiveContainer width="100%" height="100%">
+                    <LineChart margin={{top: 8, right: 12, bottom: 4, left: -12}}>
+                        <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
+                        <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
+                        <Line data={[{x: 0, perfect: 0}, {x: 1, perfect: 1}]} dataKey="perfect" stroke="var(--muted)" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
+                        <Line data={points} dataKey="observed" stroke="var(--accent)" strokeWidth={2} dot={{r: 4, fill: "var(--accent)"}} isAnimationActive={false} />
+                    </LineChart>
+                </ResponsiveContainer>
+            </div>
+        </div>
+    );
+}
+
+/** A metric for display: 3 decimals, `–` when undefined on the data (e.g. precision with nothing predicted). */
+export function formatMetric(value: number | null | undefined, digits = 3): string {
+    return value === null || value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits);
+}

@@ -1,0 +1,149 @@
+// The Evaluation screen: each question's answers against a label column, and fitting a calibration into the question set.
+import {useMemo, useState} from "react";
+import {calibrateAnswer, evaluateQuestion, type QuestionInfo, fitCalibration, type CalibrationRow, type QuestionCalibration} from "../../../../client/scoring/index.ts";
+import {useNavStore} from "../../ui/appState.ts";
+import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
+import {BinaryReportView, MulticlassReportView, formatMetric} from "./EvaluationReports.tsx";
+import {guessLabelColumn, rawAnswersOf} from "./scoringModel.ts";
+import {useScoringStore, type ScoringJob} from "./scoringStore.ts";
+import "./scoring.css";
+
+/** The last scoring job's answers against label columns of its table: metrics per question, and calibration. */
+export function EvaluationScreen() {
+    const job = useScoringStore((state) => state.job);
+    const progress = useScoringStore((state) => state.progress);
+    const go = useNavStore((state) => state.go);
+    if (job === null) return (
+        <div className="page" data-testid="evaluation-screen">
+            <div className="empty-state">
+                Score a table first: <button type="button" className="link-btn" onClick={() => go("scoring")}>Spreadsheet scoring</button>. Its columns can then serve as labels.
+            </div>
+        </div>
+    );
+    return (
+        <div className="page evaluation-page" data-testid="evaluation-screen">
+            <div className="muted small">
+                {job.table.fileName} · {progress ? `${progress.succeeded.toLocaleString("en-US")} answered rows` : "…"}{progress?.status === "running" ? " (still scoring: figures update)" : ""}
+            </div>
+            {job.infos.map((info, index) => <QuestionEvaluationCard key={info.name} job={job} info={info} index={index} />)}
+        </div>
+    );
+}
+
+type QuestionEvaluationCardProps = {job: ScoringJob, info: QuestionInfo, index: number};
+
+const kindLabels = {yesno: "predicate", choice: "choice", score: "score"} as const;
+
+/** One question against a label column: its report, and its calibration. */
+export function QuestionEvaluationCard({job, info, index}: QuestionEvaluationCardProps) {
+    const version = useScoringStore((state) => state.resultsVersion);
+    const chosen = useScoringStore((state) => state.labelColumns[info.name]);
+    const threshold = useScoringStore((state) => state.thresholds[info.name] ?? 0.5);
+    const set = useScoringStore((state) => state.set);
+    const saved = useQuestionSetStore((state) => state.draft.calibration?.[info.name] ?? null);
+    const fits = saved !== null && saved.kind === info.kind;
+    const [applySaved, setApplySaved] = useState(true);
+    const columns = job.table.columns;
+    const labelColumn = chosen === undefined ? guessLabelColumn(info.name, columns) : chosen === "" ? null : chosen;
+    const labelIndex = labelColumn === null ? -1 : columns.indexOf(labelColumn);
+    const calibrated = fits && applySaved;
+
+    // Rows paired with their labels, from the server's own answers; calibrated when the saved calibration is applied.
+    const rawRows = useMemo(() => labelIndex < 0 ? [] : job.table.rows.map((row, rowIndex) => ({answer: rawAnswersOf(job, rowIndex)?.[index] ?? null, label: row[labelIndex]})),
+        [job, index, labelIndex, version]); // version: more rows answered
+    const evaluation = useMemo(() => {
+        if (labelIndex < 0) return null;
+        const rows = calibrated ? rawRows.map((row) => ({...row, answer: row.answer === null ? null : calibrateAnswer(info, saved!, row.answer)})) : rawRows;
+        return evaluateQuestion(info, rows, {threshold});
+    }, [rawRows, calibrated, saved, info, threshold, labelIndex]);
+
+    return (
+        <section className="card eval-card" data-testid="eval-card" data-name={info.name}>
+            <div className="card-title-row">
+                <h3 className="mono">{info.name}</h3>
+                <span className="badge">{kindLabels[info.kind]}</span>
+                {evaluation?.calibrated && <span className="badge badge-accent" data-testid="eval-calibrated">calibrated</span>}
+                <label className="row-gap small push-right">Label column
+                    <select className="input input-sm" value={labelColumn ?? ""} data-testid={`eval-label-${info.name}`}
+                        onChange={(event) => set({labelColumns: {...useScoringStore.getState().labelColumns, [info.name]: event.target.value}})}>
+                        <option value="">none</option>
+                        {columns.map((column) => <option key={column} value={column}>{column}</option>)}
+                    </select>
+                </label>
+                {fits && (
+                    <label className="check small">
+                        <input type="checkbox" checked={applySaved} onChange={(event) => setApplySaved(event.target.checked)} data-testid="eval-apply-calibration" />
+                        apply saved calibration
+                    </label>
+                )}
+            </div>
+            {evaluation === null && <div className="empty-state small">Pick the column that holds the right answer for {info.name}.</div>}
+            {evaluation !== null && (
+                <>
+                    <div className="muted small" data-testid="eval-used">
+                        {evaluation.used.toLocaleString("en-US")} rows used · {evaluation.skipped.unlabelled} unlabelled · {evaluation.skipped.unanswered} unanswered
+                        {evaluation.skipped.unknownLabel > 0 && <> · <span className="field-warning inline">{evaluation.skipped.unknownLabel} with a label that names no option ({evaluation.unknownLabels.map((label) => JSON.stringify(label)).join(", ")})</span></>}
+                    </div>
+                    {evaluation.report === null
+                        ? <div className="empty-state small">No row is both answered and labelled yet.</div>
+                        : evaluation.report.kind === "binary"
+                            ? <BinaryReportView report={evaluation.report} name={info.name} onThreshold={(value) => set({thresholds: {...useScoringStore.getState().thresholds, [info.name]: value}})} />
+                            : <MulticlassReportView report={evaluation.report} />}
+                    <CalibrationPanel info={info} saved={fits ? saved : null} rows={() => rawRows} />
+                </>
+            )}
+        </section>
+    );
+}
+
+type CalibrationPanelProps = {info: QuestionInfo, rows: () => CalibrationRow[], saved: QuestionCalibration | null};
+
+/**
+ * Fits a calibration on the labelled rows (Platt scaling for yes/no, temperature scaling otherwise, on the
+ * server's own probabilities), shows log loss, Brier and ECE before and after, and saves it with the question
+ * set, whose later runs (Decision studio cards, scoring jobs) then show calibrated answers marked as such.
+ */
+export function CalibrationPanel({info, rows, saved}: CalibrationPanelProps) {
+    const [fitted, setFitted] = useState<QuestionCalibration | null>(null);
+    const [error, setError] = useState<string | null>(null);
+    const setCalibration = useQuestionSetStore((state) => state.setCalibration);
+    const shown = fitted ?? saved;
+    return (
+        <div className="calibration-panel" data-testid={`calibration-${info.name}`}>
+            <div className="row-gap">
+                <span className="eval-chart-title">Calibration</span>
+                <button type="button" className="btn btn-sm" data-testid="calibration-fit" onClick={() => {
+                    try {
+                        setFitted(fitCalibration(info, rows()));
+                        setError(null);
+                    } catch (caught) {
+                        setError((caught as Error).message);
+                    }
+                }}>Fit on these labels</button>
+                {fitted && <button type="button" className="btn btn-sm btn-primary" data-testid="calibration-save" onClick={() => {
+                    setCalibration(info.name, fitted);
+                    setFitted(null);
+                }}>Save with the question set</button>}
+                {saved && !fitted && <>
+                    <span className="badge badge-accent" data-testid="calibration-saved">saved · applied to later runs</span>
+                    <button type="button" className="btn btn-sm btn-ghost" data-testid="calibration-remove" onClick={() => setCalibration(info.name, null)}>Remove</button>
+                </>}
+            </div>
+            {error && <div className="field-error" role="alert">{error}</div>}
+            {shown && (
+                <table className="table compact calibration-table" data-testid="calibration-table">
+                    <thead><tr><th>{shown.method === "platt" ? "Platt scaling" : "Temperature scaling"}</th><th>Log loss</th><th>Brier</th><th>ECE</th></tr></thead>
+                    <tbody>
+                        <tr><td>before</td><td className="mono">{formatMetric(shown.before.logLoss)}</td><td className="mono">{formatMetric(shown.before.brier)}</td><td className="mono">{formatMetric(shown.before.ece)}</td></tr>
+                        <tr><td>after</td><td className="mono" data-testid="calibration-after-logloss">{formatMetric(shown.after.logLoss)}</td><td className="mono">{formatMetric(shown.after.brier)}</td><td className="mono">{formatMetric(shown.after.ece)}</td></tr>
+                    </tbody>
+                    <tfoot><tr><td colSpan={4} className="muted small">
+                        temperature {shown.temperature.toFixed(3)}{shown.method === "platt" ? `, bias ${shown.bias.toFixed(3)}` : ""} · fitted on {shown.fittedOn} rows
+                        {shown.heldOut ? `, measured on ${shown.evaluatedOn} held-out rows` : " (measured on the same rows: optimistic)"}
+                        {fitted ? " · not saved yet" : ""}
+                    </td></tr></tfoot>
+                </table>
+            )}
+        </div>
+    );
+}

@@ -1,0 +1,94 @@
+// Small building blocks every screen uses: icons, tabs, the copy button, the side panel, the growing textarea.
+import {useState, type ReactNode, useLayoutEffect, useRef, type TextareaHTMLAttributes} from "react";
+
+// Inline stroke icons (24x24 grid), so nothing depends on an icon font or emoji being installed.
+const paths = {
+    chat: "M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12z",
+    responses: "M4 7h13l-3-3M20 17H7l3 3",
+    completions: "M4 20h4L19 9l-4-4L4 16v4zM14 6l4 4",
+    history: "M12 7v5l3 2M3.5 12a8.5 8.5 0 1 0 2.5-6L3 9M3 4v5h5",
+    presets: "M4 6h10M18 6h2M4 12h4M12 12h8M4 18h12M20 18h0M14 4v4M8 10v4M16 16v4",
+    engine: "M13 2L4 14h7l-1 8 9-12h-7l1-8z",
+    models: "M12 3l8 4.5v9L12 21l-8-4.5v-9L12 3zM4 7.5l8 4.5 8-4.5M12 12v9",
+    decisions: "M9 11l3 3 8-8M20 12v7H4V5h11",
+    scoring: "M4 5h16v14H4zM4 10h16M4 15h16M10 5v14",
+    evaluation: "M4 20V11M10 20V5M16 20v-8M21 20H3",
+    plus: "M12 5v14M5 12h14",
+    sun: "M12 4V2M12 22v-2M4 12H2M22 12h-2M5.6 5.6 4.2 4.2M19.8 19.8l-1.4-1.4M5.6 18.4l-1.4 1.4M19.8 4.2l-1.4 1.4M16 12a4 4 0 1 1-8 0 4 4 0 0 1 8 0z",
+    moon: "M20 14.5A8 8 0 1 1 9.5 4a6.5 6.5 0 0 0 10.5 10.5z",
+    code: "M8 8l-4 4 4 4M16 8l4 4-4 4M13.5 5l-3 14",
+    play: "M7 5v14l12-7L7 5z",
+    stop: "M7 7h10v10H7z",
+    close: "M6 6l12 12M18 6L6 18",
+    up: "M12 19V5M6 11l6-6 6 6",
+    down: "M12 5v14M6 13l6 6 6-6",
+    image: "M4 5h16v14H4zM4 16l5-5 4 4 3-3 4 4M15.5 9.5h0"
+} as const;
+
+export type IconName = keyof typeof paths;
+
+export function Icon({name, size = 16}: {name: IconName, size?: number}) {
+    return (
+        <svg className="icon" width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8}
+            strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <path d={paths[name]} />
+        </svg>
+    );
+}
+
+type TabsProps<T extends string> = {tabs: ReadonlyArray<{id: T, label: string, badge?: string | null}>, active: T, onChange: (id: T) => void, testId?: string};
+
+export function Tabs<T extends string>({tabs, active, onChange, testId}: TabsProps<T>) {
+    return (
+        <div className="tabs" role="tablist" data-testid={testId}>
+            {tabs.map((tab) => (
+                <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} className={tab.id === active ? "active" : ""}
+                    onClick={() => onChange(tab.id)} data-testid={testId ? `${testId}-${tab.id}` : undefined}>
+                    {tab.label}
+                    {tab.badge && <span className="tab-badge">{tab.badge}</span>}
+                </button>
+            ))}
+        </div>
+    );
+}
+
+/** Copies text to the clipboard and says so for a moment. */
+export function CopyButton({text, testId}: {text: () => string, testId?: string}) {
+    const [copied, setCopied] = useState(false);
+    return (
+        <button type="button" className="btn btn-sm" data-testid={testId} onClick={async () => {
+            await navigator.clipboard.writeText(text());
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1500);
+        }}>{copied ? "Copied" : "Copy"}</button>
+    );
+}
+
+/** The right-hand column of a playground: settings that shape the request. */
+export function SidePanel({children}: {children: ReactNode}) {
+    return <aside className="side-panel">{children}</aside>;
+}
+
+/** A textarea that grows with its text (up to a cap set in CSS), so messages read like messages. */
+export function AutoTextarea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+    const ref = useRef<HTMLTextAreaElement>(null);
+    useLayoutEffect(() => {
+        const element = ref.current;
+        if (!element) return;
+        const fit = () => {
+            element.style.height = "auto";
+            element.style.height = `${element.scrollHeight + 2}px`;
+        };
+        fit();
+        // The text re-wraps when the column changes width (a panel opens, the window resizes).
+        let width = element.clientWidth;
+        const observer = new ResizeObserver(() => {
+            if (element.clientWidth === width) return;
+            width = element.clientWidth;
+            fit();
+        });
+        observer.observe(element);
+        return () => observer.disconnect();
+    }, [props.value]);
+    return <textarea ref={ref} rows={1} {...props} className={`input textarea ${props.className ?? ""}`} />;
+}
