@@ -1,7 +1,7 @@
 import {fail, optional, readObject, readString, rejectUnknownFields, required} from "../../protocol/validation.ts";
 import {randomBytes} from "node:crypto";
 import {readFile, rename} from "node:fs/promises";
-import {GatewayError} from "../gateway/answers.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import {writeFileAtomic} from "../../base/node/writeFileAtomic.ts";
 import type {KeyStore} from "../secrets/KeyVault.ts";
 
@@ -107,12 +107,12 @@ export class ConnectionStore {
     /** A checked profile with a fresh id, not yet stored: its key can be saved under the id before it is added. */
     public createRemote(input: {name: string, baseUrl: string}): RemoteProfile {
         const name = input.name.trim();
-        if (name === "") throw new GatewayError(400, "invalid_request", "invalid_request_error", "name: must not be empty");
+        if (name === "") throw new ApiError(400, "invalid_request", "name: must not be empty");
         return {id: `remote-${randomBytes(6).toString("hex")}`, name, baseUrl: normaliseBaseUrl(input.baseUrl, ["baseUrl"])};
     }
 
     public async add(profile: RemoteProfile): Promise<void> {
-        if (this.get(profile.id) != null) throw new GatewayError(409, "connection_exists", "invalid_request_error", `a connection with id ${profile.id} exists`);
+        if (this.get(profile.id) != null) throw new ApiError(409, "connection_exists", `a connection with id ${profile.id} exists`);
         this.remotes = [...this.remotes, profile];
         await this.save();
     }
@@ -120,7 +120,7 @@ export class ConnectionStore {
     /** Removes a remote profile; when it was active, the local engine becomes active. */
     public async remove(id: string): Promise<void> {
         this.require(id);
-        if (id === localConnectionId) throw new GatewayError(400, "invalid_request", "invalid_request_error", "the local engine connection cannot be removed");
+        if (id === localConnectionId) throw new ApiError(400, "invalid_request", "the local engine connection cannot be removed");
         this.remotes = this.remotes.filter((remote) => remote.id !== id);
         if (this.activeConnectionId === id) this.activeConnectionId = localConnectionId;
         await this.save();
@@ -133,7 +133,7 @@ export class ConnectionStore {
     }
 
     private require(id: string) {
-        if (this.get(id) == null) throw new GatewayError(404, "not_found", "invalid_request_error", `no connection with id ${JSON.stringify(id)}`);
+        if (this.get(id) == null) throw new ApiError(404, "not_found", `no connection with id ${JSON.stringify(id)}`);
     }
 
     private async save() {

@@ -3,7 +3,7 @@ import {EventEmitter} from "node:events";
 import {DownloadError, downloadModel, type DownloadOptions} from "../../native/download/downloadModel.ts";
 import {parseModelSource} from "../../native/download/parseModelSource.ts";
 import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
-import {GatewayError} from "../gateway/answers.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import type {DownloadJob, DownloadRequest} from "../../protocol/gateway/contract.ts";
 
 /** Finished downloads kept in the list for the UI (the newest ones). */
@@ -35,11 +35,11 @@ export class ModelDownloads extends EventEmitter {
         try {
             source = parseModelSource(request.source, request.fileName);
         } catch (error) {
-            throw new GatewayError(400, "invalid_model_source", "invalid_request_error", (error as Error).message);
+            throw new ApiError(400, "invalid_model_source", (error as Error).message);
         }
         const running = [...this.jobs.values()].find(({job}) => job.status === "downloading" && job.fileName === source.fileName);
         if (running != null)
-            throw new GatewayError(409, "download_in_progress", "invalid_request_error", `${source.fileName} is already being downloaded (download ${running.job.id})`);
+            throw new ApiError(409, "download_in_progress", `${source.fileName} is already being downloaded (download ${running.job.id})`);
         const job: DownloadJob = {
             id: `dl_${randomBytes(6).toString("hex")}`, source: source.source, url: source.url, fileName: source.fileName,
             status: "downloading", receivedBytes: 0, bytesPerSecond: 0, attempt: 1, startedAt: new Date().toISOString()
@@ -55,7 +55,7 @@ export class ModelDownloads extends EventEmitter {
     /** Cancels a running download (its partial file is removed); a finished one is returned as it is. */
     public async cancel(id: string): Promise<DownloadJob> {
         const entry = this.jobs.get(id);
-        if (entry == null) throw new GatewayError(404, "download_not_found", "invalid_request_error", `no download ${id}`);
+        if (entry == null) throw new ApiError(404, "download_not_found", `no download ${id}`);
         entry.controller.abort();
         return entry.done;
     }
@@ -63,7 +63,7 @@ export class ModelDownloads extends EventEmitter {
     /** Resolves with the job once it has finished, whatever the outcome. */
     public async wait(id: string): Promise<DownloadJob> {
         const entry = this.jobs.get(id);
-        if (entry == null) throw new GatewayError(404, "download_not_found", "invalid_request_error", `no download ${id}`);
+        if (entry == null) throw new ApiError(404, "download_not_found", `no download ${id}`);
         return entry.done;
     }
 

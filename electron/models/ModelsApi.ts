@@ -1,9 +1,10 @@
 import {catalog} from "../../native/library/catalog.ts";
+import {describeEmbeddedModel} from "../../native/library/embeddedModel.ts";
 import {ModelLibrary, ModelLibraryError} from "../../native/library/ModelLibrary.ts";
 import {fail, optional, readBoolean, readEnum, readNumber, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
 import type {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
-import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../gateway/answers.ts";
+import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
 import type {ModelDownloads} from "./ModelDownloads.ts";
 import {type CatalogModel, type EngineLifecycleSettings, type ModelsState, modelRoles} from "../../protocol/gateway/contract.ts";
 
@@ -21,16 +22,17 @@ export class ModelsApi {
     ) {}
 
     public async state(): Promise<ModelsState> {
-        const listing = await this.library.list();
+        const [listing, builtIn] = await Promise.all([this.library.list(), describeEmbeddedModel()]);
         const status = this.supervisor.status();
         const modelPath = status.model ?? this.supervisor.modelPath();
         return {
             ...listing,
+            builtIn,
             catalog: catalog.map((entry) => ({...entry, installedId: listing.models.find((model) => model.id === fileOf(entry))?.id})),
             active: {
                 status: status.status,
                 modelPath,
-                modelId: listing.models.find((model) => model.path === modelPath)?.id,
+                modelId: [...listing.models, ...builtIn != null ? [builtIn] : []].find((model) => model.path === modelPath)?.id,
                 unloadedForIdle: this.lifecycle.idleUnloaded
             },
             downloads: this.downloads.list(),

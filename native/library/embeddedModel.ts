@@ -1,5 +1,8 @@
 import {existsSync} from "node:fs";
+import {stat} from "node:fs/promises";
 import {fileURLToPath} from "node:url";
+import type {LibraryModel} from "../../protocol/gateway/contract.ts";
+import {readModelFileInfo} from "./modelFile.ts";
 
 // The built-in model (resources/models/README.md): served when no model is given and the library is empty, so a
 // fresh clone or a fresh install answers at once. It is a real trained model (children's stories), not a test fixture.
@@ -21,6 +24,13 @@ export const embeddedModel = {
 
 export function hasEmbeddedModel(): boolean {
     return existsSync(embeddedModelPath);
+}
+
+/** The built-in model as the Models screen lists it (header read, as for library models); undefined when absent. */
+export async function describeEmbeddedModel(): Promise<LibraryModel | undefined> {
+    if (!hasEmbeddedModel()) return undefined;
+    const [stats, read] = await Promise.all([stat(embeddedModelPath), readModelFileInfo(embeddedModelPath).then((info) => ({info}), (error: Error) => ({error: error.message}))]);
+    return {id: embeddedModel.id, path: embeddedModelPath, sizeBytes: stats.size, modifiedAt: stats.mtime.toISOString(), ...read, roles: [], isDefault: false, builtIn: true};
 }
 
 /** The one line `serve` and the app print when they fall back to the built-in model. */

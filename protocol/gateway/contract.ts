@@ -46,7 +46,9 @@ export type LibraryModel = {
     error?: string,
     /** The model ids this file is assigned to serve; the default model serves `svc-1`. */
     roles: ModelRole[],
-    isDefault: boolean
+    isDefault: boolean,
+    /** The model that ships with the app (resources/models): served when the library is empty; not a library file. */
+    builtIn?: boolean
 };
 
 /** A `.part` file left by an interrupted download: pulling the same URL again resumes it. */
@@ -185,6 +187,8 @@ export type GatewayState = {
 
 /** `GET /gateway/api/models`: the library, the catalog, the active engine model, downloads and the lifecycle settings. */
 export type ModelsState = LibraryListing & {
+    /** The built-in model, when this install has it. */
+    builtIn?: LibraryModel,
     catalog: Array<CatalogModel & {installedId?: string}>,
     active: {status: string, modelPath?: string, modelId?: string, unloadedForIdle: boolean},
     downloads: DownloadJob[],

@@ -154,7 +154,7 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.match(await html.getByTestId("download-error").textContent() ?? "", /Not a GGUF model file/);
         // Nothing was added, nothing was left behind.
         assert.deepEqual((await readdir(dir)).filter((name) => /^(missing|page)\b/.test(name)), []);
-        assert.equal(await page.locator("[data-testid^=model-row-]").count(), 1);
+        assert.equal(await page.locator("[data-testid^=model-row-]").count(), 2, "the installed model and the built-in one");
         await screenshot(page, "models-errors");
     });
 
@@ -289,13 +289,29 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.equal(await card.getByTestId("first-run-download").textContent(), `Download ${first.name}`);
         assert.equal(await card.getByTestId("first-run-size").textContent(), `${first.sizeLabel} · ${first.description}`);
         assert.match(await card.textContent() ?? "", new RegExp(dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
-        assert.equal(await page.getByTestId("models-library").count(), 0);
+        assert.match(await card.textContent() ?? "", /built-in stories260K/);
+        // The library card now lists only the built-in model, which has no roles and cannot be deleted.
+        await page.getByTestId("models-library").waitFor();
+        assert.equal(await page.locator("[data-testid^=model-row-]").count(), 1);
+        const builtIn = row("stories260K");
+        await builtIn.getByTestId("built-in-marker").waitFor();
+        assert.equal(await builtIn.getByTestId("delete-model").count(), 0);
+        assert.equal(await builtIn.getByTestId("set-default").count(), 0);
+        assert.equal(await builtIn.getByTestId("model-architecture").textContent(), "llama");
         assert.equal(await page.getByTestId("catalog-download").count(), 3, "each recommended model has a Download button");
-        assert.ok(await page.getByTestId("models-engine-start").isDisabled(), "nothing to start without a model");
+        assert.ok(await page.getByTestId("models-engine-start").isDisabled(), "no library default to start");
         assert.equal(await page.getByTestId("models-engine-model").textContent(), "tiny-downloaded.gguf (not in the library)");
         assert.deepEqual((await readdir(dir)).filter((name) => name.endsWith(".gguf")), []);
         await page.getByTestId("models-screen").evaluate((element) => element.scrollTo(0, 0));
         await screenshot(page, "models-first-run");
+        // Loading the built-in model runs the engine on the file that ships with the app.
+        await builtIn.getByTestId("load-model").click();
+        await builtIn.getByTestId("loaded-marker").waitFor({timeout: 60_000});
+        const {engine} = await api<{engine: {status: string, model: string}}>("/state");
+        assert.equal(engine.status, "running");
+        assert.match(engine.model, /resources[\\/]models[\\/]stories260K\.gguf$/);
+        await show(page.getByTestId("models-library"));
+        await screenshot(page, "models-built-in-loaded");
         assert.deepEqual(pageErrors, []);
     });
 });

@@ -27,7 +27,7 @@ export function EngineScreen() {
 /** The local engine: status, model and hardware, with start and stop. */
 export function EngineCard({engine}: {engine: EngineState}) {
     const [modelPath, setModelPath] = useState("");
-    const start = useGatewayMutation((path: string) => gatewayApi.startEngine(path || undefined));
+    const start = useGatewayMutation((path: string) => gatewayApi.startEngine(path ? {modelPath: path} : {}));
     const stop = useGatewayMutation((_: void) => gatewayApi.stopEngine());
     const busy = start.isPending || stop.isPending;
     const running = engine.status === "running" || engine.status === "starting";

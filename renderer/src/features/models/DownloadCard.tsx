@@ -2,7 +2,7 @@
 import {useState, type FormEvent} from "react";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {useModelsMutation, visibleDownloads, downloadErrorTitle, downloadProgress} from "./models.ts";
-import {modelsApi} from "./modelsApi.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import type {DownloadJob} from "./types.ts";
 
 /** Download from a link (any http(s) URL of a .gguf, or `hf:user/repo/file.gguf`), and the downloads so far. */
@@ -10,8 +10,8 @@ export function DownloadCard({downloads}: {downloads: DownloadJob[]}) {
     const [source, setSource] = useState("");
     const [showAll, setShowAll] = useState(false);
     const {shown, hidden} = visibleDownloads(downloads, showAll);
-    const start = useModelsMutation((text: string) => modelsApi.download({source: text}));
-    const cancel = useModelsMutation(modelsApi.cancelDownload);
+    const start = useModelsMutation((text: string) => gatewayApi.download({source: text}));
+    const cancel = useModelsMutation(gatewayApi.cancelDownload);
     const submit = (event: FormEvent) => {
         event.preventDefault();
         if (source.trim() === "") return;

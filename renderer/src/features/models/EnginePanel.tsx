@@ -6,7 +6,6 @@ import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {useModelsMutation, fileNameOf, useGpuReport} from "./models.ts";
-import {modelsApi} from "./modelsApi.ts";
 import type {ModelsState, GpuBackend, LifecycleSettings as Settings} from "./types.ts";
 
 /** The local engine as it runs now: which model, GPU or CPU, threads, context; stop it or start the default model. */
@@ -18,8 +17,9 @@ export function EnginePanel({models}: {models: ModelsState}) {
     const running = engine?.status === "running" || engine?.status === "starting";
     const failure = start.error ?? stop.error;
     // A stopped engine still names the model it would start with; say when that file has left the library.
-    const outside = engine?.model != null && !models.models.some((model) => model.path === engine.model);
-    const modelText = engine?.model != null ? `${fileNameOf(engine.model)}${outside ? " (not in the library)" : ""}` : undefined;
+    const builtIn = engine?.model != null && models.builtIn?.path === engine.model;
+    const outside = engine?.model != null && !builtIn && !models.models.some((model) => model.path === engine.model);
+    const modelText = engine?.model != null ? `${fileNameOf(engine.model)}${builtIn ? " (built-in)" : outside ? " (not in the library)" : ""}` : undefined;
     const rows: Array<[string, string | undefined, string]> = engine == null ? [] : [
         [running ? "Model" : "Last model", modelText, "model"],
         ["Compute", engine.gpu === undefined ? undefined : engine.gpu === false ? "CPU" : `GPU (${engine.gpu})`, "compute"],
@@ -113,7 +113,7 @@ export function GpuPanel() {
 
 /** When the engine loads and unloads by itself: on the first request, and after some idle minutes. */
 export function LifecycleSettings({settings}: {settings: Settings}) {
-    const configure = useModelsMutation(modelsApi.configure);
+    const configure = useModelsMutation(gatewayApi.configure);
     const [minutes, setMinutes] = useState(String(settings.idleUnloadMinutes));
     // Follow the gateway's value unless the user is editing it.
     const [editing, setEditing] = useState(false);

@@ -3,16 +3,17 @@ import {useState} from "react";
 import {formatBytes} from "../../../../base/common/format.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {useModelsMutation, isModelInUse} from "./models.ts";
-import {modelsApi} from "./modelsApi.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import type {ModelRole, ModelsState, LibraryModel, DownloadJob, PartialDownload} from "./types.ts";
 
 /** The model library: every GGUF in the folder with its metadata, roles and actions, then unfinished downloads. */
 export function LibraryCard({state}: {state: ModelsState}) {
-    const setDefault = useModelsMutation(modelsApi.setDefault);
-    const setRole = useModelsMutation(({role, modelId}: {role: ModelRole, modelId: string | null}) => modelsApi.setRole(role, modelId));
-    const load = useModelsMutation(modelsApi.load);
-    const remove = useModelsMutation(modelsApi.remove);
-    const resume = useModelsMutation((part: {url: string, fileName: string}) => modelsApi.download({source: part.url, fileName: part.fileName}));
+    const setDefault = useModelsMutation(gatewayApi.setDefault);
+    const setRole = useModelsMutation(({role, modelId}: {role: ModelRole, modelId: string | null}) => gatewayApi.setRole(role, modelId));
+    // The built-in model is not a library file: it is started by its path.
+    const load = useModelsMutation((modelId: string) => gatewayApi.startEngine(modelId === state.builtIn?.id ? {modelPath: state.builtIn.path} : {modelId}));
+    const remove = useModelsMutation(gatewayApi.removeModel);
+    const resume = useModelsMutation((part: {url: string, fileName: string}) => gatewayApi.download({source: part.url, fileName: part.fileName}));
     const mutations = [setDefault, setRole, load, remove, resume];
     const busy = mutations.some((mutation) => mutation.isPending);
     // The last action's failure (one at a time: a new action clears the old error by resetting the others).
@@ -30,7 +31,7 @@ export function LibraryCard({state}: {state: ModelsState}) {
                     Folder <span className="mono break" data-testid="models-dir">{state.dir}</span>
                 </span>
             </div>
-            {state.models.length > 0 && (
+            {(state.models.length > 0 || state.builtIn != null) && (
                 <div className="models-table-wrap">
                     <table className="table models-table">
                         <thead>
@@ -40,7 +41,7 @@ export function LibraryCard({state}: {state: ModelsState}) {
                             </tr>
                         </thead>
                         <tbody>
-                            {state.models.map((model) => (
+                            {[...state.models, ...state.builtIn != null ? [state.builtIn] : []].map((model) => (
                                 <ModelRow key={model.id} model={model} active={state.active} actions={{
                                     busy,
                                     loadingId: load.isPending ? load.variables : undefined,
@@ -87,6 +88,8 @@ export function ModelRow({model, active, actions}: {model: LibraryModel, active:
                 <div className="row-gap models-name-badges">
                     {info?.name && <span className="muted small">{info.name}</span>}
                     {model.isDefault && <span className="badge badge-accent" data-testid="default-marker">default</span>}
+                    {model.builtIn && <span className="badge" data-testid="built-in-marker"
+                        title="Ships with Svc Studio (stories260K: children's stories, no chat template); served when the library is empty">built-in</span>}
                     {loaded && <span className="badge badge-ok" data-testid="loaded-marker">loaded</span>}
                 </div>
             </td>
@@ -108,14 +111,15 @@ export function ModelRow({model, active, actions}: {model: LibraryModel, active:
                 <td colSpan={5} className="field-error" data-testid="model-error">Unreadable: {model.error ?? "the header could not be read"}</td>
             )}
             <td className="mono models-size" data-testid="model-size">{formatBytes(model.sizeBytes)}</td>
-            <td><RoleToggles model={model} busy={actions.busy} onChange={actions.setRole} /></td>
+            <td>{model.builtIn ? <span className="muted small">when the library is empty</span>
+                : <RoleToggles model={model} busy={actions.busy} onChange={actions.setRole} />}</td>
             <td>
                 <div className="models-actions">
-                    <button type="button" className="btn btn-sm" disabled={actions.busy || model.isDefault || info == null}
-                        onClick={() => actions.setDefault(model.id)} data-testid="set-default">Set default</button>
+                    {!model.builtIn && <button type="button" className="btn btn-sm" disabled={actions.busy || model.isDefault || info == null}
+                        onClick={() => actions.setDefault(model.id)} data-testid="set-default">Set default</button>}
                     <button type="button" className="btn btn-sm btn-primary" disabled={actions.busy || loaded || loading || info == null}
                         onClick={() => actions.load(model.id)} data-testid="load-model">{loading ? "Loading…" : loaded ? "Loaded" : "Load"}</button>
-                    {confirming ? (
+                    {model.builtIn ? null : confirming ? (
                         <>
                             <button type="button" className="btn btn-sm btn-danger" disabled={actions.busy || inUse}
                                 onClick={() => { setConfirming(false); actions.remove(model.id); }} data-testid="confirm-delete">Delete file</button>

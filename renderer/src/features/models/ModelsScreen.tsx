@@ -4,7 +4,7 @@ import {DownloadCard, RequestError} from "./DownloadCard.tsx";
 import {EnginePanel, GpuPanel, LifecycleSettings} from "./EnginePanel.tsx";
 import {LibraryCard} from "./LibraryCard.tsx";
 import {useModelsState, useModelsMutation, catalogEntryState, downloadProgress} from "./models.ts";
-import {modelsApi} from "./modelsApi.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import type {ModelsState, CatalogEntry, DownloadJob} from "./types.ts";
 import "./models.css";
 
@@ -19,7 +19,7 @@ export function ModelsScreen() {
             {state != null && (
                 <>
                     {empty && <FirstRunCard state={state} />}
-                    {(!empty || state.partial.length > 0) && <LibraryCard state={state} />}
+                    {(!empty || state.partial.length > 0 || state.builtIn != null) && <LibraryCard state={state} />}
                     <div className="models-columns">
                         <div className="models-column">
                             <DownloadCard downloads={state.downloads} />
@@ -40,7 +40,7 @@ export function ModelsScreen() {
 /** An empty library: what a model is for here, the one-click first download, and where else models come from. */
 export function FirstRunCard({state}: {state: ModelsState}) {
     const first = state.catalog.find((entry) => entry.roles.includes("svc-1") && entry.installedId == null) ?? state.catalog[0];
-    const start = useModelsMutation((catalogId: string) => modelsApi.download({catalogId}));
+    const start = useModelsMutation((catalogId: string) => gatewayApi.download({catalogId}));
     const downloading = state.downloads.some((job) => job.status === "downloading");
     return (
         <section className="card models-first-run" data-testid="models-first-run">
@@ -48,6 +48,7 @@ export function FirstRunCard({state}: {state: ModelsState}) {
             <p>
                 Svc Studio answers with a language model that runs on this computer, and there is none in the library yet.
                 Download one of the recommended models below: it is saved in the library and becomes the default, and the engine can load it right away.
+                {state.builtIn != null && " Until then the engine serves the built-in stories260K, a 1.2 MB model that writes children's stories (it knows no chat format)."}
             </p>
             {downloading
                 ? <p className="strong">A download is running: its progress is shown under “Download a model”.</p>
@@ -76,7 +77,7 @@ export const catalogAnchor = "models-catalog";
 
 /** Recommended models, each one click away; the sizes are the catalog's approximations until the server says. */
 export function CatalogCard({catalog, downloads}: {catalog: CatalogEntry[], downloads: DownloadJob[]}) {
-    const start = useModelsMutation((catalogId: string) => modelsApi.download({catalogId}));
+    const start = useModelsMutation((catalogId: string) => gatewayApi.download({catalogId}));
     return (
         <section className="card" id={catalogAnchor} data-testid="models-catalog">
             <div className="card-title-row">

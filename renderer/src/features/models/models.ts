@@ -2,7 +2,7 @@
 import {useQuery, useMutation, useQueryClient} from "@tanstack/react-query";
 import {formatBytes, formatDuration} from "../../../../base/common/format.ts";
 import {gatewayStateKey} from "../../gateway/gatewayState.ts";
-import {modelsApi} from "./modelsApi.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import type {ModelsState, LibraryModel, CatalogEntry, DownloadJob} from "./types.ts";
 
 export const modelsStateKey = ["models-state"] as const;
@@ -11,7 +11,7 @@ export const modelsStateKey = ["models-state"] as const;
 export function useModelsState() {
     return useQuery<ModelsState>({
         queryKey: modelsStateKey,
-        queryFn: modelsApi.state,
+        queryFn: gatewayApi.models,
         refetchInterval: (query) => query.state.data != null && isBusy(query.state.data) ? 500 : 5000
     });
 }
@@ -36,9 +36,9 @@ const gpuKey = ["models-gpu"] as const;
  */
 export function useGpuReport() {
     const client = useQueryClient();
-    const query = useQuery({queryKey: gpuKey, queryFn: () => modelsApi.gpu().then((answer) => answer.gpu), staleTime: Infinity, retry: false});
+    const query = useQuery({queryKey: gpuKey, queryFn: () => gatewayApi.gpu().then((answer) => answer.gpu), staleTime: Infinity, retry: false});
     const recheck = async () => {
-        const {gpu} = await modelsApi.gpu(true);
+        const {gpu} = await gatewayApi.gpu(true);
         client.setQueryData(gpuKey, gpu);
     };
     return {...query, recheck};
