@@ -7,6 +7,8 @@ import {createDecisionRoutes} from "./decisions/routes.ts";
 import {LlamaDecisionEngine} from "./decisions/LlamaDecisionEngine.ts";
 import {createModelsRoutes} from "./models/routes.ts";
 import {createResponsesRoute} from "./responses/routes.ts";
+import {ServiceGate} from "./service/ServiceGate.ts";
+import {ServiceStore} from "./service/store.ts";
 
 export type ServerOptions = LocalEngineOptions & {
     /** Model for `svc-1-decision`; the chat model when absent. */
@@ -15,7 +17,15 @@ export type ServerOptions = LocalEngineOptions & {
     reasoningModelPath?: string,
     host?: string,
     port?: number,
-    apiKeys?: string[]
+    apiKeys?: string[],
+    /** Browser origins a keyless server answers CORS for, besides loopback ones (http/browserPolicy.ts). */
+    corsOrigins?: string[],
+    /** Folder of the service database (workspaces, keys, credits, usage: native/service); none without it. */
+    dataDir?: string,
+    /** Key for the admin API and /metrics from other machines; without it they answer loopback callers only. */
+    adminKey?: string,
+    /** Spec §5 rule 4: seconds a created or rotated key may still fail (default 0). */
+    keyActivationSeconds?: number
 };
 
 export type RunningServer = {
@@ -59,12 +69,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ...createModelsRoutes(modelIds.decision, [modelIds.decision], created),
         ...createDecisionRoutes(new LlamaDecisionEngine(decisionEngine))
     ];
-    const http = new HttpServer({routes, apiKeys: options.apiKeys ?? []});
+    let store: ServiceStore | undefined;
+    let http: HttpServer;
     const host = options.host ?? "127.0.0.1";
     let address;
     try {
+        store = options.dataDir != null ? ServiceStore.open(options.dataDir) : undefined;
+        const served: Array<[LocalEngine, string]> = [...chatModels.map((variant): [LocalEngine, string] => [variant.engine, variant.id]), [decisionEngine, modelIds.decision]];
+        const gate = createGate(options, store, routes, served);
+        http = new HttpServer({routes, apiKeys: options.apiKeys ?? [], corsOrigins: options.corsOrigins, gate});
         address = await http.listen(options.port ?? 8080, host);
     } catch (error) {
+        store?.close();
         await disposeEngines();
         throw error;
     }
@@ -74,7 +90,32 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         engine,
         async close() {
             await http.close();
+            store?.close();
             await disposeEngines();
         }
     };
+}
+
+/**
+ * The service gate (native/service): static keys or workspace mode, the admin API and /metrics. A request holds
+ * credit for the largest context served (billing.ts); the queue gauges read each engine's scheduler, labelled
+ * with the model ids it serves.
+ */
+function createGate(options: ServerOptions, store: ServiceStore | undefined, routes: Route[], served: Array<[LocalEngine, string]>): ServiceGate {
+    const modelsOf = new Map<LocalEngine, string[]>();
+    for (const [engine, id] of served) modelsOf.set(engine, [...modelsOf.get(engine) ?? [], id]);
+    const distinct = [...modelsOf.entries()];
+    return new ServiceGate({
+        store,
+        apiKeys: options.apiKeys,
+        adminKey: options.adminKey,
+        keyActivationMs: (options.keyActivationSeconds ?? 0) * 1000,
+        holdTokens: Math.max(...distinct.map(([engine]) => engine.context.contextSize)),
+        endpoints: routes.map((route) => `/${route.model}${route.path}`),
+        queues: distinct.map(([engine, ids]) => ({
+            model: ids.join(","),
+            depth: () => engine.scheduler.queued,
+            busy: () => engine.info.parallel - engine.scheduler.idle
+        }))
+    });
 }

@@ -1,6 +1,6 @@
-import type {CompletionUsage, SamplingParams} from "./chat/types.ts";
 import {limits} from "./limits.ts";
 import {fail, optional, readArray, readBoolean, readInteger, readObject, readString, required, readOutputBudget, readSampling, type FieldPath} from "./validation.ts";
+import type {SamplingParams} from "./validation.ts";
 
 /** A legacy `POST /completions` request after validation: prompts as a list, the budget resolved. */
 export type CompletionRequest = SamplingParams & {
@@ -24,6 +24,13 @@ export type TextCompletion = {
 };
 
 const maxChoices = 128;
+
+/**
+ * Prompts per legacy request. Spec §4 leaves the body "not shown", so this is the OpenAI legacy format's own cap
+ * on a prompt array (2048 entries); without one a body held 100,000 prompts, each tokenized and generated in turn
+ * (issue 13). Exported for the API tests.
+ */
+export const maxPrompts = 2048;
 
 /**
  * Validates a legacy `POST /completions` body. The spec leaves its fields "not shown", so it takes the OpenAI
@@ -53,7 +60,18 @@ export function parseCompletionRequest(raw: unknown): CompletionRequest {
 
 function readPrompts(value: unknown, path: FieldPath): string[] {
     if (typeof value === "string") return [value];
-    const prompts = readArray(value, path).map((item, index) => readString(item, [...path, index]));
+    const items = readArray(value, path);
+    if (items.length > maxPrompts) fail(path, `holds ${items.length} prompts; at most ${maxPrompts} are allowed per request, so split them across requests`);
+    const prompts = items.map((item, index) => readString(item, [...path, index]));
     if (prompts.length === 0) fail(path, "must hold at least one prompt");
     return prompts;
 }
+
+export type CompletionUsage = {
+    prompt_tokens: number,
+    completion_tokens: number,
+    total_tokens: number,
+    prompt_tokens_details: {cached_tokens: number},
+    /** Output tokens spent thinking (spec 2.3.4: they are part of `completion_tokens`); sent when the model can think. */
+    completion_tokens_details?: {reasoning_tokens: number}
+};

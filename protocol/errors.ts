@@ -31,7 +31,9 @@ export type ErrorCode =
     | "rate_limit_exceeded"
     | "service_busy"
     | "upstream_error"
-    | "service_unavailable";
+    | "service_unavailable"
+    /** A fault of the server itself (a bug), answered 500. */
+    | "internal_error";
 
 const typeByCode: Record<ErrorCode, string> = {
     invalid_request: "invalid_request_error",
@@ -45,8 +47,17 @@ const typeByCode: Record<ErrorCode, string> = {
     rate_limit_exceeded: "rate_limit_exceeded",
     service_busy: "rate_limit_exceeded",
     upstream_error: "api_error",
-    service_unavailable: "api_error"
+    service_unavailable: "api_error",
+    internal_error: "api_error"
 };
+
+/**
+ * Spec §7 types 5xx as `api_error`; a code without its own row takes its class from the status, so a 5xx is
+ * never `invalid_request_error` (issue 13: 500s carried that type).
+ */
+function typeOf(status: number, code: string): string {
+    return Object.hasOwn(typeByCode, code) ? typeByCode[code as ErrorCode] : status >= 500 ? "api_error" : "invalid_request_error";
+}
 
 export type ApiErrorOptions = {
     param?: string | null,
@@ -69,7 +80,7 @@ export class ApiError extends Error {
         this.name = "ApiError";
         this.status = status;
         this.code = code;
-        this.type = typeByCode[code as ErrorCode] ?? "invalid_request_error";
+        this.type = typeOf(status, code);
         this.param = options.param;
         this.usage = options.usage;
         this.retryAfter = options.retryAfter;

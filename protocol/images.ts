@@ -1,5 +1,4 @@
 import {fail, readString, type FieldPath, ValidationError} from "./validation.ts";
-import type {DecisionImageFormat, NormalizedImage} from "./decisions/types.ts";
 import {limits} from "./limits.ts";
 
 const dataUrlPattern = /^data:([a-zA-Z0-9.+-]+\/[a-zA-Z0-9.+-]+)(?:;[a-zA-Z0-9-]+=[^;,]*)*;base64,([A-Za-z0-9+/\s]*={0,2})$/;
@@ -207,3 +206,18 @@ export function readDecisionImage(value: unknown, path: FieldPath, name: string)
         fail(path, `is ${size.width}x${size.height} = ${pixels.toLocaleString("en-US")} pixels; an image may hold at most ${limits.pixelsPerImage.toLocaleString("en-US")} pixels`);
     return {name, mediaType: size.mediaType, format: size.format, bytes, width: size.width, height: size.height};
 }
+
+// ---- What the engine consumes ----
+
+export type DecisionImageFormat = "png" | "jpeg" | "gif" | "webp";
+
+export type NormalizedImage = {
+    /** `image_1`, `image_2`, ... on /v1/decisions (order sent); the `x_svc.images` key on /v1/systemone. */
+    name: string,
+    /** From the bytes, not the data URL's claim: `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
+    mediaType: string,
+    format: DecisionImageFormat,
+    bytes: Uint8Array,
+    width: number,
+    height: number
+};

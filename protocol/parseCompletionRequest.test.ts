@@ -1,7 +1,7 @@
 import {describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {ValidationError, type FieldPath} from "./validation.ts";
-import {parseCompletionRequest} from "./completions.ts";
+import {maxPrompts, parseCompletionRequest} from "./completions.ts";
 
 const base = {model: "svc-1", prompt: "Once upon a time"};
 const parse = (change: Record<string, unknown> = {}) => parseCompletionRequest({...base, ...change});
@@ -34,6 +34,12 @@ describe("parseCompletionRequest", () => {
         assertInvalid({prompt: []}, ["prompt"]);
         assertInvalid({prompt: ["a", 5]}, ["prompt", 1]);
         assertInvalid({prompt: [[1, 2]]}, ["prompt", 0]);
+    });
+
+    test("at most 2048 prompts (issue 13: 100,000 were accepted)", () => {
+        assert.equal(parse({prompt: Array(maxPrompts).fill("a")}).prompts.length, 2048);
+        assertInvalid({prompt: Array(maxPrompts + 1).fill("a")}, ["prompt"]);
+        assert.throws(() => parse({prompt: Array(100_000).fill("a")}), /holds 100000 prompts; at most 2048 are allowed/);
     });
 
     test("max_tokens is an explicit positive integer budget", () => {

@@ -1,4 +1,3 @@
-import type {SamplingParams} from "./chat/types.ts";
 
 export type FieldPath = Array<string | number>;
 
@@ -34,6 +33,21 @@ export function describeType(value: unknown): string {
     if (value === null) return "null";
     if (Array.isArray(value)) return "array";
     return typeof value;
+}
+
+/** Longest piece of a client's string that an error message echoes; a 10 MB value need not come back whole. */
+const maxQuotedLength = 80;
+
+/**
+ * A client's value as an error message shows it: strings quoted (cut at 80 characters), numbers, booleans and
+ * null as written, arrays and objects by their type only. JSON.stringify of a value nested 5,000 deep throws
+ * "Maximum call stack size exceeded", which turned a plain 400 into a 500 (issue 13, finding 6).
+ */
+export function quoteValue(value: unknown): string {
+    if (typeof value === "string")
+        return value.length > maxQuotedLength ? `${JSON.stringify(value.slice(0, maxQuotedLength))}...` : JSON.stringify(value);
+    if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+    return `a value of type ${describeType(value)}`;
 }
 
 export function fail(path: FieldPath, message: string): never {
@@ -75,20 +89,50 @@ export function readInteger(value: unknown, path: FieldPath, range: {min?: numbe
 
 export function readEnum<const T extends string>(value: unknown, path: FieldPath, allowed: readonly T[]): T {
     if (typeof value !== "string" || !allowed.includes(value as T))
-        fail(path, `must be one of ${allowed.map((item) => JSON.stringify(item)).join(", ")}, got ${JSON.stringify(value)}`);
+        fail(path, `must be one of ${allowed.map((item) => JSON.stringify(item)).join(", ")}, got ${quoteValue(value)}`);
     return value as T;
+}
+
+/** A field of a client's object, own properties only: nothing is read from Object.prototype. */
+function ownField(object: JsonObject, key: string): unknown {
+    return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 /** Reads an optional field: absent and `null` both mean "not sent", as OpenAI clients send either. */
 export function optional<T>(object: JsonObject, key: string, path: FieldPath, reader: (value: unknown, path: FieldPath) => T): T | undefined {
-    const value = object[key];
+    const value = ownField(object, key);
     if (value === undefined || value === null) return undefined;
     return reader(value, [...path, key]);
 }
 
 export function required<T>(object: JsonObject, key: string, path: FieldPath, reader: (value: unknown, path: FieldPath) => T): T {
-    if (!(key in object) || object[key] === undefined) fail([...path, key], "is required");
-    return reader(object[key], [...path, key]);
+    const value = ownField(object, key);
+    if (value === undefined) fail([...path, key], "is required");
+    return reader(value, [...path, key]);
+}
+
+/**
+ * How deeply `value` nests arrays and objects (a scalar is 0, `{}` is 1, `{"a": []}` is 2), walked iteratively so
+ * any depth JSON.parse accepts is measured without recursion; the walk stops once `stopAfter` is passed.
+ */
+export function jsonDepth(value: unknown, stopAfter = Infinity): number {
+    let deepest = 0;
+    const pending: Array<{value: unknown, depth: number}> = [{value, depth: 0}];
+    while (pending.length > 0) {
+        const {value: current, depth} = pending.pop()!;
+        if (current === null || typeof current !== "object") continue;
+        deepest = Math.max(deepest, depth + 1);
+        if (deepest > stopAfter) return deepest;
+        const children = Array.isArray(current) ? current : Object.values(current);
+        for (const child of children) pending.push({value: child, depth: depth + 1});
+    }
+    return deepest;
+}
+
+/** Fails at `path` when `value` nests deeper than `maxDepth` levels, naming the limit so the client can fix it. */
+export function checkJsonDepth(value: unknown, path: FieldPath, maxDepth: number) {
+    if (jsonDepth(value, maxDepth) > maxDepth)
+        fail(path, `nests arrays and objects more than ${maxDepth} levels deep; at most ${maxDepth} levels are supported`);
 }
 
 /** Rejects fields the schema does not know, for endpoints whose spec says unknown fields are errors. */
@@ -144,3 +188,13 @@ export function readSampling(body: JsonObject, {withStop = true, withPenalties =
     }
     return sampling;
 }
+
+/** Sampling fields shared by chat, legacy completions and Responses. */
+export type SamplingParams = {
+    temperature?: number,
+    top_p?: number,
+    seed?: number,
+    stop?: string[],
+    presence_penalty?: number,
+    frequency_penalty?: number
+};

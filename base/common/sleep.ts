@@ -1,4 +1,4 @@
-// Abortable waiting, for code that runs in browsers too (so not `timers/promises`).
+// Abortable waiting and retry backoff, for code that runs in browsers too (so not `timers/promises`).
 
 /** The error an aborted signal stands for; older runtimes leave `reason` undefined. */
 export function abortReason(signal: AbortSignal): unknown {
@@ -22,4 +22,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
         }, Math.max(0, ms));
         signal?.addEventListener("abort", onAbort, {once: true});
     });
+}
+
+/** Exponential backoff: `baseMs * 2^(attempt - 1)` for the 1-based `attempt`, at most `maxMs`. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+    return Math.min(maxMs, baseMs * 2 ** (attempt - 1));
 }

@@ -1,6 +1,6 @@
 import {ApiError} from "../../protocol/errors.ts";
 import {TransportError} from "./errors.ts";
-import {sleep, abortReason} from "../../base/common/sleep.ts";
+import {abortReason, backoffDelay, sleep} from "../../base/common/sleep.ts";
 
 export type RetryOptions = {
     /** Total attempts, the first included. Default 4. */
@@ -59,7 +59,7 @@ export function retryPolicy(options: RetryOptions | false = {}): RetryPolicy {
                 // Retrying sooner than asked would be refused again; waiting longer than allowed is the caller's call.
                 return delayMs <= maxDelayMs ? {retry: true, delayMs} : {retry: false};
             }
-            const cap = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+            const cap = backoffDelay(attempt, baseDelayMs, maxDelayMs);
             return {retry: true, delayMs: Math.floor(random() * cap)};
         }
     };

@@ -37,6 +37,11 @@ test("starts the real engine, restarts it after kill -9, and stop leaves no chil
     assert.equal(running.parallel, 1);
     assert.match(running.url!, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((await fetch(`${running.url}/health`)).status, 200);
+    // The engine requires the supervisor's per-launch key (issue 13), handed down by environment.
+    const models = `${running.url}/svc-1/v1/models`;
+    assert.equal((await fetch(models)).status, 401);
+    assert.equal((await fetch(models, {headers: {authorization: supervisor.authorization()}})).status, 200);
+    assert.match(supervisor.authorization(), /^Bearer [0-9a-f]{64}$/);
 
     process.kill(running.pid!, "SIGKILL");
     const crashed = await waitForStatus(supervisor, (status) => status.status === "crashed");
@@ -45,6 +50,7 @@ test("starts the real engine, restarts it after kill -9, and stop leaves no chil
     assert.equal(restarted.restarts, 1);
     assert.equal(isAlive(running.pid!), false);
     assert.equal((await fetch(`${restarted.url}/health`)).status, 200);
+    assert.equal((await fetch(`${restarted.url}/svc-1/v1/models`, {headers: {authorization: supervisor.authorization()}})).status, 200, "the restarted engine has the same key");
 
     await supervisor.stop();
     assert.equal(supervisor.status().status, "stopped");

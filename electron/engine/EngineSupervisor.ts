@@ -1,8 +1,11 @@
+import {backoffDelay} from "../../base/common/sleep.ts";
 import {execFile, spawn, type ChildProcess} from "node:child_process";
+import {randomBytes} from "node:crypto";
 import {EventEmitter} from "node:events";
 import {createInterface} from "node:readline";
 import {fileURLToPath} from "node:url";
 import type {EngineStatus} from "../../protocol/gateway/contract.ts";
+import {engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
 
 /** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
 export class TextTail {
@@ -26,11 +29,6 @@ export class TextTail {
     public text(): string {
         return this.lines.join("\n");
     }
-}
-
-/** Exponential restart delay: base, 2x base, 4x base ... capped at `maxMs`. `attempt` counts from 0. */
-export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
-    return Math.min(maxMs, baseMs * 2 ** attempt);
 }
 
 /** What the engine CLI prints on start-up (native/cli/main.ts `serve`), read back line by line. */
@@ -86,8 +84,8 @@ export type EngineSupervisorOptions = {
 
 const defaultCliPath = fileURLToPath(new URL("../../native/cli/bin.mjs", import.meta.url));
 
-/** Variables the engine child must not inherit: it never needs the remote key. */
-const privateEnv = ["SVC_REMOTE_API_KEY"];
+/** Variables no child inherits from this process: the engine never needs the remote key, nor `runCli` a stray engine key. */
+const privateEnv = ["SVC_REMOTE_API_KEY", engineKeyEnvVar];
 
 type Launch = {child: ChildProcess, ready: Promise<void>, closed: Promise<void>};
 
@@ -106,6 +104,11 @@ export class EngineSupervisor extends EventEmitter {
     private restartTimer?: NodeJS.Timeout;
     private runningSince = 0;
     private readonly stderr = new TextTail(20);
+    /**
+     * The engine's per-launch key (issue 13, finding 1): without one, any web page could drive the engine's loopback
+     * port. Handed to the child in its environment, never on its command line, and only ever sent by the gateway.
+     */
+    private readonly engineKey = randomBytes(32).toString("hex");
     private readonly killOnExit = () => this.launch?.child.kill("SIGKILL");
 
     public constructor(options: EngineSupervisorOptions = {}) {
@@ -121,20 +124,28 @@ export class EngineSupervisor extends EventEmitter {
         return this.options.modelPath;
     }
 
+    /** The `Authorization` value every request to the engine must carry (the gateway's proxy adds it). */
+    public authorization(): string {
+        return `Bearer ${this.engineKey}`;
+    }
+
     /**
-     * Starts the engine on `modelPath` (or the last one) and resolves once it listens. Starting the model that
-     * is already running or starting is a no-op; another model stops the current engine first.
+     * Starts the engine on `modelPath` (or the last one), with `threads` when given (kept for later starts), and
+     * resolves once it listens. Starting the model that is already running or starting with the same settings is a
+     * no-op; another model or thread count stops the current engine first.
      * Rejects with the engine's own error line when it fails to come up; the status is then `crashed`.
      */
-    public async start(modelPath?: string): Promise<EngineStatus> {
+    public async start(modelPath?: string, settings: {threads?: number} = {}): Promise<EngineStatus> {
         const model = modelPath ?? this.options.modelPath;
         if (model == null) throw new Error("no model file chosen for the local engine");
-        if (this.launch != null && model === this.options.modelPath && (this.current.status === "running" || this.current.status === "starting")) {
+        const sameSettings = settings.threads == null || settings.threads === this.options.threads;
+        if (this.launch != null && model === this.options.modelPath && sameSettings && (this.current.status === "running" || this.current.status === "starting")) {
             await this.launch.ready;
             return this.status();
         }
         await this.stop();
         this.options.modelPath = model;
+        if (settings.threads != null) this.options.threads = settings.threads;
         this.wanted = true;
         this.current = {status: "stopped", restarts: 0};
         try {
@@ -162,8 +173,7 @@ export class EngineSupervisor extends EventEmitter {
      * code is only ever loaded in a child, never in the gateway's (Electron main) process. Resolves with stdout.
      */
     public runCli(args: string[], timeoutMs = 60_000): Promise<string> {
-        const env: NodeJS.ProcessEnv = {...process.env, ...this.options.env};
-        for (const name of privateEnv) delete env[name];
+        const env = this.childEnv();
         return new Promise((resolve, reject) => {
             execFile(this.options.execPath ?? process.execPath, [this.options.cliPath ?? defaultCliPath, ...args],
                 {env, timeout: timeoutMs, windowsHide: true, maxBuffer: 1024 * 1024}, (error, stdout, stderr) => {
@@ -175,6 +185,7 @@ export class EngineSupervisor extends EventEmitter {
 
     private spawnEngine(): Launch {
         const options = this.options;
+        // Loopback only: the engine is for this machine, and the gateway is its one intended client.
         const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", "0"];
         if (options.threads != null) args.push("--threads", String(options.threads));
         if (options.gpu != null) args.push("--gpu", options.gpu);
@@ -183,8 +194,7 @@ export class EngineSupervisor extends EventEmitter {
         if (options.parallel != null) args.push("--parallel", String(options.parallel));
         for (const key of options.apiKeys ?? []) args.push("--api-key", key);
 
-        const env: NodeJS.ProcessEnv = {...process.env, ...options.env};
-        for (const name of privateEnv) delete env[name];
+        const env = {...this.childEnv(), [engineKeyEnvVar]: this.engineKey};
         const child = spawn(options.execPath ?? process.execPath, args, {env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true});
         this.stderr.clear();
         process.on("exit", this.killOnExit);
@@ -224,6 +234,13 @@ export class EngineSupervisor extends EventEmitter {
         return this.launch;
     }
 
+    /** This process's environment with the options' variables over it, less the private ones. */
+    private childEnv(): NodeJS.ProcessEnv {
+        const env: NodeJS.ProcessEnv = {...process.env, ...this.options.env};
+        for (const name of privateEnv) delete env[name];
+        return env;
+    }
+
     private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null) {
         process.off("exit", this.killOnExit);
         if (this.launch?.child !== child) return;
@@ -250,7 +267,7 @@ export class EngineSupervisor extends EventEmitter {
         this.restartTimer = setTimeout(() => {
             this.restartTimer = undefined;
             if (this.wanted) this.spawnEngine();
-        }, backoffDelay(restarts, restartDelayMs, maxRestartDelayMs));
+        }, backoffDelay(restarts + 1, restartDelayMs, maxRestartDelayMs));
     }
 
     private async terminate({child, closed}: Launch) {

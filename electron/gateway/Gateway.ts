@@ -3,19 +3,19 @@ import {createServer, type IncomingMessage, type Server, type ServerResponse} fr
 import type {AddressInfo} from "node:net";
 import {fileURLToPath} from "node:url";
 import {toApiError} from "../../native/http/replies.ts";
-import {readJsonBody} from "../../native/http/requests.ts";
-import {optional, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
+import {closeIfBodyUnread, hasBody, readJsonBody} from "../../native/http/requests.ts";
+import {optional, readInteger, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
 import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
 import {type ConnectionStore, readRemoteProfileInput} from "../connections/ConnectionStore.ts";
 import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
-import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "./answers.ts";
+import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "../api/answers.ts";
 import {matchGatewayRoute} from "../../protocol/gateway/routes.ts";
 import type {GatewayState, EngineLifecycleSettings} from "../../protocol/gateway/contract.ts";
 import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
 import {ModelsApi} from "../models/ModelsApi.ts";
-import {isAllowedHost, proxyRequest, tokensEqual} from "./proxy.ts";
+import {type ForwardedPath, forwardedPath, isAllowedHost, proxyRequest, tokensEqual, upstreamUrl} from "./proxy.ts";
 import {serveStatic} from "./staticFiles.ts";
 
 export type GatewayOptions = {
@@ -138,8 +138,8 @@ export class Gateway {
             if (!tokensEqual(Array.isArray(token) ? token[0] : token, this.token))
                 throw new GatewayError(403, "invalid_gateway_token", "authentication_error",
                     "missing or wrong X-Gateway-Token header; the token is in this page's <meta name=\"svc-gateway-token\">");
-            if (route === "local") return await this.proxyLocal(req, res, url);
-            if (route === "remote") return await this.proxyRemote(req, res, url);
+            if (route === "local") return await this.proxyLocal(req, res, forwardedPath(req.url ?? "/", "/local"));
+            if (route === "remote") return await this.proxyRemote(req, res, forwardedPath(req.url ?? "/", "/remote"));
             return await this.api(req, res, url);
         } catch (error) {
             if (res.headersSent) {
@@ -147,13 +147,12 @@ export class Gateway {
                 return;
             }
             const apiError = error instanceof KeyVaultError ? vaultError(error) : toApiError(error);
-            // A body that was not (fully) read: close the connection rather than leave it half-consumed.
-            if (hasBody(req) && !req.complete) res.setHeader("Connection", "close");
+            closeIfBodyUnread(req, res);
             writeJson(res, apiError.status, apiError.toEnvelope());
         }
     }
 
-    private async proxyLocal(req: IncomingMessage, res: ServerResponse, url: URL) {
+    private async proxyLocal(req: IncomingMessage, res: ServerResponse, forwarded: ForwardedPath) {
         // Stopped (idle unload, or never started) with autoStart on: this request loads the model and then goes through.
         await this.lifecycle.ensureRunning();
         const engineUrl = this.supervisor.status().url;
@@ -161,7 +160,9 @@ export class Gateway {
         const ended = this.lifecycle.requestStarted();
         try {
             await proxyRequest(req, res, {
-                target: new URL(url.pathname.slice("/local".length) + url.search, engineUrl),
+                target: upstreamUrl(engineUrl, forwarded),
+                // The engine requires its per-launch key; the renderer never holds it (issue 13, finding 1).
+                addHeaders: {Authorization: this.supervisor.authorization()},
                 unreachable: () => engineStopped(this.supervisor.status().status)
             });
         } finally {
@@ -169,14 +170,14 @@ export class Gateway {
         }
     }
 
-    private async proxyRemote(req: IncomingMessage, res: ServerResponse, url: URL) {
+    private async proxyRemote(req: IncomingMessage, res: ServerResponse, forwarded: ForwardedPath) {
         const remote = this.connections.activeRemote();
         if (remote == null)
             throw new GatewayError(409, "no_remote_connection", "invalid_request_error",
                 "no remote connection is active: add one and activate it (POST /gateway/api/connections)");
         const key = this.vault.get(remote.id);
         await proxyRequest(req, res, {
-            target: new URL(remote.baseUrl + url.pathname.slice("/remote".length) + url.search),
+            target: upstreamUrl(remote.baseUrl, forwarded),
             addHeaders: key != null ? {Authorization: `Bearer ${key}`} : {},
             unreachable: (error) => new GatewayError(502, "upstream_error", "api_error",
                 `could not reach ${remote.baseUrl}: ${(error as NodeJS.ErrnoException).code ?? error.message}`)
@@ -199,7 +200,8 @@ export class Gateway {
         state: async () => this.answer(),
         startEngine: async ({readBody}) => {
             const body = readObject(await readBody(), []);
-            rejectUnknownFields(body, [], ["modelPath", "modelId"]);
+            rejectUnknownFields(body, [], ["modelPath", "modelId", "threads"]);
+            const threads = optional(body, "threads", [], (value, at) => readInteger(value, at, {min: 1, max: 1024}));
             const modelId = optional(body, "modelId", [], readString);
             if (modelId != null && body.modelPath != null)
                 throw new GatewayError(400, "invalid_request", "invalid_request_error", "give modelPath or modelId, not both");
@@ -209,9 +211,12 @@ export class Gateway {
             if (modelPath == null && this.supervisor.modelPath() == null)
                 throw new GatewayError(400, "invalid_request", "invalid_request_error", "modelPath: is required, no model has been chosen yet");
             // A failed start is reported in the state (status `crashed`, `error`), which is the answer either way.
-            await this.supervisor.start(modelPath).catch(() => undefined);
+            await this.supervisor.start(modelPath, {threads}).catch(() => undefined);
             return this.answer();
         },
+        // For scripts on this machine (View code): the page can already drive the engine through /local, so the
+        // launch token that guards this route guards the same power.
+        engineKey: async () => ({status: 200, body: {key: this.supervisor.authorization().slice("Bearer ".length)}}),
         stopEngine: async () => {
             await this.supervisor.stop();
             return this.answer();
@@ -270,11 +275,6 @@ function routeOf(pathname: string): Route {
     if (under("/remote")) return "remote";
     if (under("/gateway/api")) return "api";
     return "static";
-}
-
-function hasBody(req: IncomingMessage): boolean {
-    const length = req.headers["content-length"];
-    return (length != null && length !== "0") || req.headers["transfer-encoding"] != null;
 }
 
 /** Gateway API bodies are small JSON objects; an empty body (a bare POST) reads as `{}`. */

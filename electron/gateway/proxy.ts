@@ -1,6 +1,7 @@
 import {timingSafeEqual} from "node:crypto";
 import http, {type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse} from "node:http";
 import https from "node:https";
+import {GatewayError} from "../api/answers.ts";
 
 /** Constant-time comparison, so the token cannot be guessed byte by byte from response timings. */
 export function tokensEqual(given: string | undefined, expected: string): boolean {
@@ -18,6 +19,41 @@ export function isAllowedHost(host: string | undefined, port: number): boolean {
     if (host == null) return false;
     const value = host.toLowerCase();
     return value === `127.0.0.1:${port}` || value === `localhost:${port}`;
+}
+
+/** A request path below a proxy prefix, checked; the query as sent. */
+export type ForwardedPath = {path: string, query: string};
+
+/**
+ * The part of the request target below `prefix` (`/local` or `/remote`), read from the raw target before the WHATWG
+ * parser turns `\` into `/` and resolves dot segments. Anything that could name another host once joined to a base
+ * URL (`//host`, `\host`, `%2f`, `%5c`) or climb out of the prefix (`.` and `..` segments, percent-encoded or not, or
+ * a target that only reaches the prefix through them) is a 400 (issue 13, finding 2). The API has no such paths.
+ */
+export function forwardedPath(rawTarget: string, prefix: string): ForwardedPath {
+    const queryAt = rawTarget.indexOf("?");
+    const rawPath = queryAt < 0 ? rawTarget : rawTarget.slice(0, queryAt);
+    const path = rawPath.slice(prefix.length);
+    const segments = path.split("/").slice(1);
+    const belowPrefix = rawPath.startsWith(prefix) && (path === "" || path.startsWith("/"));
+    // An empty segment is `//`; one is allowed last, as a trailing slash.
+    const emptySegment = segments.slice(0, -1).includes("");
+    const dotSegment = segments.some((segment) => [".", ".."].includes(segment.replace(/%2e/gi, ".")));
+    if (!belowPrefix || emptySegment || dotSegment || /\\|%2f|%5c/i.test(path))
+        throw new GatewayError(400, "invalid_path", "invalid_request_error",
+            `${prefix}/... paths may not hold empty segments (//), backslashes, encoded slashes or dot segments; got ${JSON.stringify(rawPath)}`);
+    return {path, query: queryAt < 0 ? "" : rawTarget.slice(queryAt)};
+}
+
+/**
+ * `base` (the engine's origin, or a remote profile's base URL) with `forwarded` appended to its path. The path is set
+ * on a copy of `base`, never resolved against it, so whatever it holds it cannot change the scheme, host or port.
+ */
+export function upstreamUrl(base: string, {path, query}: ForwardedPath): URL {
+    const target = new URL(base);
+    target.pathname = target.pathname.replace(/\/$/, "") + path;
+    target.search = query;
+    return target;
 }
 
 /** Headers that describe one hop, not the message; RFC 9110 §7.6.1. */

@@ -1,7 +1,7 @@
 import {readFile, stat} from "node:fs/promises";
 import type {ServerResponse} from "node:http";
 import path from "node:path";
-import {GatewayError} from "./answers.ts";
+import {GatewayError} from "../api/answers.ts";
 
 /**
  * The policy sent with every HTML page of the gateway (and enforced again by Electron main): scripts only from

@@ -26,3 +26,40 @@ test("draft-07 schemas and repeated $ids are accepted", () => {
     assert.equal(compileJsonSchema(schema, [])(true), undefined);
     assert.equal(compileJsonSchema({...schema}, [])(true), undefined);
 });
+
+test("patterns run in linear time: a catastrophic pattern answers at once (issue 13, finding 4)", () => {
+    const validate = compileJsonSchema({type: "object", properties: {s: {type: "string", pattern: "^((.|\\s)+)+~$"}},
+        patternProperties: {"^(a|a?)+$": {type: "integer"}}}, ["schema"]);
+    // V8's backtracking engine takes exponential time on both (it spent 21 s on the first with a model reply).
+    const started = performance.now();
+    assert.match(validate({s: "a".repeat(100_000) + " b"}) ?? "", /must match pattern/);
+    assert.equal(validate({["a".repeat(50_000) + "b"]: "not checked: the key does not match"}), undefined);
+    assert.ok(performance.now() - started < 1_000, `${(performance.now() - started).toFixed(0)} ms`);
+    assert.equal(validate({s: "any\nthing~"}), undefined);
+});
+
+test("patterns keep ECMAScript's \\u escapes and tell patterns apart", () => {
+    const validate = compileJsonSchema({type: "object", properties: {
+        e: {type: "string", pattern: "^caf\\u00e9$"},
+        braces: {type: "string", pattern: "^\\u{1F600}$"},
+        literal: {type: "string", pattern: "^\\\\u0041$"},
+        digits: {type: "string", pattern: "^\\d+$"}
+    }}, ["schema"]);
+    assert.equal(validate({e: "café", braces: "😀", literal: "\\u0041", digits: "42"}), undefined);
+    assert.match(validate({digits: "4a"}) ?? "", /digits must match pattern "\^\\d\+\$"/);
+    assert.match(validate({literal: "A"}) ?? "", /literal must match/);
+});
+
+test("backreferences and lookaround are a 400 naming the pattern, not the backtracking engine", () => {
+    for (const pattern of ["^(a)\\1$", "^(?=a)", "(?<!a)b", "(?!x)"]) {
+        for (const schema of [{type: "string", pattern}, {type: "object", patternProperties: {[pattern]: {}}}]) {
+            assert.throws(() => compileJsonSchema(schema, ["tools", 0, "function", "parameters"]), (error) => {
+                assert.ok(error instanceof ValidationError);
+                assert.deepEqual(error.path, ["tools", 0, "function", "parameters"]);
+                assert.match(error.message, /no backreferences and no lookahead or lookbehind/);
+                assert.ok(error.message.includes(JSON.stringify(pattern)), error.message);
+                return true;
+            }, pattern);
+        }
+    }
+});

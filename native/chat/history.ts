@@ -1,5 +1,7 @@
 import type {ChatHistoryItem, ChatModelResponse} from "node-llama-cpp";
 import type {ChatContentPart, ChatMessage} from "../../protocol/chat/types.ts";
+import {maxSchemaDepth} from "../../protocol/chat/parseChatRequest.ts";
+import {jsonDepth} from "../../protocol/validation.ts";
 
 /** Text of a message's content; image parts are refused earlier, so only text parts remain here. */
 export function contentText(content: string | ChatContentPart[] | null): string {
@@ -33,12 +35,21 @@ export function toChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
     return history;
 }
 
+/**
+ * Deepest tool-call arguments or tool result passed on parsed: node-llama-cpp's chat wrappers render them
+ * recursively, and a value 5,000 levels deep overflowed the stack (a 500; issue 13, finding 6). The same 128 levels
+ * a JSON Schema may have; anything deeper reaches the model as the text the client sent, like text that is not JSON.
+ */
+const maxParsedDepth = maxSchemaDepth;
+
 function parseArguments(text: string): unknown {
+    let value: unknown;
     try {
-        return JSON.parse(text);
+        value = JSON.parse(text);
     } catch {
         return text;
     }
+    return jsonDepth(value, maxParsedDepth) > maxParsedDepth ? text : value;
 }
 
 /** A tool message fills the `result` of the matching call in the latest model turn (validated to exist). */

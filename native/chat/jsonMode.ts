@@ -4,6 +4,7 @@ import {Ajv, type ValidateFunction} from "ajv";
 import {Ajv2019} from "ajv/dist/2019.js";
 import {Ajv2020} from "ajv/dist/2020.js";
 import {ValidationError, type FieldPath} from "../../protocol/validation.ts";
+import {linearRegExp, UnsupportedPatternError} from "./linearRegExp.ts";
 
 /**
  * Why `text` breaks the JSON contract, or undefined when it keeps it: one JSON value with nothing around it,
@@ -51,11 +52,12 @@ export function withFormatInstruction(history: ChatHistoryItem[], format: Respon
 
 export type JsonValidator = (value: unknown) => string | undefined;
 
-// `format` is not checked (no format vocabulary is installed; the grammar shapes formatted strings instead) and
-// unknown keywords are allowed, as in any JSON Schema consumer that is not in strict mode.
+// `format` is not checked (no format vocabulary is installed; the grammar shapes formatted strings instead), so no
+// format regular expression ever runs, and unknown keywords are allowed, as in any JSON Schema consumer that is
+// not in strict mode. `pattern` and `patternProperties` run on the linear-time engine (linearRegExp.ts).
 // A new Ajv per schema: a shared one would keep every request's schema forever and refuse a second schema
 // that reuses an `$id`.
-const options = {strict: false, validateFormats: false, allErrors: true} as const;
+const options = {strict: false, validateFormats: false, allErrors: true, code: {regExp: linearRegExp}} as const;
 const dialects = {
     "2020-12": () => new Ajv2020(options),
     "2019-09": () => new Ajv2019(options),
@@ -77,6 +79,7 @@ export function compileJsonSchema(schema: Record<string, unknown>, path: FieldPa
     try {
         validate = ajv.compile(schema);
     } catch (error) {
+        if (error instanceof UnsupportedPatternError) throw new ValidationError(path, error.message);
         throw invalid(path, (error as Error).message);
     }
     return (value) => validate(value) ? undefined : ajv.errorsText(validate.errors, {dataVar: "value"});

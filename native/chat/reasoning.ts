@@ -4,14 +4,7 @@ import type {ChatCompletionRequest, ReasoningEffort} from "../../protocol/chat/t
 import {limits} from "../../protocol/limits.ts";
 import {ValidationError} from "../../protocol/validation.ts";
 import type {ChatModelVariant} from "./routes.ts";
-
-/**
- * Whether the loaded model's chat format has a thought segment (e.g. `<think>...</think>`), so node-llama-cpp
- * can separate its working from its answer and budget it; only then is there a reasoning variant to serve.
- */
-export function canThink(chatWrapper: ChatWrapper): boolean {
-    return chatWrapper.settings.segments?.thought?.prefix != null;
-}
+import {canThink} from "../library/modelFile.ts";
 
 export type ReasoningControls = Pick<ChatCompletionRequest, "chat_template_kwargs" | "reasoning_effort" | "thinking_token_budget">;
 

@@ -1,13 +1,16 @@
 import {reasoningModelId, parseChatCompletionRequest} from "../../protocol/chat/parseChatRequest.ts";
 import {modelIds, limits} from "../../protocol/limits.ts";
 import {type LocalEngine, makeUsage, makeId, unixSeconds} from "../engine/LocalEngine.ts";
-import {canThink} from "./reasoning.ts";
-import type {CompletionUsage, ChatCompletionChunk, ChatCompletion, ChatCompletionRequest} from "../../protocol/chat/types.ts";
+import {canThink} from "../library/modelFile.ts";
+import type {ChatCompletionChunk, ChatCompletion, ChatCompletionRequest} from "../../protocol/chat/types.ts";
 import {type ChatDelta, ChatTurnSession, type ChatTurnResult} from "./turnRun.ts";
 import {checkModelMatchesPath} from "../http/requests.ts";
 import type {RequestContext, Route} from "../http/HttpServer.ts";
 import type {ChatTurnRequest} from "./turnPlan.ts";
 import {SseStream, writeSuccess} from "../http/replies.ts";
+import type {CompletionUsage} from "../../protocol/completions.ts";
+import {ApiError} from "../../protocol/errors.ts";
+import {settleUsage} from "../http/gate.ts";
 
 /** One model id of the chat family and the engine behind it, thinking by default or not (spec 2.6.1). */
 export type ChatModelVariant = {id: string, reasoningByDefault: boolean, engine: LocalEngine};
@@ -69,6 +72,10 @@ export function createChatTurnRoute<Request extends {model: string}>(variant: Ch
             const session = await ChatTurnSession.open(variant.engine, variant, toTurnRequest(request), context.signal);
             try {
                 await answer(context, request, session);
+            } catch (error) {
+                // Spec 2.7.5 and §7 "Charging": the unsatisfiable JSON-mode 400 carries usage, and it is charged.
+                if (error instanceof ApiError && error.usage != null) settleUsage(context, error.usage);
+                throw error;
             } finally {
                 session.release();
             }
@@ -118,6 +125,7 @@ async function answerChoices(context: RequestContext, request: ChatCompletionReq
         })),
         usage: session.usage()
     };
+    settleUsage(context, completion.usage);
     writeSuccess(context, completion);
 }
 
@@ -138,7 +146,10 @@ async function streamChoices(context: RequestContext, request: ChatCompletionReq
         });
         stream.send(chunk([{index, delta: {}, finish_reason: result.finishReason, logprobs: null}]));
     }
-    if (includeUsage) stream.send(chunk([], session.usage()));
+    // Charged before the last events go out (spec §2.3, §7), whether or not the client asked to see the usage.
+    const usage = session.usage();
+    settleUsage(context, usage);
+    if (includeUsage) stream.send(chunk([], usage));
     stream.send("[DONE]");
     stream.end();
 }

@@ -1,14 +1,16 @@
-import type {ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, Token, LlamaGrammar} from "node-llama-cpp";
+import type {ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, Token, LlamaGrammar, LlamaText} from "node-llama-cpp";
 import {ApiError} from "../../protocol/errors.ts";
 import type {FieldPath} from "../../protocol/validation.ts";
-import type {ChatMessage, ChatTool, ChatToolChoice, ResponseFormat, SamplingParams} from "../../protocol/chat/types.ts";
-import {checkOutputBudget, type LocalEngine} from "../engine/LocalEngine.ts";
+import type {ChatMessage, ChatTool, ChatToolChoice, ResponseFormat} from "../../protocol/chat/types.ts";
+import {checkOutputBudget, type LocalEngine, type OutputWindow, tokenizeForWindow} from "../engine/LocalEngine.ts";
+import {fewestTokens, promptPieces, textBytes, tokenizePieces, type TokenBudget} from "../engine/promptTokens.ts";
 import type {ChatModelVariant} from "./routes.ts";
 import type {ChatTurnResult} from "./turnRun.ts";
 import {checkJsonReply, createJsonGrammar, withFormatInstruction, compileJsonSchema} from "./jsonMode.ts";
 import {resolveThinking, type ReasoningControls, thinkingOverhead, withThinkingOff} from "./reasoning.ts";
 import {checkToolCalls, createForcedCallChatWrapper, toModelFunctions} from "./tools.ts";
 import {toChatHistory} from "./history.ts";
+import type {SamplingParams} from "../../protocol/validation.ts";
 
 /**
  * No attempt produced JSON that keeps the `response_format` contract (spec 2.7.5). It carries the output tokens
@@ -26,13 +28,33 @@ export class UnsatisfiedFormatError extends Error {
     }
 }
 
-/**
- * The tokens LlamaChat will evaluate for this history, rendered by the same chat wrapper before generation,
- * so the window can be checked and `prompt_tokens` reported exactly.
- */
+/** The text LlamaChat will evaluate for this history, rendered by the same chat wrapper before generation. */
+function chatContextText(chatWrapper: ChatWrapper, history: ChatHistoryItem[], functions?: ChatModelFunctions): LlamaText {
+    return chatWrapper.generateContextState({chatHistory: history, availableFunctions: functions}).contextText;
+}
+
+/** The tokens LlamaChat will evaluate for this history, so the window can be checked and `prompt_tokens` reported exactly. */
 export function renderChatPrompt(model: LlamaModel, chatWrapper: ChatWrapper, history: ChatHistoryItem[], functions?: ChatModelFunctions): Token[] {
-    const {contextText} = chatWrapper.generateContextState({chatHistory: history, availableFunctions: functions});
-    return contextText.tokenize(model.tokenizer);
+    return chatContextText(chatWrapper, history, functions).tokenize(model.tokenizer);
+}
+
+/** renderChatPrompt for a request: long text tokenized in chunks that yield to other clients, stopping past `budget.limit`. */
+export function tokenizeChatPrompt(model: LlamaModel, chatWrapper: ChatWrapper, history: ChatHistoryItem[], functions: ChatModelFunctions | undefined,
+    budget: TokenBudget): Promise<Token[]> {
+    return tokenizePieces(model, promptPieces(chatContextText(chatWrapper, history, functions)), budget);
+}
+
+/**
+ * The client's message text, each trimmed (a template may trim it), as the rendered prompt holds it verbatim: its
+ * bytes bound the prompt's tokens from below. Tool-call arguments and results are left out, as they are parsed and
+ * re-serialised, which can shrink them.
+ */
+function* verbatimTexts(messages: ChatMessage[]): Generator<string> {
+    for (const message of messages) {
+        if (message.role === "tool") continue;
+        if (typeof message.content === "string") yield message.content.trim();
+        else for (const part of message.content ?? []) if (part.type === "text") yield part.text.trim();
+    }
 }
 
 /**
@@ -99,8 +121,11 @@ const maxAttempts = 3;
  * - otherwise one free generation, thinking as the variant and the request say (2.6).
  * Forced calls and JSON grammars never think: the grammar would constrain the thought as well.
  */
-export async function planChatTurn(engine: LocalEngine, variant: ChatModelVariant, request: ChatTurnRequest): Promise<ChatTurnPlan> {
+export async function planChatTurn(engine: LocalEngine, variant: ChatModelVariant, request: ChatTurnRequest, signal?: AbortSignal): Promise<ChatTurnPlan> {
     refuseImageParts(request.messages);
+    const window: OutputWindow = {budget: request.maxTokens, explicit: request.maxTokensExplicit, contextSize: engine.context.contextSize, field: request.budgetField};
+    // Refused from the byte count alone when even the fewest tokens it could take cannot fit (issue 13, finding 5).
+    checkOutputBudget({...window, promptTokens: fewestTokens(engine.model, textBytes(verbatimTexts(request.messages))), atLeast: true});
     const chatWrapper = engine.chatWrapper;
     const thinking = resolveThinking(request, variant, chatWrapper);
     const format = request.response_format?.type === "text" ? undefined : request.response_format;
@@ -154,18 +179,19 @@ export async function planChatTurn(engine: LocalEngine, variant: ChatModelVarian
     // also reads the thought prefix and suffix node-llama-cpp injects.
     const overhead = thinkingOverhead(chatWrapper, engine.model.tokenizer);
     const distinct = [...new Set(attempts)];
-    const prompts = distinct.map((attempt) => renderChatPrompt(engine.model, attempt.chatWrapper, attempt.history, attempt.functions));
+    // The attempts render the same long messages: each long text is tokenized once (memo) for all of them.
+    const memo: TokenBudget["memo"] = new Map();
+    const prompts = await tokenizeForWindow(window, async (limit) => {
+        const tokenized: Token[][] = [];
+        for (const attempt of distinct)
+            tokenized.push(await tokenizeChatPrompt(engine.model, attempt.chatWrapper, attempt.history, attempt.functions, {limit, signal, memo}));
+        return tokenized;
+    });
     // The prefix is injected only into an empty model turn (not after tool results, where the turn continues).
     const last = history.at(-1);
     const prefix = last?.type === "model" && last.response.length === 0 ? overhead.prefix : 0;
     const reads = distinct.map((attempt, index) => prompts[index].length + (attempt.thinks ? prefix + overhead.suffix : 0));
-    const maxTokens = checkOutputBudget({
-        promptTokens: Math.max(...reads),
-        budget: request.maxTokens,
-        explicit: request.maxTokensExplicit,
-        contextSize: engine.context.contextSize,
-        field: request.budgetField
-    });
+    const maxTokens = checkOutputBudget({...window, promptTokens: Math.max(...reads)});
     const thoughtBudget = thinking.capable ? thinking.budget(maxTokens) : undefined;
     return {
         prompt: prompts[0],

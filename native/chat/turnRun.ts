@@ -1,11 +1,13 @@
 import {ApiError} from "../../protocol/errors.ts";
-import type {CompletionUsage, SamplingParams, ChatToolCall, FinishReason} from "../../protocol/chat/types.ts";
+import type {ChatToolCall, FinishReason} from "../../protocol/chat/types.ts";
 import {type LocalEngine, makeId, toGenerationOptions} from "../engine/LocalEngine.ts";
 import type {SequenceLease} from "../engine/SequenceScheduler.ts";
 import {type ChatModelVariant, chatUsage} from "./routes.ts";
 import {planChatTurn, type ChatTurnPlan, type ChatTurnRequest, UnsatisfiedFormatError} from "./turnPlan.ts";
-import {canThink} from "./reasoning.ts";
+import {canThink} from "../library/modelFile.ts";
 import {LlamaChat, LlamaJsonSchemaValidationError, type ChatHistoryItem, type ChatModelFunctions, type ChatWrapper, type LlamaChatResponseChunk, type LlamaGrammar} from "node-llama-cpp";
+import type {SamplingParams} from "../../protocol/validation.ts";
+import type {CompletionUsage} from "../../protocol/completions.ts";
 
 /**
  * One request's assistant turn on the local engine, shared by chat completions and Responses: the plan, the
@@ -28,7 +30,7 @@ export class ChatTurnSession {
 
     /** Plans the turn (every 400 is raised here, before any waiting) and leases a sequence for it. */
     public static async open(engine: LocalEngine, variant: ChatModelVariant, request: ChatTurnRequest, signal: AbortSignal): Promise<ChatTurnSession> {
-        const plan = await planChatTurn(engine, variant, request);
+        const plan = await planChatTurn(engine, variant, request, signal);
         const lease = await engine.scheduler.acquire(plan.prompt, signal);
         return new ChatTurnSession(engine, plan, lease, signal);
     }

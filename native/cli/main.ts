@@ -7,16 +7,29 @@ import {ModelLibraryError} from "../library/ModelLibrary.ts";
 import {startServer} from "../startServer.ts";
 import {parseServeArgs, serveUsage, UsageError, NoModelError, resolveServeModel} from "./serveArgs.ts";
 import {runGpu, runModels, runPull} from "./modelCommands.ts";
+import {takeEngineKey, takeSecretEnv} from "./engineKeyEnv.ts";
+import {runAdmin} from "./admin.ts";
+import {adminKeyEnvVar} from "../service/adminAccess.ts";
+import {ServiceStoreError} from "../service/store.ts";
+import {MoneyFormatError} from "../../protocol/admin/money.ts";
 
 const usage = `usage: svc-studio <command>
   serve [--model <file.gguf>] [options] serve the svc API on localhost (see: svc-studio serve --help)
   pull <url | hf:user/repo/file.gguf>   download a model into the model library (see: svc-studio pull --help)
   models                                list the model library; models default <file> chooses the default
-  gpu [--json]                          which GPU backend the engine can use, and why not`;
+  gpu [--json]                          which GPU backend the engine can use, and why not
+  admin <command>                       workspaces, keys, credits, prices, rate limits, usage (see: svc-studio admin --help)`;
 
 async function serve(argv: string[]) {
     if (argv.includes("--help") || argv.includes("-h")) return console.log(serveUsage);
-    const {options, note} = await resolveServeModel(parseServeArgs(argv));
+    const args = parseServeArgs(argv);
+    // The app's per-launch key arrives by environment (engineKeyEnv.ts) and joins any --api-key.
+    const engineKey = takeEngineKey(process.env);
+    if (engineKey != null) args.apiKeys = [...args.apiKeys ?? [], engineKey];
+    // The admin key, too, may come by environment, off the command line; --admin-key wins.
+    const adminKey = takeSecretEnv(process.env, adminKeyEnvVar);
+    args.adminKey ??= adminKey;
+    const {options, note} = await resolveServeModel(args);
     if (note != null) console.log(note);
     const server = await startServer({
         ...options,
@@ -52,6 +65,7 @@ async function main(argv: string[]) {
     if (command === "pull") return runPull(rest);
     if (command === "models") return runModels(rest);
     if (command === "gpu") return runGpu(rest);
+    if (command === "admin") return runAdmin(rest);
     console.error(usage);
     process.exit(command == null || command === "--help" ? 0 : 2);
 }
@@ -59,7 +73,8 @@ async function main(argv: string[]) {
 main(process.argv.slice(2)).catch((error) => {
     // Expected faults (a bad flag, a bad model file) are one clear line; anything else keeps its stack.
     if (error instanceof UsageError || error instanceof ModelFileError || error instanceof DownloadError || error instanceof ModelLibraryError
-        || error instanceof NoModelError || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS_"))
+        || error instanceof NoModelError || error instanceof ServiceStoreError || error instanceof MoneyFormatError
+        || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS_"))
         console.error(`svc-studio: ${(error as Error).message}`);
     else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
         console.error(`svc-studio: the address is already in use: ${(error as Error).message}`);

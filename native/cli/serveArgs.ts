@@ -8,6 +8,10 @@ import {modelIds} from "../../protocol/limits.ts";
 import {catalog} from "../library/catalog.ts";
 import {ModelLibrary} from "../library/ModelLibrary.ts";
 import type {ModelRole} from "../../protocol/gateway/contract.ts";
+import {normaliseOrigin} from "../http/browserPolicy.ts";
+import {engineKeyEnvVar} from "./engineKeyEnv.ts";
+import {adminKeyEnvVar} from "../service/adminAccess.ts";
+import {serviceDataDir} from "../userDataDir.ts";
 
 export class UsageError extends Error {}
 
@@ -21,7 +25,13 @@ export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [option
   --models-dir <dir>     model library folder (default: $SVC_STUDIO_MODELS_DIR, else the user data folder)
   --host <host>          address to listen on (default 127.0.0.1)
   --port <port>          port (default 8080; 0 picks a free one)
-  --api-key <key>        require Authorization: Bearer <key> (repeatable)
+  --api-key <key>        require Authorization: Bearer <key> (repeatable; $${engineKeyEnvVar} adds one kept off the command line)
+  --cors-origins <a,b>   without a key: browser origins allowed besides loopback ones, e.g. http://app.example:3000
+  --data-dir <dir>       service database folder: workspaces, keys, credits, usage (default: $SVC_STUDIO_DATA_DIR, else
+                         the user data folder); once it holds a workspace, every request needs a workspace key (svc-studio admin)
+  --admin-key <key>      lets other machines use /admin/v1 and /metrics (default: loopback callers only; $${adminKeyEnvVar}
+                         gives it kept off the command line)
+  --key-activation-seconds <n>  a created or rotated key may fail for this long, as the hosted service's can (0-60, default 0)
   --threads <n>          generation threads (default ${defaultThreads()}: this machine's cores less one, for Node's own thread)
   --decision-model <f>   GGUF for svc-1-decision (default: the --model file)
   --reasoning-model <f>  GGUF for svc-1-reasoning, the reasoning-by-default variant (default: the --model file)
@@ -43,6 +53,10 @@ export function parseServeArgs(argv: string[]): ServeArgs {
             "host": {type: "string", default: "127.0.0.1"},
             "port": {type: "string", default: "8080"},
             "api-key": {type: "string", multiple: true},
+            "cors-origins": {type: "string", multiple: true},
+            "data-dir": {type: "string"},
+            "admin-key": {type: "string"},
+            "key-activation-seconds": {type: "string", default: "0"},
             "threads": {type: "string"},
             "gpu": {type: "string", default: "auto"},
             "context-size": {type: "string"},
@@ -62,6 +76,11 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         host: values.host,
         port: integer("port", values.port, 0, 65535),
         apiKeys: values["api-key"] ?? [],
+        corsOrigins: corsOrigins(values["cors-origins"] ?? []),
+        dataDir: values["data-dir"] ?? serviceDataDir(),
+        adminKey: values["admin-key"],
+        // Spec §8: the hosted service's window is up to one minute.
+        keyActivationSeconds: integer("key-activation-seconds", values["key-activation-seconds"], 0, 60),
         threads: values.threads != null ? integer("threads", values.threads, 1) : undefined,
         gpu: values.gpu as GpuChoice,
         gpuLayers: gpuLayers(values["gpu-layers"]),
@@ -76,6 +95,17 @@ function integer(name: string, text: string | undefined, min: number, max = Numb
     if (text == null || !/^\d+$/.test(text) || value < min || value > max)
         throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
     return value;
+}
+
+/** `--cors-origins a,b` (repeatable): each an http(s) origin, no path; `*` is what a key is for (spec §4), not this flag. */
+function corsOrigins(texts: string[]): string[] {
+    return texts.flatMap((text) => text.split(",")).map((part) => part.trim()).filter((part) => part !== "").map((part) => {
+        const origin = normaliseOrigin(part);
+        if (origin == null)
+            throw new UsageError(`--cors-origins takes origins such as http://app.example:3000 (scheme, host, optional port), got ${JSON.stringify(part)}; ` +
+                "to let every origin in, require a key with --api-key");
+        return origin;
+    });
 }
 
 function gpuLayers(text: string): GpuLayersChoice {

@@ -1,18 +1,24 @@
 import {type LlamaModel, type Token, LlamaCompletion} from "node-llama-cpp";
-import type {FinishReason, SamplingParams, CompletionUsage} from "../../protocol/chat/types.ts";
+import type {FinishReason} from "../../protocol/chat/types.ts";
 import type {SequenceLease} from "../engine/SequenceScheduler.ts";
-import {toGenerationOptions, checkOutputBudget, type LocalEngine, makeId, unixSeconds, makeUsage} from "../engine/LocalEngine.ts";
+import {toGenerationOptions, checkOutputBudget, type LocalEngine, makeId, unixSeconds, makeUsage, type OutputWindow, tokenizeForWindow} from "../engine/LocalEngine.ts";
+import {fewestTokens, tokenizeLongText, type TokenBudget} from "../engine/promptTokens.ts";
 import {parseCompletionRequest, type TextCompletion} from "../../protocol/completions.ts";
 import {limits} from "../../protocol/limits.ts";
 import {checkModelMatchesPath} from "../http/requests.ts";
 import type {Route} from "../http/HttpServer.ts";
 import {SseStream, writeSuccess} from "../http/replies.ts";
+import {settleUsage} from "../http/gate.ts";
+import type {SamplingParams} from "../../protocol/validation.ts";
+import type {CompletionUsage} from "../../protocol/completions.ts";
 
-/** Raw-text prompt tokens with the BOS token the model expects, exactly as they are evaluated. */
-export function tokenizePrompt(model: LlamaModel, text: string): Token[] {
-    const tokens = model.tokenize(text, false);
+/**
+ * Raw-text prompt tokens with the BOS token the model expects, exactly as they are evaluated; a long prompt is
+ * tokenized in chunks that let other clients in, stopping once past `budget.limit` (see promptTokens.ts).
+ */
+export async function tokenizePrompt(model: LlamaModel, text: string, budget: TokenBudget = {limit: Infinity}): Promise<Token[]> {
     const bos = model.tokens.bos;
-    return bos != null && model.tokens.shouldPrependBosToken ? [bos, ...tokens] : tokens;
+    return tokenizeLongText(model, text, undefined, budget, bos != null && model.tokens.shouldPrependBosToken ? [bos] : []);
 }
 
 export type CompletionTextResult = {text: string, finishReason: Exclude<FinishReason, "tool_calls">, completionTokens: number};
@@ -64,14 +70,14 @@ export function createCompletionsRoute(engine: LocalEngine, model: string): Rout
         async handle(context, body) {
             const request = parseCompletionRequest(body);
             checkModelMatchesPath(request.model, context);
-            const prompts = request.prompts.map((text) => tokenizePrompt(engine.model, text));
-            const budgets = prompts.map((prompt) => checkOutputBudget({
-                promptTokens: prompt.length,
-                budget: request.maxTokens,
-                explicit: request.maxTokensExplicit,
-                contextSize: engine.context.contextSize,
-                field: "max_tokens"
-            }));
+            const window: OutputWindow = {budget: request.maxTokens, explicit: request.maxTokensExplicit, contextSize: engine.context.contextSize, field: "max_tokens"};
+            // Every prompt that cannot fit by its byte count alone is refused before any is tokenized (issue 13, finding 5).
+            for (const text of request.prompts)
+                checkOutputBudget({...window, promptTokens: fewestTokens(engine.model, Buffer.byteLength(text)), atLeast: true});
+            const prompts: Token[][] = [];
+            for (const text of request.prompts)
+                prompts.push(await tokenizeForWindow(window, (limit) => tokenizePrompt(engine.model, text, {limit, signal: context.signal})));
+            const budgets = prompts.map((prompt) => checkOutputBudget({...window, promptTokens: prompt.length}));
             const common = {id: makeId("cmpl"), created: unixSeconds(), model: request.model, object: "text_completion" as const};
             const stream = request.stream ? new SseStream(context) : undefined;
             const includeUsage = request.stream_options?.include_usage === true;
@@ -96,6 +102,8 @@ export function createCompletionsRoute(engine: LocalEngine, model: string): Rout
                 });
             }
 
+            // Charged before the last bytes go out (spec §2.3, §7), streamed or not.
+            settleUsage(context, usage);
             if (stream != null) {
                 if (includeUsage) stream.send({...common, choices: [], usage});
                 stream.send("[DONE]");

@@ -1,9 +1,9 @@
 import type {ChatHistoryItem, Token} from "node-llama-cpp";
 import type {NormalizedQuestion, DecisionEngineResult, NormalizedDecisionRequest} from "../../protocol/decisions/types.ts";
-import {buildQuestionRounds, type QuestionPresentation, evaluateRounds, resolveLabelTokens, type LabelTokens} from "./rounds.ts";
+import {buildQuestionRounds, type QuestionPresentation, evaluateRounds, resolveLabelTokens, type LabelTokens, type RoundInput} from "./rounds.ts";
 import {reversedOrder, averageOrders, poolLabelLogits} from "./probabilities.ts";
 import {ApiError} from "../../protocol/errors.ts";
-import {renderChatPrompt} from "../chat/turnPlan.ts";
+import {fewestTokens, promptPieces, tokenizeLongText, tokenizePieces, TokenLimitError, type TokenBudget} from "../engine/promptTokens.ts";
 import type {LocalEngine} from "../engine/LocalEngine.ts";
 import type {SequenceLease} from "../engine/SequenceScheduler.ts";
 import {explainAnswer} from "./explanations.ts";
@@ -37,6 +37,53 @@ export function questionPresentations(question: NormalizedQuestion, orderDebias:
         : [buildQuestionRounds(question, given)];
 }
 
+/**
+ * What a request's input is rendered as in each round's history, so the input itself is tokenized once per request
+ * rather than once per round (1 MB x 64 questions was tokenized 128 times, 33 s; issue 13, finding 5).
+ * Private-use characters: no chat template rewrites them, and the system prompt before the input holds none.
+ */
+const inputPlaceholder = "\uE000decision input\uE000";
+
+/**
+ * The tokens of a request's decision histories, its input tokenized once: the run of plain text that holds the
+ * input is cut after the input and the line breaks that follow it ("\n\nQuestion: ..."); the part up to the cut
+ * is tokenized once and reused, the rest per round with "trimLeadingSpace" (tokenized after a "\n", the context it
+ * has), so the tokens are those of one whole-prompt call wherever no token spans that line break. A template that
+ * does not keep the placeholder is rendered with the input itself.
+ */
+class DecisionPrompts {
+    private readonly engine: LocalEngine;
+    private readonly text: string;
+    private readonly budget: TokenBudget;
+    /** The tokens of the run up to the cut, with the template text before the input and the line breaks after it. */
+    private inputPrefix?: {before: string, lineBreaks: string, tokens: Token[]};
+
+    public constructor(engine: LocalEngine, text: string, budget: TokenBudget) {
+        this.engine = engine;
+        this.text = text;
+        this.budget = budget;
+    }
+
+    public async tokens(questionPrompt: string): Promise<Token[]> {
+        const {model, chatWrapper} = this.engine;
+        const render = (text: string) => promptPieces(chatWrapper.generateContextState({chatHistory: decisionHistory(text, questionPrompt)}).contextText);
+        const pieces = render(inputPlaceholder);
+        const at = pieces.findIndex((piece) => typeof piece === "string" && piece.includes(inputPlaceholder));
+        if (at < 0) return tokenizePieces(model, render(this.text), this.budget);
+        const run = pieces[at] as string;
+        const cut = run.indexOf(inputPlaceholder);
+        const after = run.slice(cut + inputPlaceholder.length);
+        const lineBreaks = /^\n*/.exec(after)![0];
+        const before = run.slice(0, cut);
+        if (this.inputPrefix?.before !== before || this.inputPrefix.lineBreaks !== lineBreaks) {
+            const tokens = await tokenizeLongText(model, before + this.text + lineBreaks, "trimLeadingSpace", this.budget);
+            this.inputPrefix = {before, lineBreaks, tokens};
+        }
+        const rest = after.slice(lineBreaks.length);
+        return tokenizePieces(model, [...pieces.slice(0, at), {tokens: this.inputPrefix.tokens}, ...(rest === "" ? [] : [rest]), ...pieces.slice(at + 1)], this.budget);
+    }
+}
+
 /** Template tokens after the question that decide how a label is tokenized (e.g. "<|im_start|>assistant\n"). */
 const tailLength = 8;
 
@@ -66,13 +113,25 @@ export class LlamaDecisionEngine {
         if (request.images.length > 0)
             throw new ApiError(400, "request_rejected", `the request holds ${request.images.length} image(s), but the loaded model cannot read images`);
 
+        const contextSize = this.engine.context.contextSize;
+        const tooLong = (tokens: number, atLeast: boolean) => new ApiError(400, "request_rejected",
+            `the input and its longest question take ${atLeast ? "at least " : ""}${tokens} tokens, more than the ${contextSize}-token context of the loaded model`);
+        // Spec §7 cause 6, from the byte count alone when even the fewest tokens the input could take do not fit.
+        const fewest = fewestTokens(this.engine.model, Buffer.byteLength(request.text));
+        if (fewest >= contextSize) throw tooLong(fewest, true);
+
         const presentations = request.questions.map((question) => questionPresentations(question, this.orderDebias));
         const rounds = presentations.flatMap((perQuestion) => perQuestion.flatMap((presentation) => presentation.rounds));
-        const inputs = rounds.map((round) => this.roundTokens(request.text, round.prompt, round.labels));
-        const contextSize = this.engine.context.contextSize;
+        const prompts = new DecisionPrompts(this.engine, request.text, {limit: contextSize - 1, signal});
+        const inputs: RoundInput[] = [];
+        try {
+            for (const round of rounds) inputs.push(await this.roundInput(prompts, round.prompt, round.labels));
+        } catch (error) {
+            if (error instanceof TokenLimitError) throw tooLong(error.atLeast, true);
+            throw error;
+        }
         const longest = Math.max(...inputs.map((input) => input.tokens.length));
-        if (longest >= contextSize)
-            throw new ApiError(400, "request_rejected", `the input and its longest question take ${longest} tokens, more than the ${contextSize}-token context of the loaded model`);
+        if (longest >= contextSize) throw tooLong(longest, false);
 
         const lease = await this.engine.scheduler.acquire(inputs[0].tokens, signal);
         try {
@@ -105,8 +164,12 @@ export class LlamaDecisionEngine {
      * The tokens of one round as the model reads them, ending where the label is the next token, and the ids
      * that spell each label there (public so tests can inspect exactly what the model reads).
      */
-    public roundTokens(text: string, questionPrompt: string, labels: string[]): {tokens: Token[], labelTokens: Token[][]} {
-        const rendered = renderChatPrompt(this.engine.model, this.engine.chatWrapper, decisionHistory(text, questionPrompt));
+    public roundTokens(text: string, questionPrompt: string, labels: string[]): Promise<RoundInput> {
+        return this.roundInput(new DecisionPrompts(this.engine, text, {limit: Infinity}), questionPrompt, labels);
+    }
+
+    private async roundInput(prompts: DecisionPrompts, questionPrompt: string, labels: string[]): Promise<RoundInput> {
+        const rendered = await prompts.tokens(questionPrompt);
         const resolved = this.labelTokens(labels, rendered);
         return {tokens: [...rendered, ...resolved.extension], labelTokens: resolved.tokens};
     }

@@ -7,6 +7,7 @@ import {limits, modelIds} from "../../protocol/limits.ts";
 import {ValidationError} from "../../protocol/validation.ts";
 import {type ErrorFormatter, writeSuccess} from "../http/replies.ts";
 import type {Route} from "../http/HttpServer.ts";
+import {settleUsage} from "../http/gate.ts";
 import type {LlamaDecisionEngine} from "./LlamaDecisionEngine.ts";
 
 /** `POST /svc-1-decision/v1/decisions` and `/v1/systemone` (spec 2.8-2.10): one engine, two wire formats. */
@@ -22,6 +23,8 @@ export function createDecisionRoutes(engine: LlamaDecisionEngine): Route[] {
         async handle(context, body) {
             const request = parse(body);
             const result = await engine.decide(request, context.signal);
+            // Spec §1 rule 4: input billed, output free (billing.ts); a decision that fails (502) never gets here.
+            settleUsage(context, {input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens});
             writeSuccess(context, format(request, result));
         }
     });

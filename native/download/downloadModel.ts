@@ -6,7 +6,7 @@ import {checkModelFile} from "../library/modelFile.ts";
 import {partStateSuffix, partSuffix} from "../library/ModelLibrary.ts";
 import {parseModelSource, type ModelSource} from "./parseModelSource.ts";
 import {parseRetryAfter} from "../../base/common/retryAfter.ts";
-import {sleep} from "../../base/common/sleep.ts";
+import {backoffDelay, sleep} from "../../base/common/sleep.ts";
 
 export type DownloadErrorCode =
     | "bad_url" | "http_error" | "not_gguf" | "checksum_mismatch" | "disk_full" | "cancelled" | "network" | "file_error";
@@ -195,7 +195,7 @@ class PartDownload {
                 if (failuresInARow > maxRetries)
                     throw new DownloadError(error.status != null ? "http_error" : "network",
                         `download of ${this.source.fileName} failed after ${attempt} attempts: ${error.message}`, {status: error.status, cause: error});
-                const delayMs = Math.min(maxRetryDelayMs, error.retryAfterMs ?? retryDelayMs * 2 ** (failuresInARow - 1));
+                const delayMs = Math.min(maxRetryDelayMs, error.retryAfterMs ?? backoffDelay(failuresInARow, retryDelayMs, maxRetryDelayMs));
                 this.options.onRetry?.({attempt, delayMs, error});
                 await sleep(delayMs, this.options.signal);
             }

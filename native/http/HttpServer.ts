@@ -2,7 +2,9 @@ import {type IncomingMessage, type ServerResponse, createServer, type Server} fr
 import {type ErrorFormatter, formatApiError, baseHeaders, writeJson} from "./replies.ts";
 import type {AddressInfo} from "node:net";
 import {ApiError} from "../../protocol/errors.ts";
-import {readJsonBody} from "./requests.ts";
+import {BrowserPolicy} from "./browserPolicy.ts";
+import {closeIfBodyUnread, readJsonBody, requireJsonBody} from "./requests.ts";
+import type {RequestGate, RequestMeter} from "./gate.ts";
 
 /** What a handler knows about the exchange it serves: the raw pair, its timing start, trace id and abort signal. */
 export type RequestContext = {
@@ -15,7 +17,9 @@ export type RequestContext = {
     /** Aborted when the client goes away, so generation stops instead of running for nobody. */
     signal: AbortSignal,
     /** Path segment naming the model, e.g. `svc-1`. */
-    modelSegment: string
+    modelSegment: string,
+    /** Where the route reports the request's usage (http/gate.ts); set once the gate admitted the request. */
+    meter?: RequestMeter
 };
 
 /** One endpoint: `{modelSegment}{path}`, e.g. `svc-1` + `/v1/chat/completions`. */
@@ -35,21 +39,29 @@ export type HttpServerOptions = {
     /** Accepted bearer keys; empty means no authentication. */
     apiKeys: string[],
     /** Body read deadline: past it a still-arriving body is a 408 (spec §7). */
-    bodyTimeoutMs?: number
+    bodyTimeoutMs?: number,
+    /** Browser origins a keyless server answers CORS for, besides loopback ones (`--cors-origins`; see BrowserPolicy). */
+    corsOrigins?: string[],
+    /** Workspaces, keys, credits, rate limits and metrics (native/service); when given it replaces the `apiKeys` check. */
+    gate?: RequestGate
 };
 
-/** HTTP plumbing of the local engine: routing, auth, CORS, trace ids, body limits and error envelopes. */
+/** HTTP plumbing of the local engine: routing, auth, the browser policy (CORS, Host), trace ids, body limits and error envelopes. */
 export class HttpServer {
     private readonly server: Server;
     private readonly routes: Route[];
     private readonly apiKeys: Set<string>;
     private readonly bodyTimeoutMs: number;
     private readonly models: Set<string>;
+    private readonly browserPolicy: BrowserPolicy;
     private readonly inFlight = new Set<AbortController>();
+    private readonly gate?: RequestGate;
 
-    public constructor({routes, apiKeys, bodyTimeoutMs = 60_000}: HttpServerOptions) {
+    public constructor({routes, apiKeys, bodyTimeoutMs = 60_000, corsOrigins, gate}: HttpServerOptions) {
         this.routes = routes;
         this.apiKeys = new Set(apiKeys);
+        this.gate = gate;
+        this.browserPolicy = new BrowserPolicy({keyed: apiKeys.length > 0 || gate?.keyed === true, corsOrigins});
         this.bodyTimeoutMs = bodyTimeoutMs;
         this.models = new Set(routes.map((route) => route.model));
         this.server = createServer((req, res) => void this.serve(req, res));
@@ -89,18 +101,29 @@ export class HttpServer {
             this.inFlight.delete(controller);
         });
 
-        if (req.method === "OPTIONS") return this.answerPreflight(req, res, traceId);
+        // CORS headers go on first, so every answer below (errors included) carries what the policy allows.
+        for (const [name, value] of Object.entries(this.browserPolicy.corsHeaders(req))) res.setHeader(name, value);
 
         const [, modelSegment = "", ...rest] = url.pathname.split("/");
         const context: RequestContext = {req, res, url, startedAt, traceId, signal: controller.signal, modelSegment};
         const route = this.routes.find((candidate) =>
             candidate.model === modelSegment && candidate.path === "/" + rest.join("/") && candidate.method === req.method);
         const formatError: ErrorFormatter = route?.formatError ?? formatApiError;
+        // Only a POST route reads a body: one sent anywhere else (a GET, a preflight, /health) is never drained.
+        const gateOwns = this.gate?.owns(url) === true;
+        if (route?.method !== "POST" && !gateOwns) closeIfBodyUnread(req, res);
 
+        // Every refusal below comes before the first body byte is read (issue 13, finding 3): Host and Origin, then the
+        // key, then the route, then the body's type and declared length; readJsonBody stops a chunked body at the limit.
         try {
+            this.browserPolicy.check(req);
+            // Preflights carry no credentials (Fetch standard), so they are answered before the key check.
+            if (req.method === "OPTIONS") return this.answerPreflight(req, res, traceId);
             if (url.pathname === "/health" && req.method === "GET")
                 return writeJson(res, 200, {status: "ok"}, baseHeaders(traceId));
-            this.authenticate(req);
+            if (this.gate == null) this.authenticate(req);
+            else if (gateOwns) return await this.gate.handle(context);
+            else context.meter = this.gate.admit(context);
             if (!this.models.has(modelSegment))
                 throw new ApiError(404, "not_found", `the model ${JSON.stringify(modelSegment)} is not served here; available: ${[...this.models].join(", ")}`);
             if (route == null) {
@@ -108,6 +131,7 @@ export class HttpServer {
                 throw new ApiError(otherMethod ? 405 : 404, otherMethod ? "method_not_allowed" : "not_found",
                     otherMethod ? `${req.method} is not allowed on ${url.pathname}` : `no endpoint ${req.method} ${url.pathname}`);
             }
+            if (route.method === "POST") requireJsonBody(req);
             const body = route.method === "POST"
                 ? await readJsonBody(req, {maxBytes: route.maxBodyBytes ?? Infinity, timeoutMs: this.bodyTimeoutMs})
                 : undefined;
@@ -117,6 +141,7 @@ export class HttpServer {
                 if (!res.writableEnded) res.end();
                 return;
             }
+            closeIfBodyUnread(req, res);
             const {status, body, headers} = formatError(error);
             writeJson(res, status, body, {...baseHeaders(traceId), ...headers});
         }
@@ -132,6 +157,7 @@ export class HttpServer {
                 : "the API key is not valid");
     }
 
+    /** Spec §4: preflights are answered; with the CORS headers the policy set, or none for an origin it refused above. */
     private answerPreflight(req: IncomingMessage, res: ServerResponse, traceId: string | undefined) {
         res.writeHead(204, {
             ...baseHeaders(traceId),

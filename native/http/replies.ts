@@ -28,14 +28,12 @@ export function toApiError(error: unknown): ApiError {
     return new ApiError(500, "internal_error", "the server hit an internal error; it has been logged");
 }
 
-/** Headers every response carries (spec §4): CORS for browsers and the echoed trace id. */
+/**
+ * Headers every response carries (spec §4): the echoed trace id. The CORS headers depend on the server's keys and the
+ * request's Origin, so HttpServer sets them on the response up front (http/browserPolicy.ts).
+ */
 export function baseHeaders(traceId: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = {
-        "Access-Control-Allow-Origin": "*",
-        "Access-Control-Expose-Headers": "Server-Timing, X-Client-Trace-Id, Retry-After"
-    };
-    if (traceId != null) headers["X-Client-Trace-Id"] = traceId;
-    return headers;
+    return traceId != null ? {"X-Client-Trace-Id": traceId} : {};
 }
 
 /** `Server-Timing` for a success: processing time until the headers are ready (spec §4). */

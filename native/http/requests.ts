@@ -1,4 +1,4 @@
-import type {IncomingMessage} from "node:http";
+import type {IncomingMessage, ServerResponse} from "node:http";
 import {ApiError} from "../../protocol/errors.ts";
 import {ValidationError} from "../../protocol/validation.ts";
 import type {RequestContext} from "./HttpServer.ts";
@@ -12,8 +12,57 @@ export class MalformedJsonError extends SyntaxError {
 }
 
 /**
- * Reads the whole body within `maxBytes` (413 past it, checked on Content-Length first and then as bytes arrive)
- * and `timeoutMs` (408 when the body is still arriving at the deadline), then parses it as JSON.
+ * Spec §4: every POST sends `Content-Type: application/json`. Enforced before the body is read (415), because it is
+ * what keeps browsers out of a keyless engine: a cross-origin page can POST `text/plain`, form or multipart bodies
+ * without a CORS preflight ("simple" requests), never `application/json` (issue 13, finding 1).
+ */
+export function requireJsonBody(req: IncomingMessage) {
+    const type = req.headers["content-type"]?.split(";")[0].trim().toLowerCase();
+    if (type !== "application/json")
+        throw new ApiError(415, "unsupported_media_type",
+            `POST bodies must be sent with Content-Type: application/json, got ${JSON.stringify(req.headers["content-type"] ?? "none")}`);
+}
+
+/** True when the request announces a body (a length above zero, or chunked). */
+export function hasBody(req: IncomingMessage): boolean {
+    const length = req.headers["content-length"];
+    return (length != null && length !== "0") || req.headers["transfer-encoding"] != null;
+}
+
+/** How long a refused upload's connection stays half-closed before it is dropped (Go's net/http waits 500 ms). */
+const lingerMs = 1_000;
+
+/**
+ * For an answer written before the body was read to its end (a refusal, or a body nobody asked for): read no more of
+ * it, and close the connection once the answer is out, so the client's upload stops (issue 13, finding 3).
+ */
+export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse) {
+    if (!hasBody(req) || req.complete || res.headersSent) return;
+    // Node drains a request body nobody read, to reuse the connection (its comment: "If the user never called
+    // req.read() ... we call req._dump()"), which would pull a refused 70 MB upload through this process. Reading
+    // what is already buffered (a socket read or two) counts as reading; the rest stays in the kernel's buffers,
+    // where TCP flow control holds the sender.
+    req.pause();
+    while (req.read() != null) {
+        // discarded
+    }
+    // `Connection: close`, so no client sends another request on this socket. Node then ends the socket once the answer
+    // is written and destroys it as soon as the FIN is out (socket.destroySoon); destroyed with upload bytes unread,
+    // the kernel sends RST, which can wipe out the answer before the client has read it (seen with Node's own client).
+    // So this one socket waits a moment between the FIN and the close, as Go's server does.
+    res.setHeader("Connection", "close");
+    const socket = req.socket;
+    socket.destroySoon = () => {
+        socket.end();
+        setTimeout(() => socket.destroy(), lingerMs).unref();
+    };
+}
+
+/**
+ * Reads the whole body within `maxBytes` and `timeoutMs`, then parses it as JSON. A declared `Content-Length` over
+ * the limit is a 413 before any byte is read; a chunked body is a 413 as soon as it passes the limit, and a body still
+ * arriving at the deadline a 408 (spec §7, §8). On either refusal reading stops there; the caller answers through
+ * `closeIfBodyUnread`, which closes the connection.
  */
 export async function readJsonBody(req: IncomingMessage, {maxBytes, timeoutMs}: {maxBytes: number, timeoutMs: number}): Promise<unknown> {
     const declared = Number(req.headers["content-length"]);
@@ -22,20 +71,19 @@ export async function readJsonBody(req: IncomingMessage, {maxBytes, timeoutMs}: 
     const chunks: Buffer[] = [];
     let size = 0;
     await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => {
-            reject(new ApiError(408, "request_timeout", `the request body was still arriving after ${timeoutMs / 1000} s`));
-            req.resume();
-        }, timeoutMs);
-        req.on("data", (chunk: Buffer) => {
+        const stop = (error: Error) => {
+            clearTimeout(timer);
+            req.off("data", onData);
+            req.pause();
+            reject(error);
+        };
+        const timer = setTimeout(() => stop(new ApiError(408, "request_timeout", `the request body was still arriving after ${timeoutMs / 1000} s`)), timeoutMs);
+        const onData = (chunk: Buffer) => {
             size += chunk.length;
-            if (size > maxBytes) {
-                clearTimeout(timer);
-                reject(tooLarge(maxBytes));
-                req.resume();
-                return;
-            }
+            if (size > maxBytes) return stop(tooLarge(maxBytes));
             chunks.push(chunk);
-        });
+        };
+        req.on("data", onData);
         req.on("end", () => {
             clearTimeout(timer);
             resolve();

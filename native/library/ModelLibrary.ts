@@ -4,6 +4,7 @@ import path from "node:path";
 import {mkdir, readdir, readFile, rm, stat} from "node:fs/promises";
 import {readModelFileInfo} from "./modelFile.ts";
 import {writeJsonAtomic} from "../../base/node/writeFileAtomic.ts";
+import {userDataDir} from "../userDataDir.ts";
 import {type LibraryListing, type LibraryModel, type ModelFileInfo, type ModelRole, type PartialDownload, modelRoles} from "../../protocol/gateway/contract.ts";
 
 /** A library request that names no model of the library, or not by a valid id; its message is shown as is. */
@@ -21,17 +22,11 @@ export function isModelRole(value: string): value is ModelRole {
     return (modelRoles as readonly string[]).includes(value);
 }
 
-/**
- * The model library folder: `$SVC_STUDIO_MODELS_DIR` when set, else the platform's per-user data folder
- * (`$XDG_DATA_HOME` or `~/.local/share` on Linux, `~/Library/Application Support` on macOS, `%LOCALAPPDATA%` on
- * Windows, since models are large and machine-specific) + `svc-studio/models`.
- */
+/** The model library folder: `$SVC_STUDIO_MODELS_DIR` when set, else `models` in the user data folder (userDataDir.ts). */
 export function modelsDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
     const configured = env.SVC_STUDIO_MODELS_DIR?.trim();
     if (configured) return path.resolve(configured);
-    if (platform === "win32") return path.join(env.LOCALAPPDATA?.trim() || path.join(home, "AppData", "Local"), "svc-studio", "models");
-    if (platform === "darwin") return path.join(home, "Library", "Application Support", "svc-studio", "models");
-    return path.join(env.XDG_DATA_HOME?.trim() || path.join(home, ".local", "share"), "svc-studio", "models");
+    return path.join(userDataDir(env, platform, home), "models");
 }
 
 /** `library.json`: what the user chose. The files themselves are the listing; nothing else is stored. */

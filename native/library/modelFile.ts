@@ -1,7 +1,6 @@
 import {open} from "node:fs/promises";
 import {ChatWrapper, GgmlType, GgufFileType, readGgufFileInfo, resolveChatWrapper, type GgufFileInfo, type GgufTensorInfo} from "node-llama-cpp";
 import path from "node:path";
-import {canThink} from "../chat/reasoning.ts";
 import type {ModelFileInfo} from "../../protocol/gateway/contract.ts";
 
 /** A parameter count as model cards write it: 224K, 596M, 1.7B (3 significant digits at most). */
@@ -120,4 +119,12 @@ function dominantTensorType(tensors: readonly GgufTensorInfo[] | undefined): str
         weights.set(tensor.ggmlType, (weights.get(tensor.ggmlType) ?? 0) + tensor.dimensions.reduce<number>((product, dimension) => product * Number(dimension), 1));
     const [type] = [...weights].sort((a, b) => b[1] - a[1])[0] ?? [];
     return type != null ? GgmlType[type] : undefined;
+}
+
+/**
+ * Whether the loaded model's chat format has a thought segment (e.g. `<think>...</think>`), so node-llama-cpp
+ * can separate its working from its answer and budget it; only then is there a reasoning variant to serve.
+ */
+export function canThink(chatWrapper: ChatWrapper): boolean {
+    return chatWrapper.settings.segments?.thought?.prefix != null;
 }

@@ -8,6 +8,7 @@ import type {ChatTurnRequest} from "../chat/turnPlan.ts";
 import {makeId, unixSeconds} from "../engine/LocalEngine.ts";
 import type {RequestContext, Route} from "../http/HttpServer.ts";
 import {SseStream, writeSuccess} from "../http/replies.ts";
+import {settleUsage} from "../http/gate.ts";
 
 /**
  * `POST /{model}/v1/responses` (spec 2.4, 6.2) on the local engine: the same turn as chat completions (one
@@ -35,7 +36,9 @@ export function createResponsesRoute(variant: ChatModelVariant): Route {
                 const result = await session.run(0, request);
                 const truncated = result.finishReason === "length";
                 const calls = result.toolCalls.map(toFunctionCallItem);
-                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, calls, usage: session.usage(), truncated}));
+                const usage = session.usage();
+                settleUsage(context, usage);
+                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, calls, usage, truncated}));
             }
         }
     });
@@ -75,6 +78,9 @@ async function streamResponse(context: RequestContext, request: ResponsesRequest
         else if (delta.reasoning != null) writer.reasoningDelta(delta.reasoning);
         else if (delta.content != null) writer.textDelta(delta.content);
     });
-    writer.finish(session.usage(), result.finishReason === "length");
+    const usage = session.usage();
+    // Charged before `response.completed` goes out (spec §2.3, §7).
+    settleUsage(context, usage);
+    writer.finish(usage, result.finishReason === "length");
     stream.end();
 }

@@ -1,8 +1,9 @@
 import {describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {limits} from "../limits.ts";
-import {ValidationError, type FieldPath} from "../validation.ts";
-import {parseChatCompletionRequest} from "./parseChatRequest.ts";
+import {jsonDepth, ValidationError, type FieldPath} from "../validation.ts";
+import {maxSchemaDepth, parseChatCompletionRequest} from "./parseChatRequest.ts";
+import {nestedArrays, nestedObjectSchema} from "../../test/support/hostileJson.ts";
 
 const base = {model: "svc-1", messages: [{role: "user", content: "Hi"}]};
 const parse = (change: Record<string, unknown> = {}) => parseChatCompletionRequest({...base, ...change});
@@ -155,5 +156,40 @@ describe("sampling and other fields", () => {
     test("model is a required string", () => {
         assertInvalid({model: undefined}, ["model"], /required/);
         assertInvalid({model: 1}, ["model"]);
+    });
+});
+
+describe("crafted JSON is a 400 at the field, never a stack overflow (issue 13, finding 6)", () => {
+    const deep = nestedArrays(5_000);
+
+    test("a role nested 5,000 deep is named by its type, not echoed", () => {
+        assertInvalid({messages: [{role: deep, content: "Hi"}]}, ["messages", 0, "role"], /got a value of type array$/);
+    });
+
+    test("a json_schema or tool parameters nested 5,000 deep are refused with the stated depth limit", () => {
+        const limit = new RegExp(`more than ${maxSchemaDepth} levels deep`);
+        assertInvalid({response_format: {type: "json_schema", json_schema: {name: "deep", schema: {type: "object", properties: {a: deep}}}}},
+            ["response_format", "json_schema", "schema"], limit);
+        assertInvalid({tools: [{type: "function", function: {name: "deep", parameters: {type: "object", items: deep}}}]},
+            ["tools", 0, "function", "parameters"], limit);
+    });
+
+    test("a valid schema is accepted up to the depth limit and refused one level past it", () => {
+        // Each object schema nests two levels (the schema and its `properties`); an array schema one.
+        const atLimit = {type: "array", items: nestedObjectSchema((maxSchemaDepth - 2) / 2)};
+        const pastLimit = {type: "array", items: atLimit};
+        assert.equal(jsonDepth(atLimit), maxSchemaDepth);
+        const format = (schema: unknown) => ({response_format: {type: "json_schema", json_schema: {name: "deep", schema}}});
+        assert.ok(parse(format(atLimit)).response_format);
+        assertInvalid(format(pastLimit), ["response_format", "json_schema", "schema"], /at most 128 levels/);
+        assertInvalid(format(nestedObjectSchema(500)), ["response_format", "json_schema", "schema"], /at most 128 levels/);
+    });
+
+    test("a long string in an error message is cut, not echoed whole", () => {
+        assert.throws(() => parse({messages: [{role: "x".repeat(1_000_000), content: "Hi"}]}), (error: unknown) => {
+            assert.ok(error instanceof ValidationError);
+            assert.ok(error.message.length < 300, `${error.message.length} characters`);
+            return true;
+        });
     });
 });

@@ -1,3 +1,5 @@
+import type {SamplingParams} from "../validation.ts";
+import type {CompletionUsage} from "../completions.ts";
 // Wire types of spec 2.1-2.3 and 6.1 (chat completions), shaped like the OpenAI chat format.
 
 export type ChatContentPart =
@@ -23,16 +25,6 @@ export type ResponseFormat =
 
 export type ReasoningEffort = "low" | "medium" | "xhigh";
 
-/** Sampling fields shared by chat, legacy completions and Responses. */
-export type SamplingParams = {
-    temperature?: number,
-    top_p?: number,
-    seed?: number,
-    stop?: string[],
-    presence_penalty?: number,
-    frequency_penalty?: number
-};
-
 /** A chat completion request after validation: `stop` normalised to an array, the budget resolved. */
 export type ChatCompletionRequest = SamplingParams & {
     model: string,
@@ -53,15 +45,6 @@ export type ChatCompletionRequest = SamplingParams & {
     stream: boolean,
     stream_options?: {include_usage?: boolean},
     user?: string
-};
-
-export type CompletionUsage = {
-    prompt_tokens: number,
-    completion_tokens: number,
-    total_tokens: number,
-    prompt_tokens_details: {cached_tokens: number},
-    /** Output tokens spent thinking (spec 2.3.4: they are part of `completion_tokens`); sent when the model can think. */
-    completion_tokens_details?: {reasoning_tokens: number}
 };
 
 export type FinishReason = "stop" | "length" | "tool_calls";

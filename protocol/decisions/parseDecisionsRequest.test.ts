@@ -4,6 +4,7 @@ import type {FieldPath} from "../validation.ts";
 import {countJsonValues, parseDecisionsRequest} from "./parseDecisionsRequest.ts";
 import {gifHeader, jpegHeader, pngHeader, toDataUrl} from "../../test/fixtures/imageFixtures.ts";
 import {expectRejection} from "../../test/support/expectRejection.ts";
+import {nestedArrays} from "../../test/support/hostileJson.ts";
 
 type Body = Record<string, unknown>;
 
@@ -173,4 +174,9 @@ test("only user messages with text and image parts are read", () => {
     rejects(base({input: [{role: "user", content: [{type: "input_audio", data: "x"}]}]}), ["input", 0, "content", 0, "type"], "must be one of");
     rejects(base({input: [{role: "user", content: null}]}), ["input", 0, "content"], "must be a string or an array");
     rejects(base({input: [{role: "user", content: [{type: "input_text", text: 1}]}]}), ["input", 0, "content", 0, "text"], "must be a string");
+});
+
+test("a model nested 5,000 deep is refused at model, named by its type (issue 13, finding 6)", () => {
+    rejects(base({model: nestedArrays(5_000)}), ["model"], "got a value of type array");
+    rejects(base({model: {}}), ["model"], "got a value of type object");
 });

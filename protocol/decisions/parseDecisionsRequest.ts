@@ -1,4 +1,4 @@
-import {type FieldPath, fail, readObject, rejectUnknownFields, required, type JsonObject, optional, readBoolean, readInteger, describeType, readArray, readEnum, readString} from "../validation.ts";
+import {type FieldPath, fail, quoteValue, readObject, rejectUnknownFields, required, type JsonObject, optional, readBoolean, readInteger, describeType, readArray, readEnum, readString} from "../validation.ts";
 import {limits, modelIds} from "../limits.ts";
 import {readDecisionImage} from "../images.ts";
 import type {NormalizedDecisionRequest, NormalizedOption, NormalizedQuestion} from "./types.ts";
@@ -53,7 +53,7 @@ export function readDecisionBody(body: unknown, knownFields: readonly string[]):
         fail([], `holds more than ${limits.jsonValuesPerRequest.toLocaleString("en-US")} JSON values; reduce the data sent`);
     rejectUnknownFields(object, [], knownFields);
     const model = required(object, "model", [], (value) => value);
-    if (model !== modelIds.decision) fail(["model"], `must be "${modelIds.decision}", got ${JSON.stringify(model)}`);
+    if (model !== modelIds.decision) fail(["model"], `must be "${modelIds.decision}", got ${quoteValue(model)}`);
     return object;
 }
 
@@ -141,7 +141,7 @@ function readQuestions(value: unknown, path: FieldPath, explain: boolean): Norma
         const question = readQuestion(item, questionPath, index);
         if (question.name !== undefined) {
             const owner = nameOwner.get(question.name);
-            if (owner !== undefined) fail([...questionPath, "name"], `duplicates the name of questions[${owner}] (${JSON.stringify(question.name)}); names must be unique`);
+            if (owner !== undefined) fail([...questionPath, "name"], `duplicates the name of questions[${owner}] (${quoteValue(question.name)}); names must be unique`);
             nameOwner.set(question.name, index);
         }
         return question;
@@ -174,7 +174,7 @@ function readChoices(value: unknown, path: FieldPath): NormalizedOption[] {
         const choiceValue = required(choice, "value", choicePath, readChoiceValue);
         const text = String(choiceValue);
         const previous = seen.get(`${typeof choiceValue}:${text}`);
-        if (previous !== undefined) fail([...choicePath, "value"], `duplicates the value of choices[${previous}] (${JSON.stringify(choiceValue)}); values must be unique`);
+        if (previous !== undefined) fail([...choicePath, "value"], `duplicates the value of choices[${previous}] (${quoteValue(choiceValue)}); values must be unique`);
         const twin = seen.get(`${typeof choiceValue === "string" ? "boolean" : "string"}:${text}`);
         if (twin !== undefined && (text === "true" || text === "false"))
             fail([...choicePath, "value"], `a question cannot hold both ${text} and the string "${text}" (see choices[${twin}])`);

@@ -5,6 +5,7 @@ import {countJsonValues} from "./parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "./parseSystemoneRequest.ts";
 import {pngHeader, toDataUrl, webpLossyHeader} from "../../test/fixtures/imageFixtures.ts";
 import {expectRejection} from "../../test/support/expectRejection.ts";
+import {nestedArrays, nestedArraysText} from "../../test/support/hostileJson.ts";
 
 type Body = Record<string, unknown>;
 
@@ -102,4 +103,9 @@ test("unknown fields, stream included, a wrong model and malformed questions are
     rejects(base({questions: {q: {...noul, name: "x"}}}), ["questions", "q", "name"], "is not a recognised field");
     rejects(base({questions: {q: {...noul, criteria: {yes: "x"}}}}), ["questions", "q", "criteria", "yes"], "is not a recognised field");
     rejects("text", [], "must be an object");
+});
+
+test("a model nested 5,000 deep is refused at model, and a state nested as deep is read (issue 13, finding 6)", () => {
+    rejects(base({model: nestedArrays(5_000)}), ["model"], "got a value of type array");
+    assert.equal(parseSystemoneRequest(base({state: nestedArrays(5_000, 1)})).text, nestedArraysText(5_000, 1));
 });

@@ -1,3 +1,4 @@
+import type {NormalizedImage} from "../images.ts";
 // Wire types of the two decision endpoints (spec 2.8, 2.9, 2.10, 2.3) and the one normalised request that
 // both parsers produce for the engine, plus the engine result that both formatters turn back into wire JSON.
 
@@ -73,21 +74,6 @@ export type SystemoneResponse = {
     usage: {input_tokens: number, output_tokens: number},
     /** Present when `x_svc.explain` was true: one sentence per question name. */
     x_svc?: {explanations: Record<string, string>}
-};
-
-// ---- What the engine consumes ----
-
-export type DecisionImageFormat = "png" | "jpeg" | "gif" | "webp";
-
-export type NormalizedImage = {
-    /** `image_1`, `image_2`, ... on /v1/decisions (order sent); the `x_svc.images` key on /v1/systemone. */
-    name: string,
-    /** From the bytes, not the data URL's claim: `image/png`, `image/jpeg`, `image/gif` or `image/webp`. */
-    mediaType: string,
-    format: DecisionImageFormat,
-    bytes: Uint8Array,
-    width: number,
-    height: number
 };
 
 export type NormalizedOption = {

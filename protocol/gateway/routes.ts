@@ -1,14 +1,16 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
 import type {DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState} from "./contract.ts";
+import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
-export type GatewayMethod = "GET" | "POST" | "DELETE";
+export type GatewayMethod = RouteMethod;
 
 /** `:name` segments are parameters, sent URL-encoded. */
 export const gatewayRoutes = {
     state: {method: "GET", path: "/state"},
     startEngine: {method: "POST", path: "/engine/start"},
     stopEngine: {method: "POST", path: "/engine/stop"},
+    engineKey: {method: "GET", path: "/engine/key"},
     addConnection: {method: "POST", path: "/connections"},
     deleteConnection: {method: "DELETE", path: "/connections/:id"},
     activateConnection: {method: "POST", path: "/connections/:id/activate"},
@@ -28,8 +30,9 @@ export type GatewayRouteName = keyof typeof gatewayRoutes;
 /** What each route takes (body) and answers. */
 export type GatewayRouteTypes = {
     state: {body: undefined, answer: GatewayState},
-    startEngine: {body: {modelPath?: string} | {modelId: string}, answer: GatewayState},
+    startEngine: {body: ({modelPath?: string} | {modelId: string}) & {threads?: number}, answer: GatewayState},
     stopEngine: {body: Record<string, never>, answer: GatewayState},
+    engineKey: {body: undefined, answer: {key: string}},
     addConnection: {body: {name: string, baseUrl: string, apiKey?: string}, answer: GatewayState & {connection: GatewayState["connections"][number]}},
     deleteConnection: {body: undefined, answer: GatewayState},
     activateConnection: {body: Record<string, never>, answer: GatewayState},
@@ -44,47 +47,31 @@ export type GatewayRouteTypes = {
     removeModel: {body: undefined, answer: ModelsState}
 };
 
-export type GatewayRouteMatch = {name: GatewayRouteName, params: Record<string, string>};
+export type GatewayRouteMatch = RouteMatch<GatewayRouteName>;
 
-const compiled = Object.entries(gatewayRoutes).map(([name, route]) => ({
-    name: name as GatewayRouteName,
-    method: route.method as string,
-    names: [...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]),
-    pattern: new RegExp(`^${route.path.replace(/:\w+/g, "([^/]+)")}$`)
-}));
+const table = routeTable(gatewayRoutes);
 
 /**
  * The route for `method` and `path` (below `/gateway/api`), with its parameters still URL-encoded; `undefined` when
  * none matches. Fixed segments win over parameters (`/models/downloads` is not the model named "downloads").
  */
-export function matchGatewayRoute(method: string, path: string): GatewayRouteMatch | undefined {
-    let best: GatewayRouteMatch | undefined;
-    for (const route of compiled) {
-        if (route.method !== method) continue;
-        const found = route.pattern.exec(path);
-        if (found == null) continue;
-        const params = Object.fromEntries(route.names.map((name, index) => [name, found[index + 1]]));
-        if (best == null || route.names.length < Object.keys(best.params).length) best = {name: route.name, params};
-    }
-    return best;
-}
+export const matchGatewayRoute = table.match;
 
 /** The path of a route with its parameters filled in (URL-encoded). */
-export function gatewayPath(name: GatewayRouteName, params: Record<string, string> = {}): string {
-    return gatewayRoutes[name].path.replace(/:(\w+)/g, (_, key: string) => encodeURIComponent(params[key] ?? ""));
-}
+export const gatewayPath = table.path;
 
 /** Sends one call; the renderer's implementation adds the launch token and turns a non-2xx into an error. */
-export type GatewaySend = (method: GatewayMethod, path: string, body?: unknown, query?: string) => Promise<unknown>;
+export type GatewaySend = RouteSend;
 
 /** A typed client of every route, over whatever `send` the caller has. */
 export function createGatewayClient(send: GatewaySend) {
-    const call = <N extends GatewayRouteName>(name: N, options: {params?: Record<string, string>, body?: GatewayRouteTypes[N]["body"], query?: string} = {}) =>
-        send(gatewayRoutes[name].method, gatewayPath(name, options.params), options.body, options.query) as Promise<GatewayRouteTypes[N]["answer"]>;
+    const call = table.caller<GatewayRouteTypes>(send);
     return {
         state: () => call("state"),
         startEngine: (body: GatewayRouteTypes["startEngine"]["body"] = {}) => call("startEngine", {body}),
         stopEngine: () => call("stopEngine", {body: {}}),
+        /** The local engine's per-launch key, for scripts run on this machine. */
+        engineKey: () => call("engineKey"),
         /** The key goes to the gateway's vault and is never sent back. */
         addConnection: (body: GatewayRouteTypes["addConnection"]["body"]) => call("addConnection", {body}),
         deleteConnection: (id: string) => call("deleteConnection", {params: {id}}),

@@ -57,8 +57,11 @@ function refuseUnsupportedFields(body: JsonObject) {
 type Role = "system" | "user" | "assistant";
 type PartShape = "input_text" | "input_image" | "output_text";
 
-/** `developer` is the newer OpenAI spelling of `system`; clients built on the openai package send it. */
-const roleOf: Record<string, Role> = {system: "system", developer: "system", user: "user", assistant: "assistant"};
+/**
+ * `developer` is the newer OpenAI spelling of `system`; clients built on the openai package send it. A Map, as
+ * the role is the client's string: a plain object would find "toString" or "constructor" on Object.prototype.
+ */
+const roleOf = new Map<string, Role>([["system", "system"], ["developer", "system"], ["user", "user"], ["assistant", "assistant"]]);
 
 /** The part shapes each role may hold, in the order they are checked. */
 const shapesOf: Record<Role, PartShape[]> = {
@@ -109,7 +112,7 @@ function readItem(value: unknown, path: FieldPath, stringShape: Problem): ChatMe
 
 /** A message item, or undefined when the item does not have the message shape. */
 function readMessage(message: JsonObject, path: FieldPath, stringShape: Problem): ChatMessage | undefined {
-    const role = typeof message.role === "string" ? roleOf[message.role] : undefined;
+    const role = typeof message.role === "string" ? roleOf.get(message.role) : undefined;
     const content = message.content;
     const fits = (message.type === undefined || message.type === "message") && role != null &&
         (typeof content === "string" || Array.isArray(content));

@@ -1,5 +1,6 @@
-import type {ChatToolCall, CompletionUsage} from "../chat/types.ts";
+import type {ChatToolCall} from "../chat/types.ts";
 import type {ResponseFunctionCallItem, ResponseMessageItem, ResponseObject, ResponseOutputItem, ResponseReasoningItem, ResponseUsage, ResponseStreamEvent} from "./types.ts";
+import type {CompletionUsage} from "../completions.ts";
 
 /** What a response says about itself before any output exists: its ids and the request fields it echoes. */
 export type ResponseBase = {

@@ -1,5 +1,6 @@
 // Wire types of spec 2.4 and 6.2 (the Responses API), shaped like the OpenAI Responses format so its clients work.
-import type {ChatMessage, ChatTool, ChatToolChoice, ReasoningEffort, SamplingParams} from "../chat/types.ts";
+import type {ChatMessage, ChatTool, ChatToolChoice, ReasoningEffort} from "../chat/types.ts";
+import type {SamplingParams} from "../validation.ts";
 
 /** A Responses request after validation; `instructions` and `input` are already turned into chat messages. */
 export type ResponsesRequest = Pick<SamplingParams, "temperature" | "top_p" | "seed"> & {

@@ -118,7 +118,10 @@ test("bad model files and arguments exit non-zero with one clear line", async ()
         ["directory", serveArgs(workDir), /directory/],
         ["not a GGUF file", serveArgs(notGguf), /not a GGUF model file/],
         ["GGUF magic followed by junk", serveArgs(damaged), /damaged/],
-        ["unknown flag", [...serveArgs(modelPath), "--bogus"], /bogus/]
+        ["unknown flag", [...serveArgs(modelPath), "--bogus"], /bogus/],
+        // Every origin at once is what a key is for; and an origin has no path.
+        ["a wildcard CORS origin", [...serveArgs(modelPath), "--cors-origins", "http://app.example:3000,*"], /--cors-origins .*"\*".*--api-key/],
+        ["a CORS origin with a path", [...serveArgs(modelPath), "--cors-origins", "http://app.example/ui"], /--cors-origins .*app\.example\/ui/]
     ];
     const exits = await Promise.all(cases.map(([, args]) => runCli(args, 30_000)));
     cases.forEach(([name, , pattern], index) => {

@@ -33,7 +33,7 @@ describe("text_completion objects", () => {
         assert.equal(typeof choice.text, "string");
         assert.ok(choice.text.length > 0);
         assert.equal(choice.finish_reason, "length");
-        assert.equal(completion.usage.prompt_tokens, tokenizePrompt(server.engine.model, "Once upon a time").length);
+        assert.equal(completion.usage.prompt_tokens, (await tokenizePrompt(server.engine.model, "Once upon a time")).length);
         assert.equal(completion.usage.completion_tokens, 8);
         assert.equal(completion.usage.total_tokens, completion.usage.prompt_tokens + 8);
     });
@@ -137,7 +137,7 @@ describe("streaming", () => {
 describe("prompt tokens", () => {
     test("the prompt is evaluated once, with one BOS, and a repeat is served from the cache", async () => {
         const prompt = "Hello there friend, how are you today";
-        const expected = tokenizePrompt(server.engine.model, prompt);
+        const expected = await tokenizePrompt(server.engine.model, prompt);
         const first = await complete({prompt, max_tokens: 2, temperature: 0});
         const middle = await sequenceMeters(server.engine);
         const lease = await server.engine.scheduler.acquire([]);

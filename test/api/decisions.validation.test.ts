@@ -9,6 +9,7 @@ import {limits} from "../../protocol/limits.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi, type ApiReply, type CallOptions} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";
+import {bodyWithRaw, nestedArraysText} from "../support/hostileJson.ts";
 
 const apiKey = "ck_decisions_validation";
 let server: TestServer;
@@ -252,6 +253,11 @@ describe("request body rules", () => {
                 assertRefused(endpoint, await post(endpoint, {...body(endpoint, predicates(1)), model: wrong}), "model", "svc-1-decision");
             const {model: _model, ...withoutModel} = body(endpoint, predicates(1));
             assertRefused(endpoint, await post(endpoint, withoutModel), "model", "model");
+        });
+
+        test(`${endpoint}: a model nested 5,000 deep is the endpoint's refusal, not a 500 (issue 13)`, async () => {
+            const text = bodyWithRaw(body(endpoint, predicates(1)), model, nestedArraysText(5_000));
+            assertRefused(endpoint, await post(endpoint, text), "model", "got a value of type array");
         });
 
         test(`${endpoint}: a question needs a known type`, async () => {

@@ -3,6 +3,8 @@ import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {AuthenticationError, BadRequestError} from "openai";
 import {limits} from "../../protocol/limits.ts";
+import {maxPrompts} from "../../protocol/completions.ts";
+import {bodyWithRaw, nestedArraysText, nestedObjectSchema} from "../support/hostileJson.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";
@@ -45,6 +47,44 @@ describe("400 invalid_request", () => {
             assertApiError(reply, 400, "max_output_tokens_exceeded", "invalid_request_error", "max_tokens");
         });
     }
+
+    test("crafted JSON is a 400 naming the field, never a 500 (issue 13, finding 6)", async () => {
+        const deep = nestedArraysText(5_000);
+        const chat = (change: Record<string, unknown>, raw = deep) => callApi(server, {path: "/chat/completions", body: bodyWithRaw({...validChat, ...change}, "DEEP", raw)});
+        assertApiError(await chat({messages: [{role: "DEEP", content: "Hi"}]}), 400, "invalid_request", "invalid_request_error", "messages[0].role");
+        const schema = {type: "object", properties: {a: "DEEP"}};
+        assertApiError(await chat({response_format: {type: "json_schema", json_schema: {name: "deep", schema}}}), 400, "invalid_request",
+            "invalid_request_error", "response_format.json_schema.schema: nests arrays and objects more than 128 levels deep");
+        assertApiError(await chat({tools: [{type: "function", function: {name: "deep", parameters: schema}}]}), 400, "invalid_request",
+            "invalid_request_error", "tools[0].function.parameters: nests arrays and objects more than 128 levels deep");
+        // A valid schema 500 levels deep: refused with the stated limit, not "Maximum call stack size exceeded".
+        const valid500 = await chat({response_format: {type: "json_schema", json_schema: {name: "deep", schema: "DEEP"}}}, JSON.stringify(nestedObjectSchema(500)));
+        assertApiError(valid500, 400, "invalid_request", "invalid_request_error", "at most 128 levels are supported");
+    });
+
+    test("tool-call arguments and a tool result nested 5,000 deep reach the model as text, not a 500", async () => {
+        const deepText = nestedArraysText(5_000, 1);
+        const reply = await callApi(server, {path: "/chat/completions", body: {...validChat, messages: [
+            {role: "user", content: "Hi"},
+            {role: "assistant", content: null, tool_calls: [{id: "call_1", type: "function", function: {name: "f", arguments: deepText}}]},
+            {role: "tool", tool_call_id: "call_1", content: deepText}
+        ]}});
+        // 10,001 characters of brackets may or may not fit the fixture's window; either answer is a proper one.
+        if (reply.status === 400) assertApiError(reply, 400, "invalid_request", "invalid_request_error", "context window");
+        else assert.equal(reply.status, 200, reply.text.slice(0, 300));
+    });
+
+    test("responses: a role named after an Object.prototype member is a 400 (issue 13: 500 for toString, 200 for constructor)", async () => {
+        for (const role of ["toString", "__proto__", "constructor"]) {
+            const reply = await callApi(server, {path: "/responses", body: {model: "svc-1", max_output_tokens: 1, input: [{role, content: "Hi"}]}});
+            assertApiError(reply, 400, "invalid_request", "invalid_request_error", "input[0]");
+        }
+    });
+
+    test("completions: at most 2048 prompts (issue 13: 100,000 were accepted)", async () => {
+        const reply = await callApi(server, {path: "/completions", body: {...validCompletion, prompt: Array(maxPrompts + 1).fill("Hi")}});
+        assertApiError(reply, 400, "invalid_request", "invalid_request_error", "at most 2048 are allowed");
+    });
 
     test("the openai client surfaces the envelope as BadRequestError with its code", async () => {
         const error = await server.client.chat.completions.create({model: "svc-1", messages: validChat.messages as any, max_tokens: 1_000_000})

@@ -104,6 +104,13 @@ describe("json_object", () => {
         assert.ok(finishes.includes("stop"), `finish reasons: ${finishes.join(", ")}`);
     });
 
+    test("a pattern the linear-time engine cannot run (backreference, lookaround) is a 400 that says so (issue 13)", async () => {
+        for (const pattern of ["^(a)\\1$", "^(?=a)"]) {
+            const reply = await post({response_format: jsonSchema({type: "object", properties: {s: {type: "string", pattern}}}, "pattern")});
+            assertApiError(reply, 400, "invalid_request", "invalid_request_error", "no backreferences and no lookahead or lookbehind");
+        }
+    });
+
     test("a response_format on a stream is a 400 about constrained decoding (2.7.8)", async () => {
         for (const response_format of [{type: "json_object"}, jsonSchema(report)]) {
             const reply = await post({response_format, stream: true});

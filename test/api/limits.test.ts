@@ -141,7 +141,7 @@ describe("explicit budgets above the window", () => {
 
 describe("legacy completions at the window's edge", () => {
     async function assertServedWhole(prompt: string, budget: number) {
-        const tokens = tokenizePrompt(server.engine.model, prompt);
+        const tokens = await tokenizePrompt(server.engine.model, prompt);
         const reply = await complete({prompt, max_tokens: budget});
         assert.equal(reply.status, 200, reply.text);
         assert.equal(reply.json.usage.prompt_tokens, tokens.length);
@@ -151,7 +151,7 @@ describe("legacy completions at the window's edge", () => {
 
     test("short prompt, budget filling the window: served whole", async () => {
         const prompt = words(4);
-        await assertServedWhole(prompt, window - tokenizePrompt(server.engine.model, prompt).length);
+        await assertServedWhole(prompt, window - (await tokenizePrompt(server.engine.model, prompt)).length);
     });
 
     test("long prompts (90%, 99% of the window) are not cut to leave free space", async () => {
@@ -160,7 +160,7 @@ describe("legacy completions at the window's edge", () => {
 
     test("one budget token more, or a prompt that fills the window, is a 400", async () => {
         const prompt = words(4);
-        const room = window - tokenizePrompt(server.engine.model, prompt).length;
+        const room = window - (await tokenizePrompt(server.engine.model, prompt)).length;
         assertApiError(await complete({prompt, max_tokens: room + 1}), 400, "invalid_request", "invalid_request_error", String(room));
         assertApiError(await complete({prompt: words(window), max_tokens: 1}), 400, "invalid_request");
         assertApiError(await complete({prompt: ["hello", words(window)], max_tokens: 1}), 400, "invalid_request");

@@ -37,7 +37,7 @@ if (!existsSync(modelPath)) {
             const prompt = "Once upon a time";
             const completion = await server.client.completions.create({model: "svc-1", prompt, max_tokens: 60, temperature: 0});
             assertStoryText(completion.choices[0].text);
-            assert.equal(completion.usage?.prompt_tokens, tokenizePrompt(server.engine.model, prompt).length);
+            assert.equal(completion.usage?.prompt_tokens, (await tokenizePrompt(server.engine.model, prompt)).length);
             assert.equal(completion.usage?.completion_tokens, 60);
 
             const stream = await server.client.completions.create({model: "svc-1", prompt, max_tokens: 60, temperature: 0, stream: true});

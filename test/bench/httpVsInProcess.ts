@@ -1,7 +1,7 @@
 import {getLlama, LlamaCompletion, LlamaLogLevel} from "node-llama-cpp";
 import {format, measure, median} from "./measure.ts";
 import {createJsonPoster} from "./postJson.ts";
-import {spawnServer} from "./spawnServer.ts";
+import {spawnServer} from "../support/spawnServer.ts";
 
 const maxTokens = 64;
 const prompt = "Once upon a time, there was a little girl named Lily. She";

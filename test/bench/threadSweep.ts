@@ -5,7 +5,7 @@ import {defaultThreads} from "../../native/engine/LocalEngine.ts";
 import {embeddedModelPath} from "../../native/library/embeddedModel.ts";
 import {ensureTinyGguf, writeTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {createJsonPoster} from "./postJson.ts";
-import {spawnServer} from "./spawnServer.ts";
+import {spawnServer} from "../support/spawnServer.ts";
 
 // Generation tokens/s at 1 thread up to every core, through the server as users run it, so the choice of the
 // default thread count (native/engine/LocalEngine.ts defaultThreads) stays measured.

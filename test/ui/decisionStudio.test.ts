@@ -11,6 +11,7 @@ import {parseQuestionSet} from "../../client/scoring/index.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {expectCount, expectText} from "./utils/expect.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {makePng} from "./utils/makePng.ts";
 import {readEditorText} from "./utils/readEditorText.ts";
@@ -35,6 +36,15 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         await status().filter({hasText: expected}).waitFor({timeout: 60_000});
     };
     const questionNames = async () => Promise.all((await cards().all()).map((card) => card.getByTestId("q-name").inputValue()));
+    /**
+     * Before a screenshot: every answer card has drawn its chart (bars wait for their container to be measured) and
+     * `testId` is scrolled to the top at once, where the page's own smooth scroll to new results ends.
+     */
+    const settleResults = async (testId: string) => {
+        await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=answer-card]")]
+            .every((card) => card.querySelector(".recharts-bar-rectangle, .recharts-pie-sector") !== null));
+        await page.getByTestId(testId).evaluate((element) => element.scrollIntoView({block: "start"}));
+    };
     const saveSet = async (): Promise<string> => {
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("qs-save").click()]);
         const file = path.join(scratch, download.suggestedFilename());
@@ -72,7 +82,8 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
     test("build a set with one question of each type; the spec 8 rules show as you type, in the server's words", async () => {
         await page.getByTestId("qs-new").click();
         assert.equal(await cards().count(), 0);
-        assert.match(await page.getByTestId("qs-problems").textContent() ?? "", /questions: must hold at least one question/);
+        // The rules run on a deferred copy of the set (typing never waits for them): their messages follow a render later.
+        await expectText(page.getByTestId("qs-problems"), /questions: must hold at least one question/);
         await page.getByTestId("qs-name").fill("Review triage");
         for (const type of ["predicate", "choice", "score"]) await page.getByTestId(`add-${type}`).click();
         assert.equal(await cards().count(), 3);
@@ -124,7 +135,7 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
 
         await page.getByTestId("qs-explain").check();
         assert.equal(await page.getByTestId("qs-count").textContent(), "3 / 64 questions", "the limit drops to 64 with explanations");
-        assert.match(await page.getByTestId("qs-problem-count").textContent() ?? "", /would accept/);
+        await expectText(page.getByTestId("qs-problem-count"), /would accept/);
         assert.match(await readEditorText(page, "qs-json"), /"name": "Review triage"/, "the JSON beside the builder follows");
         await screenshot(page, "decisions-builder");
     });
@@ -135,9 +146,9 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         const answers = page.getByTestId("answer-card");
         assert.equal(await answers.count(), 3);
         assert.deepEqual(await Promise.all((await answers.all()).map((card) => card.getAttribute("data-kind"))), ["yesno", "choice", "score"]);
-        // Bars rendered: one per choice value, one per level; the gauge for the predicate.
-        assert.equal(await answers.nth(1).locator(".recharts-bar-rectangle").count(), 3);
-        assert.equal(await answers.nth(2).locator(".recharts-bar-rectangle").count(), 4);
+        // Bars rendered (once their container is measured): one per choice value, one per level; the gauge for the predicate.
+        await expectCount(answers.nth(1).locator(".recharts-bar-rectangle"), 3);
+        await expectCount(answers.nth(2).locator(".recharts-bar-rectangle"), 4);
         assert.ok(await answers.nth(0).locator("[data-testid=gauge] .recharts-pie-sector").count() >= 1);
         assert.match(await answers.nth(0).getByTestId("gauge-value").textContent() ?? "", /^(0|1)\.\d\d$/);
         assert.deepEqual(await page.getByTestId("prob-sum").allTextContents(), ["1.00", "1.00", "1.00"]);
@@ -145,7 +156,7 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.equal(await page.getByTestId("answer-explanation").count(), 3);
         assert.match(await page.getByTestId("decision-usage").textContent() ?? "", /input_tokens\d+/);
         assert.match(await page.getByTestId("decision-server-timing").textContent() ?? "", /Server-Timing[\d.]+ ms/);
-        await page.waitForTimeout(600);
+        await settleResults("decision-run-panel");
         await screenshot(page, "decisions-run");
     });
 
@@ -237,7 +248,7 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.equal(await rows.nth(0).getByTestId("answer-card").count(), 2);
         assert.equal(await rows.nth(2).getByTestId("answer-card").count(), 1, "quality is only in A");
         assert.match(await rows.nth(1).getByTestId("compare-max-diff").textContent() ?? "", /max \|Δp\| \d\.\d\d/);
-        await page.waitForTimeout(600);
+        await settleResults("compare-results");
         await screenshot(page, "decisions-compare");
         await page.getByTestId("studio-tab-build").click();
     });
@@ -258,7 +269,7 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.match(await page.getByTestId("compare-result-b").textContent() ?? "", /viaremote \(env\)/);
         assert.equal(await page.getByTestId("compare-row").count(), 3);
         assert.equal(await page.getByTestId("compare-row").nth(2).getByTestId("answer-card").count(), 2);
-        await page.waitForTimeout(600);
+        await settleResults("compare-results");
         await screenshot(page, "decisions-compare-connections");
         await page.getByTestId("connection-switcher").selectOption("local");
         await page.getByTestId("studio-tab-build").click();

@@ -10,7 +10,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {makePng} from "./utils/makePng.ts";
 import {screenshot} from "./utils/screenshot.ts";
-import {waitForCount} from "./utils/waitForCount.ts";
+import {expectCount} from "./utils/expect.ts";
 import {setMonacoText} from "./utils/setMonacoText.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
@@ -68,14 +68,16 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await setParam("max_tokens", "600");
         await clickRun();
         await waitStatus("streaming");
-        // Sample the reply while it streams: it must be seen growing, not only appear at the end.
-        const lengths = new Set<number>();
-        while (!(await status().textContent())?.includes("done")) {
-            const text = await page.getByTestId("reply-text").first().textContent().catch(() => "");
-            if (text) lengths.add(text.length);
-            await page.waitForTimeout(50);
-        }
-        assert.ok(lengths.size >= 2, `the reply grew in steps while streaming (saw lengths ${[...lengths].join(", ")})`);
+        // The reply must be seen growing, not only appear at the end. Playwright runs this predicate at every animation
+        // frame, so it records the reply's length as each painted frame shows it, until the status says done.
+        const recorded = await page.waitForFunction(() => {
+            const seen = (window as unknown as {replyLengths?: number[]}).replyLengths ??= [];
+            const length = document.querySelector("[data-testid=reply-text]")?.textContent?.length ?? 0;
+            if (length > 0 && !seen.includes(length)) seen.push(length);
+            return document.querySelector("[data-testid=run-status]")?.textContent?.includes("done") && seen;
+        }, undefined, {timeout: 30_000});
+        const lengths = await recorded.jsonValue() as number[];
+        assert.ok(lengths.length >= 2, `the reply grew in steps while streaming (saw lengths ${lengths.join(", ")})`);
         assert.equal(await page.getByTestId("finish-reason").textContent(), "finish_reason: length");
         const usage = await page.getByTestId("usage").textContent() ?? "";
         assert.match(usage, /prompt_tokens\d+/);
@@ -95,11 +97,12 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.ok((await page.getByTestId("reply-text").textContent() ?? "").length > 20, "the partial reply stays");
         assert.equal(await page.getByTestId("finish-reason").count(), 0, "a stopped stream has no finish reason");
         await screenshot(page, "chat-stopped");
-        // The engine serves one sequence: the next run only finishes quickly if the aborted one stopped generating.
+        // The engine serves one sequence: the next run gets it once the aborted one gave it back. No bound on how long
+        // that takes here (a machine under load makes any such bound flaky): that a client leaving stops the generation
+        // and frees the sequence at once is checked where it can be seen, on the engine's scheduler (test/api/concurrency),
+        // and that the gateway passes the hang-up on, in electron/gateway/Gateway.test.ts.
         await setParam("max_tokens", "16");
-        const started = Date.now();
         await run();
-        assert.ok(Date.now() - started < 8000, `the next run was not stuck behind the aborted one (${Date.now() - started} ms)`);
         await setParam("temperature", "0.7");
     });
 
@@ -249,14 +252,14 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await page.getByTestId("nav-history").click();
         const rows = page.getByTestId("history-row");
         // Every run so far is listed; the search filters as it is typed (errors are searchable too).
-        await waitForCount(rows, runsStarted);
+        await expectCount(rows, runsStarted);
         await page.getByTestId("history-search").fill("zyxquv");
-        await waitForCount(rows, 1);
+        await expectCount(rows, 1);
         await page.getByTestId("history-search").fill("cannot read images");
-        await waitForCount(rows, 1);
+        await expectCount(rows, 1);
         assert.match(await rows.first().textContent() ?? "", /error 400/, "the match is the failed run");
         await page.getByTestId("history-search").fill("no-such-text-anywhere");
-        await waitForCount(rows, 0);
+        await expectCount(rows, 0);
         await page.getByTestId("history-search").fill("robot");
         await rows.first().click();
         await screenshot(page, "history");

@@ -7,10 +7,12 @@ import {mkdtemp, readFile, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import ExcelJS from "exceljs";
-import type {Browser, Page} from "playwright-core";
+import type {Browser, Page, Request} from "playwright-core";
 import {parseCsv} from "../support/csv.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {eventually} from "./utils/expect.ts";
+import {gatewayApi} from "./utils/gatewayApi.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
@@ -228,12 +230,26 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         await page.getByTestId("scoring-file-input").setInputFiles(file);
         await page.getByTestId("import-summary").filter({hasText: "many.csv · 300 rows × 2 columns"}).waitFor();
         await page.getByTestId("scoring-concurrency").fill("1");
+        // The rows this job sent to be scored (a retried row counts once).
+        const requested = new Set<number>();
+        const onRequest = (request: Request) => {
+            if (request.method() === "POST" && /\/v1\/decisions$/.test(request.url())) requested.add(Number(/Review number (\d+) /.exec(request.postData() ?? "")?.[1]));
+        };
+        page.on("request", onRequest);
         await page.getByTestId("scoring-start").click();
         await page.getByTestId("scoring-pause").click();
         await waitStatus("paused", 10_000);
-        await page.waitForTimeout(300);
+        // Pausing lets the request in flight finish: wait until every row sent is shown as scored.
+        const rowsDone = async () => Number(/^(\d+)/.exec(await page.getByTestId("scoring-rows").textContent() ?? "")?.[1]);
+        await eventually(async () => assert.equal(await rowsDone(), requested.size, "rows scored = rows sent"));
         const pausedAt = await page.getByTestId("scoring-rows").textContent();
-        await page.waitForTimeout(1000);
+        const sentBeforePause = requested.size;
+        // Nothing more is sent while paused. Rather than watching for a while, the page sends a request of its own
+        // now: a row taken after the pause would have been sent before it, and requests are reported in the order the
+        // page sends them, so once this one is seen, no decisions request can still be on its way.
+        await Promise.all([page.waitForRequest((request) => request.url().endsWith("/gateway/api/state?after-pause")), gatewayApi(page, "/state?after-pause")]);
+        page.off("request", onRequest);
+        assert.equal(requested.size, sentBeforePause, "no row is sent while paused");
         assert.equal(await page.getByTestId("scoring-rows").textContent(), pausedAt, "no rows are scored while paused");
         await page.getByTestId("scoring-resume").click();
         await waitStatus("running", 10_000);
@@ -275,17 +291,18 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         for (let index = 0; index < 100_000; index++) lines.push(`${index},"Row ${index}, ""quoted"" — ünïcode",${index % 3 === 0 ? "yes" : "no"}`);
         const file = path.join(scratch, "big.csv");
         await writeFile(file, lines.join("\n"));
-        await page.getByTestId("scoring-file-input").setInputFiles(file);
-        // Sample the loading indicator: intermediate counts prove the page rendered between batches.
-        const seen = new Set<string>();
-        while (await page.getByTestId("import-summary").filter({hasText: "big.csv"}).count() === 0) {
-            const text = await page.getByTestId("import-loading").textContent({timeout: 1000}).catch(() => null);
-            if (text) seen.add(text);
-            await page.waitForTimeout(20);
-        }
+        // Record the loading indicator as each painted frame shows it (Playwright runs the predicate at every animation
+        // frame) until the summary replaces it: intermediate counts prove the page rendered between batches.
+        const [recorded] = await Promise.all([page.waitForFunction(() => {
+            const seen = (window as unknown as {loadingSeen?: string[]}).loadingSeen ??= [];
+            const text = document.querySelector("[data-testid=import-loading]")?.textContent;
+            if (text && !seen.includes(text)) seen.push(text);
+            return document.querySelector("[data-testid=import-summary]")?.textContent?.startsWith("big.csv") && seen;
+        }, undefined, {timeout: 120_000}), page.getByTestId("scoring-file-input").setInputFiles(file)]);
+        const seen = await recorded.jsonValue() as string[];
         assert.match(await page.getByTestId("import-summary").textContent() ?? "", /100,000 rows × 3 columns/);
-        const partial = [...seen].filter((text) => !/: 0 rows$/.test(text) && !/: 100,000 rows$/.test(text));
-        assert.ok(partial.length >= 2, `progress painted while loading: ${[...seen].join(" | ")}`);
+        const partial = seen.filter((text) => !/: 0 rows$/.test(text) && !/: 100,000 rows$/.test(text));
+        assert.ok(partial.length >= 2, `progress painted while loading: ${seen.join(" | ")}`);
         assert.ok(await page.getByTestId("grid-row").count() < 60, "only the visible rows are in the DOM");
         await page.getByTestId("results-grid").evaluate((grid) => grid.scrollTop = 30 * 99_990);
         await page.locator("[data-testid=grid-row][data-row='99999']").waitFor();

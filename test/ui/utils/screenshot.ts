@@ -8,7 +8,14 @@ export const artifactsDir = path.join(repoRoot, "test-artifacts/ui");
 /** Saves the page as `test-artifacts/ui/<name>.png` (for people to look at; nothing compares them). */
 export async function screenshot(page: Page, name: string) {
     await mkdir(artifactsDir, {recursive: true});
-    // Let the last streamed frame and Monaco's layout settle.
-    await page.waitForTimeout(150);
+    await page.evaluate(async () => {
+        await document.fonts.ready;
+        // Transitions and finite animations (a bar easing to its width) run to their end; endless ones (a pulsing badge) never do.
+        const finite = document.getAnimations().filter((animation) => animation.playState === "running" && animation.effect?.getComputedTiming().endTime !== Infinity);
+        await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+        // Two frames: the last React commit (a streamed token) and Monaco's layout, which it does in a frame of its own, are painted.
+        await new Promise(requestAnimationFrame);
+        await new Promise(requestAnimationFrame);
+    });
     await page.screenshot({path: path.join(artifactsDir, `${name}.png`)});
 }

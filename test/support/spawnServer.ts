@@ -6,9 +6,10 @@ const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../na
 
 /**
  * `svc-studio serve` in its own process, as users run it: the server's event loop is not shared with the
- * benchmark's clients, which would otherwise be timed as server overhead.
+ * benchmark's or the test's clients, which would otherwise be timed as server overhead, and its memory can be
+ * read from /proc/<pid>.
  */
-export async function spawnServer(args: string[]): Promise<{url: string, close(): Promise<void>}> {
+export async function spawnServer(args: string[]): Promise<{url: string, pid: number, close(): Promise<void>}> {
     const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], {stdio: ["ignore", "pipe", "inherit"]});
     const url = await new Promise<string>((resolve, reject) => {
         let output = "";
@@ -21,7 +22,9 @@ export async function spawnServer(args: string[]): Promise<{url: string, close()
     });
     return {
         url,
+        pid: child.pid!,
         close: () => new Promise<void>((resolve) => {
+            if (child.exitCode != null) return resolve();
             child.once("exit", () => resolve());
             child.kill("SIGTERM");
         })

@@ -1,0 +1,19 @@
+/**
+ * The variable that hands `serve` a secret key from its parent (the app's EngineSupervisor): an environment
+ * variable, because a command line is readable by every user of the machine (`ps`, /proc/PID/cmdline), while a
+ * process's environment is readable by its own user only. A leaf module, so the Electron main process can name the
+ * variable without loading the engine.
+ */
+export const engineKeyEnvVar = "SVC_STUDIO_ENGINE_KEY";
+
+/** The key handed down in `env`, removed from it so nothing this process starts inherits it; undefined when none. */
+export function takeEngineKey(env: NodeJS.ProcessEnv): string | undefined {
+    return takeSecretEnv(env, engineKeyEnvVar);
+}
+
+/** A secret handed down in variable `name` (for the reason above), removed from `env`; undefined when unset or blank. */
+export function takeSecretEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+    const value = env[name]?.trim();
+    delete env[name];
+    return value === "" ? undefined : value;
+}

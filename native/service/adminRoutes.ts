@@ -1,0 +1,114 @@
+import {adminPrefix, adminTable, type AdminRouteName, type AdminRouteTypes} from "../../protocol/admin/routes.ts";
+import type {KeyOwner, UsageGroup} from "../../protocol/admin/contract.ts";
+import {ApiError} from "../../protocol/errors.ts";
+import type {RequestContext} from "../http/HttpServer.ts";
+import {baseHeaders, writeJson} from "../http/replies.ts";
+import {readJsonBody, requireJsonBody} from "../http/requests.ts";
+import {activateWorkspace, addCredits, createOrganization, createWorkspace, listOrganizations, listWorkspaces} from "./accounts.ts";
+import {createKey, listKeys, revokeKey, rotateKey} from "./keys.ts";
+import {listPrices, listRateLimits, setPrice, setRateLimit} from "./pricing.ts";
+import {ServiceStoreError, type ServiceStore} from "./store.ts";
+import {usageReport} from "./usageReports.ts";
+
+/** Admin bodies are a few fields; anything larger is not an admin call. */
+const maxBodyBytes = 64 * 1024;
+
+type Handler<N extends AdminRouteName> = (body: Body, params: Record<string, string>, query: URLSearchParams) => AdminRouteTypes[N]["answer"];
+type Body = Record<string, unknown>;
+
+/**
+ * The admin API (protocol/admin/routes.ts) over the store: the same operations as `svc-studio admin`, for the app.
+ * The caller is authorized before this runs (adminAccess.ts).
+ */
+export function createAdminHandler(store: ServiceStore, keyActivationMs: number) {
+    const workspaceFilter = (query: URLSearchParams) => query.get("workspace") ?? undefined;
+    const handlers: {[N in AdminRouteName]: Handler<N>} = {
+        organizations: () => ({organizations: listOrganizations(store)}),
+        createOrganization: (body) => ({organization: createOrganization(store, text(body, "name"))}),
+        workspaces: () => ({workspaces: listWorkspaces(store)}),
+        createWorkspace: (body) => ({workspace: createWorkspace(store, text(body, "organizationId"), text(body, "name"))}),
+        activateWorkspace: (_, {id}) => ({workspace: activateWorkspace(store, id)}),
+        addCredits: (body, {id}) => ({workspace: addCredits(store, id, integer(body, "amountMicros"), {note: optional(body, "note", "string")})}),
+        prices: () => ({prices: listPrices(store)}),
+        setPrice: (body) => ({price: setPrice(store, {
+            model: text(body, "model"),
+            inputMicrosPerMillion: integer(body, "inputMicrosPerMillion"),
+            cachedInputMicrosPerMillion: integer(body, "cachedInputMicrosPerMillion"),
+            outputMicrosPerMillion: integer(body, "outputMicrosPerMillion")
+        })}),
+        rateLimits: (_, __, query) => ({rateLimits: listRateLimits(store, workspaceFilter(query))}),
+        setRateLimit: (body) => ({rateLimit: setRateLimit(store, {
+            workspaceId: text(body, "workspaceId"),
+            model: text(body, "model"),
+            requestsPerMinute: optional(body, "requestsPerMinute", "number") ?? null,
+            tokensPerMinute: optional(body, "tokensPerMinute", "number") ?? null
+        })}),
+        keys: (_, __, query) => ({keys: listKeys(store, {workspaceId: workspaceFilter(query), userId: query.get("user") ?? undefined}, keyActivationMs)}),
+        createKey: (body) => createKey(store, {
+            workspaceId: text(body, "workspaceId"),
+            name: optional(body, "name", "string"),
+            owner: optional(body, "owner", "object") as KeyOwner | undefined,
+            visibility: optional(body, "visibility", "string") as "private" | "shared" | undefined
+        }, keyActivationMs),
+        rotateKey: (_, {id}) => rotateKey(store, id, keyActivationMs),
+        revokeKey: (_, {id}) => ({key: revokeKey(store, id, keyActivationMs)}),
+        usage: (body) => ({rows: usageReport(store, {
+            workspaceId: optional(body, "workspaceId", "string"),
+            keyId: optional(body, "keyId", "string"),
+            groupBy: (optional(body, "groupBy", "object") ?? []) as UsageGroup[],
+            since: optional(body, "since", "string"),
+            until: optional(body, "until", "string")
+        })})
+    };
+
+    return async (context: RequestContext) => {
+        const {req, res, url} = context;
+        const route = adminTable.match(req.method ?? "", url.pathname.slice(adminPrefix.length));
+        if (route == null) throw new ApiError(404, "not_found", `no admin endpoint ${req.method} ${url.pathname}`);
+        let body: Body = {};
+        if (req.method === "POST") {
+            requireJsonBody(req);
+            const parsed = await readJsonBody(req, {maxBytes: maxBodyBytes, timeoutMs: 10_000});
+            if (parsed == null || typeof parsed !== "object" || Array.isArray(parsed)) throw invalid("the body must be a JSON object");
+            body = parsed as Body;
+        }
+        const params = Object.fromEntries(Object.entries(route.params).map(([name, value]) => [name, decodeURIComponent(value)]));
+        let answer: unknown;
+        try {
+            answer = (handlers[route.name] as Handler<AdminRouteName>)(body, params, url.searchParams);
+        } catch (error) {
+            throw toApiError(error);
+        }
+        writeJson(res, route.name.startsWith("create") ? 201 : 200, answer, {...baseHeaders(context.traceId), "Cache-Control": "no-store"});
+    };
+}
+
+/** Store faults as API errors: a missing thing 404, a clash 409, a bad value 400. */
+function toApiError(error: unknown): unknown {
+    if (!(error instanceof ServiceStoreError)) return error;
+    const status = {not_found: 404, conflict: 409, invalid: 400, schema_too_new: 500}[error.code];
+    return new ApiError(status, error.code === "invalid" ? "invalid_request" : error.code, error.message);
+}
+
+function invalid(message: string) {
+    return new ApiError(400, "invalid_request", message);
+}
+
+function text(body: Body, name: string): string {
+    const value = body[name];
+    if (typeof value !== "string") throw invalid(`${name}: a string is required`);
+    return value;
+}
+
+function integer(body: Body, name: string): number {
+    const value = body[name];
+    if (!Number.isSafeInteger(value)) throw invalid(`${name}: a whole number is required`);
+    return value as number;
+}
+
+function optional<T extends "string" | "number" | "object">(body: Body, name: string, type: T): (T extends "string" ? string : T extends "number" ? number : object) | undefined {
+    const value = body[name];
+    if (value == null) return undefined;
+    if (typeof value !== type) throw invalid(`${name}: must be a ${type}`);
+    return value as never;
+}
