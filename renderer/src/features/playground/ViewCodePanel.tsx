@@ -50,8 +50,13 @@ export function ViewCodePanel() {
             <pre className="code-block" data-testid="code-block"><code>{shown}</code></pre>
             <p className="muted small code-note">
                 Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.
+                {isLoopback(request.baseUrl) ? " For the app's own engine it is the engine key: Engine & connections, Copy engine key." : ""}
                 {shown.includes("elided]") && " Image data is shortened for display; Copy copies the full request."}
             </p>
         </aside>
     );
+}
+
+function isLoopback(url: string): boolean {
+    return /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(url);
 }
