@@ -68,6 +68,10 @@ export async function readJsonBody(req: IncomingMessage, {maxBytes, timeoutMs}: 
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
 
+    // With a declared length the body goes into one buffer of that size as it arrives, so a big body is held once,
+    // not as chunks plus their concatenation (issue 13: a 10 MB chat peaked at 4x its size in RSS); chunked bodies
+    // are collected and joined.
+    const whole = Number.isFinite(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];
     let size = 0;
     await new Promise<void>((resolve, reject) => {
@@ -79,9 +83,10 @@ export async function readJsonBody(req: IncomingMessage, {maxBytes, timeoutMs}: 
         };
         const timer = setTimeout(() => stop(new ApiError(408, "request_timeout", `the request body was still arriving after ${timeoutMs / 1000} s`)), timeoutMs);
         const onData = (chunk: Buffer) => {
+            if (size + chunk.length > maxBytes) return stop(tooLarge(maxBytes));
+            if (whole != null) chunk.copy(whole, size);
+            else chunks.push(chunk);
             size += chunk.length;
-            if (size > maxBytes) return stop(tooLarge(maxBytes));
-            chunks.push(chunk);
         };
         req.on("data", onData);
         req.on("end", () => {
@@ -94,7 +99,9 @@ export async function readJsonBody(req: IncomingMessage, {maxBytes, timeoutMs}: 
         });
     });
 
-    const text = Buffer.concat(chunks).toString("utf8");
+    // Node's parser ends a body at its Content-Length, so `size` never exceeds `whole`.
+    const text = (whole != null ? whole.subarray(0, size) : Buffer.concat(chunks)).toString("utf8");
+    chunks.length = 0;
     try {
         return JSON.parse(text);
     } catch (error) {
