@@ -31,6 +31,8 @@ export type ServerOptions = LocalEngineOptions & {
 export type RunningServer = {
     url: string,
     engine: LocalEngine,
+    /** The service database and the authorization mode at start (native/service); absent without `dataDir`. */
+    service?: {databasePath: string, mode: ServiceGate["mode"]},
     close(): Promise<void>
 };
 
@@ -71,12 +73,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ];
     let store: ServiceStore | undefined;
     let http: HttpServer;
+    let gate: ServiceGate;
     const host = options.host ?? "127.0.0.1";
     let address;
     try {
-        store = options.dataDir != null ? ServiceStore.open(options.dataDir) : undefined;
+        store = options.dataDir != null ? ServiceStore.open(options.dataDir, {backgroundCheckpoints: true}) : undefined;
         const served: Array<[LocalEngine, string]> = [...chatModels.map((variant): [LocalEngine, string] => [variant.engine, variant.id]), [decisionEngine, modelIds.decision]];
-        const gate = createGate(options, store, routes, served);
+        gate = createGate(options, store, routes, served);
         http = new HttpServer({routes, apiKeys: options.apiKeys ?? [], corsOrigins: options.corsOrigins, gate});
         address = await http.listen(options.port ?? 8080, host);
     } catch (error) {
@@ -88,6 +91,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     return {
         url: `http://${urlHost}:${address.port}`,
         engine,
+        ...(store != null ? {service: {databasePath: store.filePath, mode: gate.mode}} : {}),
         async close() {
             await http.close();
             store?.close();

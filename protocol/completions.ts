@@ -1,6 +1,6 @@
 import {limits} from "./limits.ts";
-import {fail, optional, readArray, readBoolean, readInteger, readObject, readString, required, readOutputBudget, readSampling, type FieldPath} from "./validation.ts";
-import type {SamplingParams} from "./validation.ts";
+import {fail, optional, readArray, readBoolean, readInteger, readObject, readString, required, readOutputBudget, readSampling, type FieldPath, type SamplingParams} from "./validation.ts";
+import {readLegacyLogprobs, readLogitBias, type LegacyLogprobs, type LogitBias} from "./logprobs.ts";
 
 /** A legacy `POST /completions` request after validation: prompts as a list, the budget resolved. */
 export type CompletionRequest = SamplingParams & {
@@ -10,6 +10,9 @@ export type CompletionRequest = SamplingParams & {
     maxTokensExplicit: boolean,
     n: number,
     echo: boolean,
+    /** Alternatives per scored token (`logprobs: N`); undefined when the client asked for no scores. */
+    topLogprobs?: number,
+    logitBias?: LogitBias,
     stream: boolean,
     stream_options?: {include_usage?: boolean}
 };
@@ -19,7 +22,7 @@ export type TextCompletion = {
     object: "text_completion",
     created: number,
     model: string,
-    choices: Array<{index: number, text: string, finish_reason: "stop" | "length" | null, logprobs: null}>,
+    choices: Array<{index: number, text: string, finish_reason: "stop" | "length" | null, logprobs: LegacyLogprobs | null}>,
     usage?: CompletionUsage | null
 };
 
@@ -52,6 +55,8 @@ export function parseCompletionRequest(raw: unknown): CompletionRequest {
         maxTokensExplicit: budget != null,
         n: optional(body, "n", [], (value, path) => readInteger(value, path, {min: 1, max: maxChoices})) ?? 1,
         echo: optional(body, "echo", [], readBoolean) ?? false,
+        topLogprobs: readLegacyLogprobs(body),
+        logitBias: readLogitBias(body),
         ...readSampling(body),
         stream,
         stream_options: streamOptions

@@ -1,6 +1,8 @@
 import {backoffDelay} from "../../base/common/sleep.ts";
+import {userDataDir} from "../../base/node/userDataDir.ts";
 import {execFile, spawn, type ChildProcess} from "node:child_process";
 import {randomBytes} from "node:crypto";
+import path from "node:path";
 import {EventEmitter} from "node:events";
 import {createInterface} from "node:readline";
 import {fileURLToPath} from "node:url";
@@ -58,6 +60,8 @@ export function parseEngineLine(line: string): EngineLine | undefined {
 export type EngineSupervisorOptions = {
     modelPath?: string,
     threads?: number,
+    /** The engine's service database folder (`serve --data-dir`); default `app-engine` in the user data folder. */
+    dataDir?: string,
     gpu?: "auto" | "off" | "cuda" | "vulkan" | "metal",
     /** `--gpu-layers`: a count, `auto` (what fits) or `max`. */
     gpuLayers?: number | "auto" | "max",
@@ -186,7 +190,10 @@ export class EngineSupervisor extends EventEmitter {
     private spawnEngine(): Launch {
         const options = this.options;
         // Loopback only: the engine is for this machine, and the gateway is its one intended client.
-        const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", "0"];
+        // Its own service database: workspaces a team server on this machine keeps in the shared user data folder
+        // would otherwise switch the app's engine into workspace mode, where its per-launch key admits no one.
+        const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", "0",
+            "--data-dir", options.dataDir ?? path.join(userDataDir(), "app-engine")];
         if (options.threads != null) args.push("--threads", String(options.threads));
         if (options.gpu != null) args.push("--gpu", options.gpu);
         if (options.gpuLayers != null) args.push("--gpu-layers", String(options.gpuLayers));

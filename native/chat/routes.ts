@@ -3,7 +3,8 @@ import {modelIds, limits} from "../../protocol/limits.ts";
 import {type LocalEngine, makeUsage, makeId, unixSeconds} from "../engine/LocalEngine.ts";
 import {canThink} from "../library/modelFile.ts";
 import type {ChatCompletionChunk, ChatCompletion, ChatCompletionRequest} from "../../protocol/chat/types.ts";
-import {type ChatDelta, ChatTurnSession, type ChatTurnResult} from "./turnRun.ts";
+import {type ChatDelta, ChatTurnSession, type ChatTurnResult, type TokenScoring} from "./turnRun.ts";
+import {toTokenBias} from "../engine/tokenProbabilities.ts";
 import {checkModelMatchesPath} from "../http/requests.ts";
 import type {RequestContext, Route} from "../http/HttpServer.ts";
 import type {ChatTurnRequest} from "./turnPlan.ts";
@@ -91,8 +92,10 @@ export function createChatCompletionsRoute(variant: ChatModelVariant): Route {
         toTurnRequest: (request) => ({...request, budgetField: request.maxTokensField}),
         async answer(context, request, session) {
             const common = {id: makeId("chatcmpl"), created: unixSeconds(), model: request.model};
-            if (request.stream) await streamChoices(context, request, session, common);
-            else await answerChoices(context, request, session, common);
+            // A bad logit_bias id is a 400 before the stream opens.
+            const scoring: TokenScoring = {topLogprobs: request.topLogprobs, tokenBias: toTokenBias(variant.engine.model, request.logitBias)};
+            if (request.stream) await streamChoices(context, request, session, common, scoring);
+            else await answerChoices(context, request, session, common, scoring);
         }
     });
 }
@@ -111,9 +114,14 @@ function toMessage(result: ChatTurnResult, includeReasoning: boolean): ChatCompl
     };
 }
 
-async function answerChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common) {
+/** `choices[].logprobs` (and a chunk's): the content tokens' scores, or null when the request asked for none. */
+function toChoiceLogprobs(logprobs: ChatTurnResult["logprobs"]): ChatCompletion["choices"][number]["logprobs"] {
+    return logprobs != null ? {content: logprobs, refusal: null} : null;
+}
+
+async function answerChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common, scoring: TokenScoring) {
     const results: ChatTurnResult[] = [];
-    for (let index = 0; index < request.n; index++) results.push(await session.run(index, request));
+    for (let index = 0; index < request.n; index++) results.push(await session.run(index, request, undefined, scoring));
     const completion: ChatCompletion = {
         ...common,
         object: "chat.completion",
@@ -121,7 +129,7 @@ async function answerChoices(context: RequestContext, request: ChatCompletionReq
             index,
             message: toMessage(result, request.include_reasoning),
             finish_reason: result.finishReason,
-            logprobs: null
+            logprobs: toChoiceLogprobs(result.logprobs)
         })),
         usage: session.usage()
     };
@@ -129,7 +137,7 @@ async function answerChoices(context: RequestContext, request: ChatCompletionReq
     writeSuccess(context, completion);
 }
 
-async function streamChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common) {
+async function streamChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common, scoring: TokenScoring) {
     const stream = new SseStream(context);
     const includeUsage = request.stream_options?.include_usage === true;
     const chunk = (choices: ChatCompletionChunk["choices"], usage?: CompletionUsage): ChatCompletionChunk => ({
@@ -142,8 +150,8 @@ async function streamChoices(context: RequestContext, request: ChatCompletionReq
         stream.send(chunk([{index, delta: {role: "assistant", content: ""}, finish_reason: null, logprobs: null}]));
         const result = await session.run(index, request, (delta) => {
             if (delta.reasoning != null && !request.include_reasoning) return;
-            stream.send(chunk([{index, delta: toChunkDelta(delta), finish_reason: null, logprobs: null}]));
-        });
+            stream.send(chunk([{index, delta: toChunkDelta(delta), finish_reason: null, logprobs: toChoiceLogprobs(delta.logprobs)}]));
+        }, scoring);
         stream.send(chunk([{index, delta: {}, finish_reason: result.finishReason, logprobs: null}]));
     }
     // Charged before the last events go out (spec §2.3, §7), whether or not the client asked to see the usage.

@@ -1,6 +1,6 @@
 import type {ChatHistoryItem, ChatModelFunctions, ChatWrapper, LlamaModel, Token, LlamaGrammar, LlamaText} from "node-llama-cpp";
 import {ApiError} from "../../protocol/errors.ts";
-import type {FieldPath} from "../../protocol/validation.ts";
+import type {FieldPath, SamplingParams} from "../../protocol/validation.ts";
 import type {ChatMessage, ChatTool, ChatToolChoice, ResponseFormat} from "../../protocol/chat/types.ts";
 import {checkOutputBudget, type LocalEngine, type OutputWindow, tokenizeForWindow} from "../engine/LocalEngine.ts";
 import {fewestTokens, promptPieces, textBytes, tokenizePieces, type TokenBudget} from "../engine/promptTokens.ts";
@@ -10,7 +10,6 @@ import {checkJsonReply, createJsonGrammar, withFormatInstruction, compileJsonSch
 import {resolveThinking, type ReasoningControls, thinkingOverhead, withThinkingOff} from "./reasoning.ts";
 import {checkToolCalls, createForcedCallChatWrapper, toModelFunctions} from "./tools.ts";
 import {toChatHistory} from "./history.ts";
-import type {SamplingParams} from "../../protocol/validation.ts";
 
 /**
  * No attempt produced JSON that keeps the `response_format` contract (spec 2.7.5). It carries the output tokens

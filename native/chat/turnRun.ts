@@ -5,9 +5,11 @@ import type {SequenceLease} from "../engine/SequenceScheduler.ts";
 import {type ChatModelVariant, chatUsage} from "./routes.ts";
 import {planChatTurn, type ChatTurnPlan, type ChatTurnRequest, UnsatisfiedFormatError} from "./turnPlan.ts";
 import {canThink} from "../library/modelFile.ts";
-import {LlamaChat, LlamaJsonSchemaValidationError, type ChatHistoryItem, type ChatModelFunctions, type ChatWrapper, type LlamaChatResponseChunk, type LlamaGrammar} from "node-llama-cpp";
+import {LlamaChat, LlamaJsonSchemaValidationError, type ChatHistoryItem, type ChatModelFunctions, type ChatWrapper, type LlamaChatResponseChunk, type LlamaGrammar, type Token, type TokenBias} from "node-llama-cpp";
 import type {SamplingParams} from "../../protocol/validation.ts";
 import type {CompletionUsage} from "../../protocol/completions.ts";
+import type {TokenLogprob} from "../../protocol/logprobs.ts";
+import {locateOutputTokens, scoreTokens, toTokenLogprobs} from "../engine/tokenProbabilities.ts";
 
 /**
  * One request's assistant turn on the local engine, shared by chat completions and Responses: the plan, the
@@ -39,9 +41,9 @@ export class ChatTurnSession {
      * Generates choice `choiceIndex`. A JSON-mode turn that cannot be satisfied becomes the 400 of spec 2.7.5,
      * carrying the usage of everything generated for the request so far.
      */
-    public async run(choiceIndex: number, sampling: SamplingParams, onDelta?: (delta: ChatDelta) => void): Promise<ChatTurnResult> {
+    public async run(choiceIndex: number, sampling: SamplingParams, onDelta?: (delta: ChatDelta) => void, scoring: TokenScoring = {}): Promise<ChatTurnResult> {
         try {
-            const result = await runChatChoice(this.plan, {lease: this.lease, sampling, choiceIndex, signal: this.signal, onDelta});
+            const result = await runChatChoice(this.plan, {lease: this.lease, sampling, choiceIndex, signal: this.signal, onDelta, ...scoring});
             this.count(result);
             return result;
         } catch (error) {
@@ -71,7 +73,10 @@ export class ChatTurnSession {
     }
 }
 
-export type ChatChoiceOptions = {
+/** What a request asks of token probabilities: alternatives per scored token (undefined: none) and logit_bias. */
+export type TokenScoring = {topLogprobs?: number, tokenBias?: TokenBias};
+
+export type ChatChoiceOptions = TokenScoring & {
     lease: SequenceLease,
     sampling: SamplingParams,
     choiceIndex: number,
@@ -85,7 +90,7 @@ export type ChatChoiceOptions = {
  * counts the tokens of every attempt (spec 2.3.5: regenerations are reported and charged). A reply cut by the
  * budget is returned as it is, since another attempt would be cut the same way (spec 2.7.7).
  */
-export async function runChatChoice(plan: ChatTurnPlan, {lease, sampling, choiceIndex, signal, onDelta}: ChatChoiceOptions): Promise<ChatTurnResult> {
+export async function runChatChoice(plan: ChatTurnPlan, {lease, sampling, choiceIndex, signal, onDelta, topLogprobs, tokenBias}: ChatChoiceOptions): Promise<ChatTurnResult> {
     let completionTokens = 0;
     let reasoningTokens = 0;
     let last: ChatTurnResult | undefined;
@@ -102,7 +107,9 @@ export async function runChatChoice(plan: ChatTurnPlan, {lease, sampling, choice
             onDelta: attemptIndex === 0 ? onDelta : undefined,
             functions: attempt.functions,
             grammar: attempt.grammar,
-            thoughtBudget: attempt.thoughtBudget
+            thoughtBudget: attempt.thoughtBudget,
+            topLogprobs,
+            tokenBias
         });
         completionTokens += result.completionTokens;
         reasoningTokens += result.reasoningTokens;
@@ -128,7 +135,8 @@ function resample(sampling: SamplingParams, attemptIndex: number): SamplingParam
     };
 }
 
-export type ChatDelta = {content?: string, reasoning?: string, toolCall?: ChatToolCall & {index: number}};
+/** A streamed piece of a choice; `logprobs` scores the tokens of a content delta when the request asked for them. */
+export type ChatDelta = {content?: string, reasoning?: string, toolCall?: ChatToolCall & {index: number}, logprobs?: TokenLogprob[]};
 
 export type ChatTurnResult = {
     content: string,
@@ -140,10 +148,12 @@ export type ChatTurnResult = {
     /** Output tokens generated inside the thought segment (part of `completionTokens`). */
     reasoningTokens: number,
     /** Set when the model's call broke its own parameter schema (node-llama-cpp refused it): no call is returned. */
-    invalidToolCall?: string
+    invalidToolCall?: string,
+    /** The content tokens' scores (reasoning excluded), when the request asked for logprobs. */
+    logprobs?: TokenLogprob[]
 };
 
-export type ChatTurnOptions = {
+export type ChatTurnOptions = TokenScoring & {
     lease: SequenceLease,
     chatWrapper: ChatWrapper,
     history: ChatHistoryItem[],
@@ -162,7 +172,10 @@ export type ChatTurnOptions = {
 
 /** One assistant turn on a leased sequence: generation, the stream of deltas, and its own token count. */
 export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTurnResult> {
-    const {lease, chatWrapper, history, maxTokens, sampling, choiceIndex, signal, onDelta, functions, grammar, thoughtBudget} = options;
+    const {lease, chatWrapper, history, maxTokens, sampling, choiceIndex, signal, functions, grammar, thoughtBudget, topLogprobs, tokenBias} = options;
+    // Scores are known only once the turn is over, so a scored stream holds its deltas until then.
+    const scored = topLogprobs != null ? new ScoredDeltas() : undefined;
+    const onDelta = scored != null ? (delta: ChatDelta) => scored.add(delta) : options.onDelta;
     const chat = new LlamaChat({contextSequence: lease.sequence, chatWrapper});
     const outputBefore = lease.sequence.tokenMeter.usedOutputTokens;
     const spent = () => lease.sequence.tokenMeter.usedOutputTokens - outputBefore;
@@ -172,6 +185,7 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
     const toolCalls: ChatToolCall[] = [];
     const common = {
         ...toGenerationOptions(sampling, {choiceIndex}),
+        ...(tokenBias != null ? {tokenBias} : {}),
         maxTokens,
         signal,
         stopOnAbortSignal: true,
@@ -189,7 +203,10 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
                 if (chunk.text === "") return;
                 reasoning += chunk.text;
                 onDelta?.({reasoning: chunk.text});
-            } else if (chunk.text !== "") onDelta?.({content: chunk.text});
+            } else {
+                scored?.addTokens(chunk.tokens);
+                if (chunk.text !== "") onDelta?.({content: chunk.text});
+            }
         }
     };
     try {
@@ -220,7 +237,11 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
         // A turn that never left its thought spent every output token thinking, including the last few that
         // node-llama-cpp holds back as an unfinished character and never emits as a chunk.
         const allThought = reasoningTokens > 0 && !thoughtEnded && result.response === "" && toolCalls.length === 0;
+        const logprobs = scored != null && !signal.aborted
+            ? await scored.score(lease, completionTokens, topLogprobs!, options.onDelta)
+            : undefined;
         return {
+            logprobs,
             content: result.response,
             reasoning,
             toolCalls,
@@ -230,5 +251,40 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
         };
     } finally {
         chat.dispose({disposeSequence: false});
+    }
+}
+
+/**
+ * A scored turn's content tokens and its deltas held back in order, each content delta owning the tokens that
+ * arrived with it (tokens of a chunk with no text go with the next content delta).
+ */
+class ScoredDeltas {
+    private readonly tokens: Token[] = [];
+    private readonly deltas: Array<{delta: ChatDelta, tokenEnd: number}> = [];
+
+    public addTokens(tokens: readonly Token[]) {
+        this.tokens.push(...tokens);
+    }
+
+    public add(delta: ChatDelta) {
+        this.deltas.push({delta, tokenEnd: this.tokens.length});
+    }
+
+    /** Scores the content tokens on the lease's sequence, then replays the held deltas with their scores. */
+    public async score(lease: SequenceLease, sampled: number, topCount: number, onDelta?: (delta: ChatDelta) => void): Promise<TokenLogprob[]> {
+        const {sequence} = lease;
+        const context = [...sequence.contextTokens];
+        const scores = await scoreTokens(sequence, context, locateOutputTokens(context, sampled, this.tokens), topCount);
+        const logprobs = toTokenLogprobs(sequence.model, scores);
+        if (onDelta == null) return logprobs;
+        let tokenStart = 0;
+        const lastContent = this.deltas.findLastIndex(({delta}) => delta.content != null);
+        this.deltas.forEach(({delta, tokenEnd}, index) => {
+            if (delta.content == null) return onDelta(delta);
+            const end = index === lastContent ? logprobs.length : tokenEnd;
+            onDelta({...delta, logprobs: logprobs.slice(tokenStart, end)});
+            tokenStart = end;
+        });
+        return logprobs;
     }
 }

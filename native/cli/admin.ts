@@ -7,7 +7,7 @@ import {createKey, listKeys, revokeKey, rotateKey} from "../service/keys.ts";
 import {getPrice, listPrices, listRateLimits, setPrice, setRateLimit} from "../service/pricing.ts";
 import {ServiceStore} from "../service/store.ts";
 import {checkGroups, usageReport} from "../service/usageReports.ts";
-import {serviceDataDir} from "../userDataDir.ts";
+import {serviceDataDir} from "../../base/node/userDataDir.ts";
 import {UsageError} from "./serveArgs.ts";
 import {formatTable} from "./table.ts";
 
@@ -61,6 +61,7 @@ function run(store: ServiceStore, [noun, verb, ...args]: string[], values: Value
         if (args.length !== count) throw new UsageError(`admin ${noun} ${verb} takes ${count} argument${count === 1 ? "" : "s"}\n${adminUsage}`);
     };
     const show = <T>(value: T, text: (value: T) => string) => values.json ? json(value) : text(value);
+    if (noun === "usage") return usage(store, [verb, ...args].filter((arg) => arg != null), values);
     switch (`${noun} ${verb ?? ""}`.trim()) {
     case "org create": want(1); return show(createOrganization(store, args[0]), (org) => `organization ${org.id} ${org.name}`);
     case "org list": return show(listOrganizations(store), (orgs) => formatTable(["id", "name", "created"], orgs.map((org) => [org.id, org.name, org.createdAt])));
@@ -96,7 +97,6 @@ function run(store: ServiceStore, [noun, verb, ...args]: string[], values: Value
     case "keys rotate": want(1); return show(rotateKey(store, args[0]), ({key, secret}) => `key ${key.id}: new secret (the old one no longer works):\n${secret}\n` +
         "This is the only time the secret is shown. Keep it now.");
     case "keys revoke": want(1); return show(revokeKey(store, args[0]), (key) => `key ${key.id} revoked at ${key.revokedAt}: it fails from the next request`);
-    case "usage": return usage(store, args, values);
     default: throw new UsageError(`unknown admin command: ${[noun, verb].filter((word) => word != null).join(" ")}\n${adminUsage}`);
     }
 }

@@ -9,7 +9,7 @@ import {parseServeArgs, serveUsage, UsageError, NoModelError, resolveServeModel}
 import {runGpu, runModels, runPull} from "./modelCommands.ts";
 import {takeEngineKey, takeSecretEnv} from "./engineKeyEnv.ts";
 import {runAdmin} from "./admin.ts";
-import {adminKeyEnvVar} from "../service/adminAccess.ts";
+import {adminKeyEnvVar} from "../service/adminRoutes.ts";
 import {ServiceStoreError} from "../service/store.ts";
 import {MoneyFormatError} from "../../protocol/admin/money.ts";
 
@@ -45,6 +45,9 @@ async function serve(argv: string[]) {
         const why = await explainCpuFallback();
         if (why != null) console.warn(`warning: ${why}`);
     }
+    if (server.service != null)
+        console.log(`service database ${server.service.databasePath}: ${server.service.mode === "workspaces"
+            ? "workspace mode, every request needs a workspace key" : `no workspace yet (${server.service.mode}); svc-studio admin creates one`}`);
     console.log(`listening on ${server.url}`);
 
     let stopping = false;

@@ -10,8 +10,8 @@ import {ModelLibrary} from "../library/ModelLibrary.ts";
 import type {ModelRole} from "../../protocol/gateway/contract.ts";
 import {normaliseOrigin} from "../http/browserPolicy.ts";
 import {engineKeyEnvVar} from "./engineKeyEnv.ts";
-import {adminKeyEnvVar} from "../service/adminAccess.ts";
-import {serviceDataDir} from "../userDataDir.ts";
+import {adminKeyEnvVar} from "../service/adminRoutes.ts";
+import {serviceDataDir} from "../../base/node/userDataDir.ts";
 
 export class UsageError extends Error {}
 

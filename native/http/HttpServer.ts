@@ -4,7 +4,7 @@ import type {AddressInfo} from "node:net";
 import {ApiError} from "../../protocol/errors.ts";
 import {BrowserPolicy} from "./browserPolicy.ts";
 import {closeIfBodyUnread, readJsonBody, requireJsonBody} from "./requests.ts";
-import type {RequestGate, RequestMeter} from "./gate.ts";
+import {bearerToken, missingKeyMessage, type RequestGate, type RequestMeter, unauthorized} from "./gate.ts";
 
 /** What a handler knows about the exchange it serves: the raw pair, its timing start, trace id and abort signal. */
 export type RequestContext = {
@@ -149,12 +149,8 @@ export class HttpServer {
 
     private authenticate(req: IncomingMessage) {
         if (this.apiKeys.size === 0) return;
-        const header = headerValue(req, "authorization") ?? "";
-        const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-        if (match == null || !this.apiKeys.has(match[1]))
-            throw new ApiError(401, "invalid_api_key", match == null
-                ? "missing or malformed Authorization header; send Authorization: Bearer <API_KEY>"
-                : "the API key is not valid");
+        const token = bearerToken(req);
+        if (token == null || !this.apiKeys.has(token)) throw unauthorized(token == null ? missingKeyMessage : "the API key is not valid");
     }
 
     /** Spec §4: preflights are answered; with the CORS headers the policy set, or none for an origin it refused above. */

@@ -2,6 +2,7 @@
 // metrics) sees each request, kept to an interface so HttpServer knows nothing of stores or prices.
 import type {IncomingMessage} from "node:http";
 import type {AnyUsage} from "../../protocol/usage.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import type {RequestContext} from "./HttpServer.ts";
 
 /** Where a request's usage goes when its response completes (spec §2.3, §7 "Charging"). */
@@ -27,6 +28,14 @@ export interface RequestGate {
      */
     admit(context: RequestContext): RequestMeter
 }
+
+/** Spec §7: the 401 of a missing, malformed, unknown or revoked key. */
+export function unauthorized(message: string): ApiError {
+    return new ApiError(401, "invalid_api_key", message);
+}
+
+/** The 401 message for a request without a well-formed `Authorization: Bearer` header. */
+export const missingKeyMessage = "missing or malformed Authorization header; send Authorization: Bearer <API_KEY>";
 
 /** The `Authorization: Bearer <key>` value (spec §5 rule 1), or undefined when the header is missing or malformed. */
 export function bearerToken(req: IncomingMessage): string | undefined {

@@ -4,7 +4,7 @@ import path from "node:path";
 import {mkdir, readdir, readFile, rm, stat} from "node:fs/promises";
 import {readModelFileInfo} from "./modelFile.ts";
 import {writeJsonAtomic} from "../../base/node/writeFileAtomic.ts";
-import {userDataDir} from "../userDataDir.ts";
+import {userDataDir} from "../../base/node/userDataDir.ts";
 import {type LibraryListing, type LibraryModel, type ModelFileInfo, type ModelRole, type PartialDownload, modelRoles} from "../../protocol/gateway/contract.ts";
 
 /** A library request that names no model of the library, or not by a valid id; its message is shown as is. */

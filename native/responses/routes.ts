@@ -33,12 +33,12 @@ export function createResponsesRoute(variant: ChatModelVariant): Route {
             };
             if (request.stream) await streamResponse(context, request, session, base);
             else {
-                const result = await session.run(0, request);
+                const result = await session.run(0, request, undefined, {topLogprobs: request.topLogprobs});
                 const truncated = result.finishReason === "length";
                 const calls = result.toolCalls.map(toFunctionCallItem);
                 const usage = session.usage();
                 settleUsage(context, usage);
-                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, calls, usage, truncated}));
+                writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, calls, usage, truncated, logprobs: result.logprobs}));
             }
         }
     });
@@ -76,8 +76,8 @@ async function streamResponse(context: RequestContext, request: ResponsesRequest
     const result = await session.run(0, request, (delta) => {
         if (delta.toolCall != null) writer.functionCall(toFunctionCallItem(delta.toolCall));
         else if (delta.reasoning != null) writer.reasoningDelta(delta.reasoning);
-        else if (delta.content != null) writer.textDelta(delta.content);
-    });
+        else if (delta.content != null) writer.textDelta(delta.content, delta.logprobs);
+    }, {topLogprobs: request.topLogprobs});
     const usage = session.usage();
     // Charged before `response.completed` goes out (spec §2.3, §7).
     settleUsage(context, usage);

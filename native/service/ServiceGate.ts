@@ -2,13 +2,12 @@ import {randomUUID} from "node:crypto";
 import {adminPrefix} from "../../protocol/admin/routes.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import {type AnyUsage, type MeteredTokens, meteredTokens} from "../../protocol/usage.ts";
-import {bearerToken, type RequestGate, type RequestMeter} from "../http/gate.ts";
+import {bearerToken, missingKeyMessage, type RequestGate, type RequestMeter, unauthorized} from "../http/gate.ts";
 import type {RequestContext} from "../http/HttpServer.ts";
 import {baseHeaders} from "../http/replies.ts";
 import {closeIfBodyUnread} from "../http/requests.ts";
 import {hasWorkspaces} from "./accounts.ts";
-import {AdminAccess} from "./adminAccess.ts";
-import {createAdminHandler} from "./adminRoutes.ts";
+import {AdminAccess, createAdminHandler} from "./adminRoutes.ts";
 import {costMicros, holdMicros, Ledger} from "./billing.ts";
 import {findKey, hashKey, keyLookup, keyMatches, keyState} from "./keys.ts";
 import {type QueueProbe, ServiceMetrics} from "./metrics.ts";
@@ -31,8 +30,6 @@ export type ServiceGateOptions = {
     endpoints: string[],
     queues: QueueProbe[]
 };
-
-const unauthorized = (message: string) => new ApiError(401, "invalid_api_key", message);
 
 /**
  * The service side of the server (issue 14), in three modes: open (no key; loopback only, BrowserPolicy), static
@@ -92,11 +89,16 @@ export class ServiceGate implements RequestGate {
         if (this.inWorkspaceMode()) return this.admitWorkspaceKey(context);
         if (this.staticKeys.length > 0) {
             const token = bearerToken(context.req);
-            if (token == null) throw unauthorized("missing or malformed Authorization header; send Authorization: Bearer <API_KEY>");
+            if (token == null) throw unauthorized(missingKeyMessage);
             // Every key is compared, so the time taken says nothing about which one matched.
             if (!this.staticKeys.map((hash) => keyMatches(token, hash)).includes(true)) throw unauthorized("the API key is not valid");
         }
         return this.countingMeter(context.modelSegment);
+    }
+
+    /** Which of the three modes holds now, for the start-up line. */
+    public get mode(): "open" | "static keys" | "workspaces" {
+        return this.inWorkspaceMode() ? "workspaces" : this.staticKeys.length > 0 ? "static keys" : "open";
     }
 
     /** Workspaces are never deleted, so once on, workspace mode stays on; until then each request looks again. */
@@ -109,7 +111,7 @@ export class ServiceGate implements RequestGate {
     private admitWorkspaceKey(context: RequestContext): RequestMeter {
         const store = this.store!, ledger = this.ledger!;
         const token = bearerToken(context.req);
-        if (token == null) throw unauthorized("missing or malformed Authorization header; send Authorization: Bearer <API_KEY>");
+        if (token == null) throw unauthorized(missingKeyMessage);
         const lookup = keyLookup(token);
         if (lookup == null) throw unauthorized("malformed API key: keys start with ck_ (spec §5) and are used exactly as they were issued");
         const key = findKey(store, lookup);

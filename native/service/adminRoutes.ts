@@ -1,14 +1,55 @@
+import type {IncomingMessage} from "node:http";
 import {adminPrefix, adminTable, type AdminRouteName, type AdminRouteTypes} from "../../protocol/admin/routes.ts";
 import type {KeyOwner, UsageGroup} from "../../protocol/admin/contract.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import type {RequestContext} from "../http/HttpServer.ts";
+import {bearerToken, unauthorized} from "../http/gate.ts";
+import {isLoopbackHost, normaliseOrigin} from "../http/browserPolicy.ts";
 import {baseHeaders, writeJson} from "../http/replies.ts";
 import {readJsonBody, requireJsonBody} from "../http/requests.ts";
 import {activateWorkspace, addCredits, createOrganization, createWorkspace, listOrganizations, listWorkspaces} from "./accounts.ts";
-import {createKey, listKeys, revokeKey, rotateKey} from "./keys.ts";
+import {createKey, hashKey, keyMatches, listKeys, revokeKey, rotateKey} from "./keys.ts";
 import {listPrices, listRateLimits, setPrice, setRateLimit} from "./pricing.ts";
 import {ServiceStoreError, type ServiceStore} from "./store.ts";
 import {usageReport} from "./usageReports.ts";
+
+/** The variable that hands `serve` the admin key without putting it on the command line (see engineKeyEnv.ts for why). */
+export const adminKeyEnvVar = "SVC_STUDIO_ADMIN_KEY";
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (`::ffff:127.0.0.1`), as Node reports a socket's peer. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+    if (address == null) return false;
+    const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
+    return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/**
+ * Who may use the admin API and `/metrics` (issue 14: never open to the network). With an admin key, whoever
+ * presents it (compared in constant time). Without one, only this machine: a loopback peer, a Host naming the
+ * loopback (a DNS-rebinding page sends its own name) and no Origin but a loopback one, since a web page in the
+ * user's browser is also a loopback peer and, once the server is keyed, CORS would let it read the answer.
+ */
+export class AdminAccess {
+    private readonly keyHash?: Buffer;
+
+    public constructor(adminKey: string | undefined) {
+        this.keyHash = adminKey != null && adminKey !== "" ? hashKey(adminKey) : undefined;
+    }
+
+    public check(req: IncomingMessage) {
+        if (this.keyHash != null) {
+            const token = bearerToken(req);
+            if (token == null || !keyMatches(token, this.keyHash))
+                throw unauthorized("the admin API needs the admin key: send Authorization: Bearer <admin key>");
+            return;
+        }
+        const origin = req.headers.origin;
+        const originHost = origin == null ? undefined : normaliseOrigin(origin) && new URL(normaliseOrigin(origin)!).host;
+        if (!isLoopbackAddress(req.socket.remoteAddress) || !isLoopbackHost(req.headers.host) || (origin != null && !isLoopbackHost(originHost)))
+            throw new ApiError(403, "admin_forbidden", "the admin API answers this machine only (a loopback address, Host and Origin); " +
+                `to reach it from elsewhere, start the server with --admin-key or $${adminKeyEnvVar}`);
+    }
+}
 
 /** Admin bodies are a few fields; anything larger is not an admin call. */
 const maxBodyBytes = 64 * 1024;
@@ -18,7 +59,7 @@ type Body = Record<string, unknown>;
 
 /**
  * The admin API (protocol/admin/routes.ts) over the store: the same operations as `svc-studio admin`, for the app.
- * The caller is authorized before this runs (adminAccess.ts).
+ * The caller is authorized before this runs (AdminAccess above).
  */
 export function createAdminHandler(store: ServiceStore, keyActivationMs: number) {
     const workspaceFilter = (query: URLSearchParams) => query.get("workspace") ?? undefined;
@@ -55,7 +96,7 @@ export function createAdminHandler(store: ServiceStore, keyActivationMs: number)
         usage: (body) => ({rows: usageReport(store, {
             workspaceId: optional(body, "workspaceId", "string"),
             keyId: optional(body, "keyId", "string"),
-            groupBy: (optional(body, "groupBy", "object") ?? []) as UsageGroup[],
+            groupBy: groups(body),
             since: optional(body, "since", "string"),
             until: optional(body, "until", "string")
         })})
@@ -72,7 +113,7 @@ export function createAdminHandler(store: ServiceStore, keyActivationMs: number)
             if (parsed == null || typeof parsed !== "object" || Array.isArray(parsed)) throw invalid("the body must be a JSON object");
             body = parsed as Body;
         }
-        const params = Object.fromEntries(Object.entries(route.params).map(([name, value]) => [name, decodeURIComponent(value)]));
+        const params = Object.fromEntries(Object.entries(route.params).map(([name, value]) => [name, decodeParam(value)]));
         let answer: unknown;
         try {
             answer = (handlers[route.name] as Handler<AdminRouteName>)(body, params, url.searchParams);
@@ -92,6 +133,20 @@ function toApiError(error: unknown): unknown {
 
 function invalid(message: string) {
     return new ApiError(400, "invalid_request", message);
+}
+
+function decodeParam(value: string): string {
+    try {
+        return decodeURIComponent(value);
+    } catch {
+        throw invalid(`not a URL-encoded path segment: ${JSON.stringify(value)}`);
+    }
+}
+
+function groups(body: Body): UsageGroup[] {
+    const value = body.groupBy ?? [];
+    if (!Array.isArray(value) || !value.every((group) => typeof group === "string")) throw invalid("groupBy: a list of key, model, day is required");
+    return value as UsageGroup[];
 }
 
 function text(body: Body, name: string): string {

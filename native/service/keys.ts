@@ -60,9 +60,11 @@ export function findKey(store: ServiceStore, lookup: string): KeyRecord | undefi
 export function createKey(store: ServiceStore, input: NewKey, activationMs = 0): IssuedKey {
     const owner = input.owner ?? {type: "workspace"};
     const visibility = input.visibility ?? (owner.type === "workspace" ? "shared" : "private");
+    if ((owner.type !== "user" && owner.type !== "workspace") || (visibility !== "private" && visibility !== "shared"))
+        throw new ServiceStoreError("invalid", "a key's owner is {type: user, userId} or {type: workspace}, its visibility private or shared");
     if (owner.type === "workspace" && visibility === "private")
         throw new ServiceStoreError("invalid", "a key owned by the workspace is shared with it; make it private by giving it a user owner");
-    if (owner.type === "user" && !/^\S{1,200}$/.test(owner.userId))
+    if (owner.type === "user" && (typeof owner.userId !== "string" || !/^\S{1,200}$/.test(owner.userId)))
         throw new ServiceStoreError("invalid", `a user owner needs a user id without spaces, got ${JSON.stringify(owner.userId)}`);
     const name = (input.name ?? "").trim() || "key";
     return store.transaction(() => {

@@ -1,7 +1,8 @@
 import Database from "better-sqlite3";
 import {mkdirSync} from "node:fs";
 import path from "node:path";
-import {migrations} from "./migrations.ts";
+import {createRequire} from "node:module";
+import {Worker} from "node:worker_threads";
 
 /** The file, in the data folder (`--data-dir`), that holds organizations, workspaces, keys, prices and the ledger. */
 export const serviceDbFile = "service.db";
@@ -27,14 +28,19 @@ export class ServiceStore {
     public readonly db: Database.Database;
     public readonly filePath: string;
     private readonly statements = new Map<string, Database.Statement>();
+    private readonly checkpointer?: WalCheckpointer;
 
-    private constructor(db: Database.Database, filePath: string) {
+    private constructor(db: Database.Database, filePath: string, checkpointer?: WalCheckpointer) {
         this.db = db;
         this.filePath = filePath;
+        this.checkpointer = checkpointer;
     }
 
-    /** Opens (creating) `<dataDir>/service.db` and brings its schema up to date. */
-    public static open(dataDir: string): ServiceStore {
+    /**
+     * Opens (creating) `<dataDir>/service.db` and brings its schema up to date. The server passes
+     * `backgroundCheckpoints`, so no request waits for a checkpoint's fsync (WalCheckpointer, below).
+     */
+    public static open(dataDir: string, {backgroundCheckpoints = false} = {}): ServiceStore {
         mkdirSync(dataDir, {recursive: true});
         const filePath = path.join(path.resolve(dataDir), serviceDbFile);
         const db = new Database(filePath);
@@ -45,11 +51,16 @@ export class ServiceStore {
             // The CLI and the server write the same file; a writer waits for the other's short transaction.
             db.pragma("busy_timeout = 5000");
             migrate(db);
+            if (backgroundCheckpoints) {
+                db.pragma("wal_autocheckpoint = 0");
+                // A second of charges can grow the WAL past SQLite's usual size; cut it back once checkpointed.
+                db.pragma(`journal_size_limit = ${16 * 1024 * 1024}`);
+            }
         } catch (error) {
             db.close();
             throw error;
         }
-        return new ServiceStore(db, filePath);
+        return new ServiceStore(db, filePath, backgroundCheckpoints ? new WalCheckpointer(filePath) : undefined);
     }
 
     /** The prepared statement for `sql`, prepared once per connection: lookups run on every request's path. */
@@ -68,6 +79,7 @@ export class ServiceStore {
     }
 
     public close() {
+        this.checkpointer?.stop();
         if (this.db.open) this.db.close();
     }
 }
@@ -99,4 +111,130 @@ export function isoTime(ms: number | null): string | null {
 /** A random id with a readable prefix (`ws_...`), as the admin contract shows them. */
 export function newId(prefix: string): string {
     return `${prefix}_${globalThis.crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+}
+
+// The service database's schema, as an append-only list: entry i takes `PRAGMA user_version` from i to i + 1
+// (`migrate` above applies them). Never edit a shipped entry; add one.
+//
+// Money columns are integer micro-units (protocol/admin/money.ts); times are epoch milliseconds.
+
+export const migrations: string[] = [
+    // 1: organizations and workspaces (spec §1 rule 5), keys stored as hashes (§5), credits, prices (§2.3), rate
+    // limits (§8) and the usage ledger (§7 "Charging").
+    `
+    CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE workspaces (
+        id TEXT PRIMARY KEY,
+        organization_id TEXT NOT NULL REFERENCES organizations(id),
+        name TEXT NOT NULL,
+        activated_at INTEGER,
+        -- Kept equal to SUM(credits) - SUM(usage.cost_micros) by every write (billing.ts), read on each request.
+        balance_micros INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        UNIQUE (organization_id, name)
+    );
+    CREATE TABLE credits (
+        id INTEGER PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        amount_micros INTEGER NOT NULL,
+        note TEXT,
+        created_at INTEGER NOT NULL
+    );
+    CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        name TEXT NOT NULL,
+        owner_user TEXT,
+        visibility TEXT NOT NULL CHECK (visibility IN ('private', 'shared')),
+        -- The public part of the key, used to find its row; the secret is only ever stored as secret_hash.
+        lookup TEXT NOT NULL UNIQUE,
+        secret_hash BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        issued_at INTEGER NOT NULL,
+        revoked_at INTEGER
+    );
+    CREATE INDEX api_keys_by_workspace ON api_keys (workspace_id);
+    CREATE TABLE prices (
+        model TEXT PRIMARY KEY,
+        input_micros_per_million INTEGER NOT NULL,
+        cached_input_micros_per_million INTEGER NOT NULL,
+        output_micros_per_million INTEGER NOT NULL
+    );
+    CREATE TABLE rate_limits (
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        model TEXT NOT NULL,
+        requests_per_minute INTEGER,
+        tokens_per_minute INTEGER,
+        PRIMARY KEY (workspace_id, model)
+    );
+    -- One row per charged request, written in the same transaction as the balance change: request_id is UNIQUE,
+    -- so no request is charged twice.
+    CREATE TABLE usage (
+        id INTEGER PRIMARY KEY,
+        request_id TEXT NOT NULL UNIQUE,
+        trace_id TEXT,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        key_id TEXT NOT NULL REFERENCES api_keys(id),
+        model TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        day TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        uncached_input_tokens INTEGER NOT NULL,
+        cached_input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cost_micros INTEGER NOT NULL
+    );
+    CREATE INDEX usage_by_workspace_day ON usage (workspace_id, day);
+    `
+];
+
+/**
+ * The worker's code, plain CommonJS so it runs as is from TypeScript sources and from the engine bundle alike (an
+ * eval worker loads no file of ours). Its own connection checkpoints the WAL into the database file every
+ * `intervalMs`; PASSIVE never waits for, nor blocks, the server's readers and writers.
+ */
+const workerSource = `
+const {parentPort, workerData} = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma("busy_timeout = 1000");
+const timer = setInterval(() => {
+    try {
+        db.pragma("wal_checkpoint(PASSIVE)");
+    } catch {
+        // Busy or locked: the next tick tries again; the WAL only grows meanwhile.
+    }
+}, workerData.intervalMs);
+parentPort.once("message", () => {
+    clearInterval(timer);
+    db.close();
+    parentPort.close();
+});
+`;
+
+/**
+ * Moves the WAL checkpoint off the request path. A checkpoint is what fsyncs (WAL with `synchronous = NORMAL`
+ * commits without one), and SQLite's automatic checkpoint runs inside whichever commit crosses 1,000 pages: on
+ * the server that is a request's charge, measured here at 5-120 ms on a request every few hundred. The server's
+ * connection turns the automatic checkpoint off (`wal_autocheckpoint = 0`) and this worker thread checkpoints on
+ * a timer instead, so the event loop never waits for the disk.
+ */
+export class WalCheckpointer {
+    private readonly worker: Worker;
+
+    public constructor(file: string, intervalMs = 1_000) {
+        const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+        this.worker = new Worker(workerSource, {eval: true, workerData: {file, driver, intervalMs}});
+        this.worker.unref();
+        this.worker.on("error", (error) => console.error("WAL checkpoint worker failed:", error));
+    }
+
+    /** Asks the worker to close its connection and end; it does so on its own, after this returns. */
+    public stop() {
+        this.worker.postMessage("close");
+    }
 }

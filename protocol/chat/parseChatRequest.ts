@@ -2,6 +2,7 @@ import {limits} from "../limits.ts";
 import {fail, quoteValue, checkJsonDepth, optional, readBoolean, readInteger, readObject, readString, required, type JsonObject, readOutputBudget, readSampling, type FieldPath, readArray, readEnum} from "../validation.ts";
 import type {ChatCompletionRequest, ChatContentPart, ChatMessage, ChatToolCall, ReasoningEffort, ResponseFormat, ChatTool, ChatToolChoice} from "./types.ts";
 import {readImageDataUrl} from "../images.ts";
+import {readChatLogprobs, readLogitBias} from "../logprobs.ts";
 
 const maxChoices = 128;
 
@@ -30,6 +31,8 @@ export function parseChatCompletionRequest(raw: unknown): ChatCompletionRequest 
         maxTokensField: budget?.field ?? "max_tokens",
         n: optional(body, "n", [], (value, path) => readInteger(value, path, {min: 1, max: maxChoices})) ?? 1,
         ...readSampling(body),
+        topLogprobs: readChatLogprobs(body),
+        logitBias: readLogitBias(body),
         tools,
         tool_choice: toolChoice,
         response_format: responseFormat,

@@ -1,5 +1,6 @@
 import type {SamplingParams} from "../validation.ts";
 import type {CompletionUsage} from "../completions.ts";
+import type {ChatLogprobs, LogitBias} from "../logprobs.ts";
 // Wire types of spec 2.1-2.3 and 6.1 (chat completions), shaped like the OpenAI chat format.
 
 export type ChatContentPart =
@@ -35,6 +36,9 @@ export type ChatCompletionRequest = SamplingParams & {
     /** The field the budget came from (`max_completion_tokens` wins over `max_tokens`), for errors that name it. */
     maxTokensField: string,
     n: number,
+    /** Alternatives per scored token; undefined unless the client sent `logprobs: true`. */
+    topLogprobs?: number,
+    logitBias?: LogitBias,
     tools?: ChatTool[],
     tool_choice?: ChatToolChoice,
     response_format?: ResponseFormat,
@@ -58,7 +62,7 @@ export type ChatCompletion = {
         index: number,
         message: {role: "assistant", content: string | null, reasoning?: string | null, tool_calls?: ChatToolCall[]},
         finish_reason: FinishReason,
-        logprobs: null
+        logprobs: ChatLogprobs | null
     }>,
     usage: CompletionUsage
 };
@@ -77,7 +81,7 @@ export type ChatCompletionChunk = {
             tool_calls?: Array<{index: number, id?: string, type?: "function", function: {name?: string, arguments?: string}}>
         },
         finish_reason: FinishReason | null,
-        logprobs: null
+        logprobs: ChatLogprobs | null
     }>,
     usage?: CompletionUsage | null
 };

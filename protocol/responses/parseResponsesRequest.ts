@@ -3,6 +3,7 @@ import {fail, optional, readBoolean, readObject, readString, required, type Json
 import type {ResponsesRequest} from "./types.ts";
 import {readImageDataUrl} from "../images.ts";
 import type {ChatContentPart, ChatMessage} from "../chat/types.ts";
+import {readResponsesLogprobs} from "../logprobs.ts";
 
 /** Validates a `POST /v1/responses` body against spec 2.4; throws ValidationError with the field's path. */
 export function parseResponsesRequest(raw: unknown): ResponsesRequest {
@@ -29,6 +30,7 @@ export function parseResponsesRequest(raw: unknown): ResponsesRequest {
         ...readReasoningControls(body),
         tools,
         tool_choice: toolChoice,
+        topLogprobs: readResponsesLogprobs(body),
         stream
     };
 }

@@ -1,6 +1,7 @@
 import type {ChatToolCall} from "../chat/types.ts";
 import type {ResponseFunctionCallItem, ResponseMessageItem, ResponseObject, ResponseOutputItem, ResponseReasoningItem, ResponseUsage, ResponseStreamEvent} from "./types.ts";
 import type {CompletionUsage} from "../completions.ts";
+import type {TokenLogprob} from "../logprobs.ts";
 
 /** What a response says about itself before any output exists: its ids and the request fields it echoes. */
 export type ResponseBase = {
@@ -15,7 +16,15 @@ export type ResponseBase = {
     top_p?: number
 };
 
-export type ResponseOutcome = {reasoning: string, text: string, calls: ResponseFunctionCallItem[], usage: CompletionUsage, truncated: boolean};
+export type ResponseOutcome = {
+    reasoning: string,
+    text: string,
+    calls: ResponseFunctionCallItem[],
+    usage: CompletionUsage,
+    truncated: boolean,
+    /** The text's token scores, when the request included `message.output_text.logprobs`. */
+    logprobs?: TokenLogprob[]
+};
 
 /** The response object of spec 2.4, in progress (no output yet) or completed with its output and usage. */
 export function buildResponse(base: ResponseBase, outcome?: ResponseOutcome): ResponseObject {
@@ -41,16 +50,16 @@ export function buildResponse(base: ResponseBase, outcome?: ResponseOutcome): Re
  * working; the answer is always the first content part of the `message` item. A turn that called tools
  * (2.5) has a message item only for text written before the calls, then one `function_call` item per call.
  */
-export function responseOutput(base: ResponseBase, {reasoning, text, calls}: Pick<ResponseOutcome, "reasoning" | "text" | "calls">): ResponseOutputItem[] {
+export function responseOutput(base: ResponseBase, {reasoning, text, calls, logprobs}: Pick<ResponseOutcome, "reasoning" | "text" | "calls" | "logprobs">): ResponseOutputItem[] {
     return [
         ...(reasoning !== "" ? [reasoningItem(base.reasoningId, reasoning, "completed")] : []),
-        ...(text !== "" || calls.length === 0 ? [messageItem(base.messageId, text, "completed")] : []),
+        ...(text !== "" || calls.length === 0 ? [messageItem(base.messageId, text, "completed", logprobs)] : []),
         ...calls
     ];
 }
 
-export function messageItem(id: string, text: string, status: ResponseMessageItem["status"]): ResponseMessageItem {
-    return {id, type: "message", status, role: "assistant", content: [{type: "output_text", text, annotations: [], logprobs: []}]};
+export function messageItem(id: string, text: string, status: ResponseMessageItem["status"], logprobs: TokenLogprob[] = []): ResponseMessageItem {
+    return {id, type: "message", status, role: "assistant", content: [{type: "output_text", text, annotations: [], logprobs}]};
 }
 
 export function reasoningItem(id: string, text: string, status: ResponseReasoningItem["status"]): ResponseReasoningItem {
@@ -94,6 +103,7 @@ export class ResponseEventWriter {
     /** Output items added so far: the next item's `output_index`. */
     private added = 0;
     private messageIndex = 0;
+    private readonly logprobs: TokenLogprob[] = [];
 
     public constructor(base: ResponseBase, emit: (event: ResponseStreamEvent) => void) {
         this.base = base;
@@ -122,11 +132,12 @@ export class ResponseEventWriter {
     }
 
     /** Text after a tool call is not streamed, for the same reason as late reasoning (the model stops at its calls). */
-    public textDelta(delta: string) {
+    public textDelta(delta: string, logprobs: TokenLogprob[] = []) {
         if (delta === "" || this.phase === "calls") return;
         this.openMessage();
         this.text += delta;
-        this.send("response.output_text.delta", {...this.messageRoute(), delta, logprobs: []});
+        this.logprobs.push(...logprobs);
+        this.send("response.output_text.delta", {...this.messageRoute(), delta, logprobs});
     }
 
     /** A call arrives whole (node-llama-cpp reports it once its arguments are complete): one arguments delta. */
@@ -146,7 +157,7 @@ export class ResponseEventWriter {
         // A turn without calls always has its message item, empty or not.
         if (this.phase !== "calls") this.openMessage();
         this.closeOpenItem();
-        const response = buildResponse(this.base, {reasoning: this.reasoning, text: this.text, calls: this.calls, usage, truncated});
+        const response = buildResponse(this.base, {reasoning: this.reasoning, text: this.text, calls: this.calls, usage, truncated, logprobs: this.logprobs});
         this.send("response.completed", {response});
         return response;
     }
@@ -168,10 +179,10 @@ export class ResponseEventWriter {
             this.send("response.content_part.done", {...this.reasoningRoute(), part});
             this.send("response.output_item.done", {output_index: 0, item: reasoningItem(this.base.reasoningId, this.reasoning, "completed")});
         } else if (this.phase === "message") {
-            const part = {type: "output_text", text: this.text, annotations: [], logprobs: []};
-            this.send("response.output_text.done", {...this.messageRoute(), text: this.text, logprobs: []});
+            const part = {type: "output_text", text: this.text, annotations: [], logprobs: this.logprobs};
+            this.send("response.output_text.done", {...this.messageRoute(), text: this.text, logprobs: this.logprobs});
             this.send("response.content_part.done", {...this.messageRoute(), part});
-            this.send("response.output_item.done", {output_index: this.messageIndex, item: messageItem(this.base.messageId, this.text, "completed")});
+            this.send("response.output_item.done", {output_index: this.messageIndex, item: messageItem(this.base.messageId, this.text, "completed", this.logprobs)});
         }
     }
 

@@ -1,6 +1,7 @@
 // Wire types of spec 2.4 and 6.2 (the Responses API), shaped like the OpenAI Responses format so its clients work.
 import type {ChatMessage, ChatTool, ChatToolChoice, ReasoningEffort} from "../chat/types.ts";
 import type {SamplingParams} from "../validation.ts";
+import type {TokenLogprob} from "../logprobs.ts";
 
 /** A Responses request after validation; `instructions` and `input` are already turned into chat messages. */
 export type ResponsesRequest = Pick<SamplingParams, "temperature" | "top_p" | "seed"> & {
@@ -19,10 +20,12 @@ export type ResponsesRequest = Pick<SamplingParams, "temperature" | "top_p" | "s
     /** Function tools, read from the flat Responses shape into the chat one. */
     tools?: ChatTool[],
     tool_choice?: ChatToolChoice,
+    /** Alternatives per scored token; undefined unless `include` holds `message.output_text.logprobs`. */
+    topLogprobs?: number,
     stream: boolean
 };
 
-export type ResponseOutputText = {type: "output_text", text: string, annotations: unknown[], logprobs: unknown[]};
+export type ResponseOutputText = {type: "output_text", text: string, annotations: unknown[], logprobs: TokenLogprob[]};
 
 export type ResponseMessageItem = {
     id: string,

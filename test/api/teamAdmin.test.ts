@@ -6,7 +6,7 @@ import http from "node:http";
 import os from "node:os";
 import {createAdminClient} from "../../protocol/admin/routes.ts";
 import type {RouteMethod} from "../../protocol/routeTable.ts";
-import {AdminAccess, isLoopbackAddress} from "../../native/service/adminAccess.ts";
+import {AdminAccess, isLoopbackAddress} from "../../native/service/adminRoutes.ts";
 import {assertApiError} from "./utils/assertApiError.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";

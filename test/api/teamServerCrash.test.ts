@@ -27,11 +27,13 @@ const kills = 10;
 function startLoad(url: string, keys: string[], round: number, received: Map<string, AnyUsage>) {
     let stopped = false;
     let sent = 0;
+    let inFlight = 0;
     const loop = async (client: number) => {
         while (!stopped) {
             const traceId = `r${round}-c${client}-${sent++}`;
             const api = new OpenAI({baseURL: `${url}/svc-1/v1`, apiKey: keys[client % keys.length], maxRetries: 0, timeout: 30_000});
             const options = {headers: {"X-Client-Trace-Id": traceId}};
+            inFlight++;
             try {
                 if (client % 2 === 0) {
                     const completion = await api.chat.completions.create({model: "svc-1", messages: [{role: "user", content: `Hi ${sent % 5}`}], max_tokens: 4}, options);
@@ -45,11 +47,13 @@ function startLoad(url: string, keys: string[], round: number, received: Map<str
             } catch {
                 if (stopped) return;
                 await new Promise((resolve) => setTimeout(resolve, 20));
+            } finally {
+                inFlight--;
             }
         }
     };
     const loops = Array.from({length: 6}, (_, client) => loop(client));
-    return {stop: async () => {
+    return {inFlight: () => inFlight, stop: async () => {
         stopped = true;
         await Promise.all(loops);
     }};
@@ -63,6 +67,7 @@ test(`SIGKILL under load ${kills} times, restart: no committed usage lost, nothi
     const keys = [one.secret, two.secret];
     const args = ["--model", modelPath, "--data-dir", dataDir, "--threads", "1", "--gpu", "off", "--parallel", "2", "--max-queue", "64", "--context-size", "256"];
     const received = new Map<string, AnyUsage>();
+    let cut = 0;
 
     for (let round = 0; round < kills; round++) {
         const server = await spawnServer(args);
@@ -73,6 +78,7 @@ test(`SIGKILL under load ${kills} times, restart: no committed usage lost, nothi
         while (received.size < before + waitFor) await new Promise((resolve) => setTimeout(resolve, 5));
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 40));
         const exited = new Promise((resolve) => setTimeout(resolve, 5_000));
+        cut += load.inFlight();
         process.kill(server.pid, "SIGKILL");
         await Promise.race([server.close(), exited]);
         await load.stop();
@@ -99,6 +105,7 @@ test(`SIGKILL under load ${kills} times, restart: no committed usage lost, nothi
     for (const rows of ledger.values()) assert.equal(rows.length, 1, "no request charged twice");
     const unseen = [...ledger.keys()].filter((traceId) => !received.has(traceId)).length;
     for (const state of ledgerState(store)) assert.equal(state.balance, state.credits - state.cost, `${state.workspaceId}: balance = credits − cost`);
-    console.log(`${kills} kills: ${received.size} answers received, all ${received.size} in the ledger once; ${unseen} more charged whose answer ` +
+    assert.ok(cut >= kills, `the kills cut requests in flight (${cut})`);
+    console.log(`${kills} kills with ${cut} requests in flight: ${received.size} answers received, all ${received.size} in the ledger once; ${unseen} more charged whose answer ` +
         "the kill cut off (spec §6.3: a request may be charged when its client does not get the answer)");
 });

@@ -1,17 +1,17 @@
 import http from "node:http";
 
 /**
- * A keep-alive `node:http` POST returning the parsed JSON answer. The benchmark's clients share the machine's two
+ * A keep-alive `node:http` POST (or GET) returning the parsed JSON answer. The benchmark's clients share the machine's two
  * cores with the server, so a client's own CPU is timed as server overhead: undici's `fetch` spends ~3x the CPU of
  * `node:http` per request here (measured 1.5-2 ms vs 0.5 ms), which is why both are reported.
  */
-export function createJsonPoster(url: string): (body: string) => Promise<unknown> {
+export function createJsonPoster(url: string, {headers = {}, method = "POST"}: {headers?: Record<string, string>, method?: "GET" | "POST"} = {}): (body: string) => Promise<unknown> {
     const agent = new http.Agent({keepAlive: true});
     const target = new URL(url);
     return (body) => new Promise((resolve, reject) => {
         const request = http.request({
-            host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent,
-            headers: {"Content-Type": "application/json", "Content-Length": Buffer.byteLength(body)}
+            host: target.hostname, port: target.port, path: target.pathname, method, agent,
+            headers: method === "GET" ? headers : {...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body)}
         }, (response) => {
             let text = "";
             response.setEncoding("utf8");
@@ -26,6 +26,6 @@ export function createJsonPoster(url: string): (body: string) => Promise<unknown
             });
         });
         request.on("error", reject);
-        request.end(body);
+        request.end(method === "GET" ? undefined : body);
     });
 }

@@ -2,6 +2,8 @@ import {parseArgs} from "node:util";
 import {benchModelPath} from "./benchModelPath.ts";
 import {decisionsBench} from "./decisionsBench.ts";
 import {httpVsInProcess} from "./httpVsInProcess.ts";
+import {logprobsBench} from "./logprobsBench.ts";
+import {meteringOverhead} from "./meteringOverhead.ts";
 import {scoringBench} from "./scoringBench.ts";
 import {threadSweep} from "./threadSweep.ts";
 
@@ -14,6 +16,12 @@ console.log(`model: ${model.name} (${model.path}), threads: ${threads}, CPU`);
 
 console.log("\n== HTTP server (b) vs in-process node-llama-cpp (a), 64-token completions ==");
 await httpVsInProcess(model.path, threads, Number(values.requests), Number(values.rounds));
+
+console.log("\n== Token probabilities: 64-token completions without and with logprobs (and echo) ==");
+await logprobsBench(model.path, threads, Number(values.requests), Number(values.rounds));
+
+console.log("\n== Team server: workspace mode on vs off (metering overhead), same requests ==");
+await meteringOverhead(model.path, threads, Number(values.requests) * 4, Number(values.rounds));
 
 console.log("\n== Decision endpoints: one 64-question request vs 64 one-question requests ==");
 await decisionsBench(model.path, threads);

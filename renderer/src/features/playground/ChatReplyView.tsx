@@ -4,6 +4,7 @@ import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import type {ChoiceState, ToolCall} from "./chat.ts";
 import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection} from "./runViews.tsx";
 import {useChatStore} from "./stores.ts";
+import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
 /** The latest chat reply: choices as they stream in, then usage and timings, or the API's error. */
 export function ChatReplyView() {
@@ -55,6 +56,7 @@ export function ChoiceView({choice, showIndex, streaming, canKeep}: ChoiceViewPr
                     {!choice.content && !streaming && <span className="muted">(empty content)</span>}
                 </div>
             )}
+            {!streaming && <TokenProbabilities scores={choice.tokens} />}
             {choice.toolCalls.map((call) => <ToolCallAnswer key={call.id || call.function.name} call={call} allCalls={choice.toolCalls} />)}
         </div>
     );

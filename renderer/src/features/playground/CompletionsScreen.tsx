@@ -6,6 +6,7 @@ import {completionsParamSpecs} from "./params.ts";
 import {RunBar, useRevealWhenRunning, RunStats} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
 import {runCompletions, useCompletionsStore} from "./stores.ts";
+import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
 /** Legacy text completions: a prompt, its parameters, and the streamed text. */
 export function CompletionsScreen() {
@@ -57,6 +58,7 @@ export function CompletionsReplyView() {
                         {choice.content}
                         {streaming && choice.finishReason === null && <span className="caret" aria-hidden="true" />}
                     </div>
+                    {!streaming && <TokenProbabilities scores={choice.tokens} />}
                 </div>
             ))}
             {run.error && <ApiErrorView error={run.error} />}

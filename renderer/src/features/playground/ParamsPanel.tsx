@@ -37,9 +37,10 @@ export function ParamField({spec, value, onChange, inactive}: ParamFieldProps) {
                     <button type="button" className="link-btn" onClick={() => onChange(undefined)} aria-label={`Reset ${spec.label}`}>reset</button>
                 )}
             </div>
-            {spec.kind === "boolean" && <BooleanParam spec={spec} value={value as boolean | undefined} onChange={onChange} />}
+            {(spec.kind === "boolean" || spec.kind === "include") && <BooleanParam spec={spec} value={value as boolean | undefined} onChange={onChange} />}
             {spec.kind === "enum" && <EnumParam spec={spec} value={value as string | undefined} onChange={onChange} />}
             {spec.kind === "stopList" && <StopListParam spec={spec} value={value as string[] | undefined} onChange={onChange} />}
+            {spec.kind === "logitBias" && <LogitBiasParam spec={spec} value={value as string | undefined} onChange={onChange} />}
             {(spec.kind === "integer" || spec.kind === "number") && <NumberParam spec={spec} value={value as number | undefined} onChange={onChange} />}
             {warning
                 ? <div className="field-warning" data-testid={`param-${spec.key}-warning`}>{spec.label} {warning}; the server will reject it</div>
@@ -94,6 +95,16 @@ export function NumberParam({spec, value, onChange}: NumberParamProps) {
             />
             {unreadable && <span className="field-warning inline">not a number: not applied</span>}
         </div>
+    );
+}
+
+type LogitBiasParamProps = {spec: ParamSpec, value: string | undefined, onChange: (value: string | undefined) => void};
+
+/** `logit_bias` as "token id: bias" pairs (ids from the probabilities view's token readout or a tokenizer). */
+export function LogitBiasParam({spec, value, onChange}: LogitBiasParamProps) {
+    return (
+        <textarea className="input mono" rows={2} placeholder="e.g. 1234: -100, 567: 5" value={value ?? ""} data-testid={`param-${spec.key}`}
+            aria-label={spec.label} onChange={(event) => onChange(event.target.value.trim() === "" ? undefined : event.target.value)} />
     );
 }
 

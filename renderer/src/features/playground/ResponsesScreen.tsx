@@ -4,10 +4,11 @@ import {AutoTextarea, SidePanel, Icon} from "../../ui/controls.tsx";
 import {ImageAttachButton} from "../../ui/images.tsx";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
 import {responsesParamSpecs} from "./params.ts";
-import type {ResponsesReply} from "./responses.ts";
+import {type ResponsesReply, outputTokensOf} from "./responses.ts";
 import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
 import {runResponses, useResponsesStore} from "./stores.ts";
+import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
 /** Responses playground (spec 2.4): instructions, input parts, the events stream and the output text. */
 export function ResponsesScreen() {
@@ -84,6 +85,7 @@ export function ResponsesReplyView() {
                 {reply.outputText}
                 {streaming && <span className="caret" aria-hidden="true" />}
             </div>
+            {!streaming && <TokenProbabilities scores={outputTokensOf(reply.response)} />}
             <EventsList reply={reply} />
             {run.error && <ApiErrorView error={run.error} />}
             {!streaming && <RunStats run={run} usage={reply.usage} />}

@@ -6,6 +6,7 @@ import {modelIds} from "../../../../protocol/limits.ts";
 import {newId} from "../../ui/browser.ts";
 import type {DraftImage} from "../../ui/images.tsx";
 import {type ParamValues, applyParams, chatParamSpecs, readParams} from "./params.ts";
+import {readTokenScores, type TokenScore} from "./probabilities.ts";
 
 export type ToolCall = {id: string, type: "function", function: {name: string, arguments: string}};
 
@@ -44,7 +45,9 @@ export type ChoiceState = {
     /** Separated reasoning (spec 2.6); null when the server sent `reasoning: null` (include_reasoning false). */
     reasoning: string | null,
     toolCalls: ToolCall[],
-    finishReason: string | null
+    finishReason: string | null,
+    /** Token scores, when the request asked for logprobs and the server returned them (the probabilities view). */
+    tokens?: TokenScore[]
 };
 
 export type Usage = Record<string, unknown>;
@@ -74,6 +77,8 @@ export function foldStreamChunk(reply: ChatReply, chunk: JsonBody, applyChoice: 
         const current: ChoiceState = position >= 0 ? choices[position] : {index, content: "", reasoning: "", toolCalls: [], finishReason: null};
         const next = applyChoice(current, raw);
         if (typeof raw.finish_reason === "string") next.finishReason = raw.finish_reason;
+        const scores = readTokenScores(raw.logprobs);
+        if (scores.length > 0) next.tokens = [...(current.tokens ?? []), ...scores];
         if (position >= 0) choices[position] = next;
         else choices.push(next);
     }
@@ -121,14 +126,16 @@ function joinToolCall(choice: ChoiceState, fragment: ToolCallDelta) {
 
 /** A non-streamed chat completion (spec 2.2) in the reply shape the playground shows. */
 export function replyFromCompletion(completion: JsonBody): ChatReply {
-    const choices = (Array.isArray(completion.choices) ? completion.choices as JsonBody[] : []).map((choice, position) => {
+    const choices = (Array.isArray(completion.choices) ? completion.choices as JsonBody[] : []).map((choice, position): ChoiceState => {
         const message = (choice.message ?? {}) as JsonBody;
+        const tokens = readTokenScores(choice.logprobs);
         return {
             index: typeof choice.index === "number" ? choice.index : position,
             content: typeof message.content === "string" ? message.content : "",
             reasoning: message.reasoning === null ? null : typeof message.reasoning === "string" ? message.reasoning : "",
             toolCalls: Array.isArray(message.tool_calls) ? message.tool_calls as ToolCall[] : [],
-            finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : null
+            finishReason: typeof choice.finish_reason === "string" ? choice.finish_reason : null,
+            ...(tokens.length > 0 ? {tokens} : {})
         };
     });
     return {

@@ -2,6 +2,8 @@
 import type {JsonBody} from "../../../../client/sdk/index.ts";
 import {limits} from "../../../../protocol/limits.ts";
 import type {HistoryKind} from "./runs.ts";
+import {maxTopLogprobs, outputTextLogprobs} from "../../../../protocol/logprobs.ts";
+import {formatLogitBias, parseLogitBias} from "./probabilities.ts";
 
 /** A parameter value as the panel holds it; `undefined` means "not sent" (the server's default applies). */
 export type ParamValue = number | boolean | string | string[] | undefined;
@@ -11,7 +13,13 @@ export type ParamValues = Record<string, ParamValue>;
 export type ParamSpec = {
     key: string,
     label: string,
-    kind: "integer" | "number" | "boolean" | "enum" | "stopList",
+    /**
+     * `logitBias`: "token id: bias" pairs as text, sent as the `logit_bias` object. `include`: a boolean in the
+     * panel that, when true, adds `includes` to the request's `include` list (Responses).
+     */
+    kind: "integer" | "number" | "boolean" | "enum" | "stopList" | "logitBias" | "include",
+    /** The `include` entry an `include` parameter stands for. */
+    includes?: string,
     /** Where the value goes in the request body, e.g. `["chat_template_kwargs", "enable_thinking"]`. */
     path: string[],
     min?: number,
@@ -22,7 +30,7 @@ export type ParamSpec = {
     requires?: string,
     /** Shown as the field's hint: the rule from the spec. */
     help: string,
-    group: "Output" | "Sampling" | "Reasoning" | "Streaming"
+    group: "Output" | "Sampling" | "Probabilities" | "Reasoning" | "Streaming"
 };
 
 /** The panel's inline warning for a value the server would reject, or null when it is within limits. */
@@ -41,8 +49,18 @@ export function checkParam(spec: ParamSpec, value: ParamValue): string | null {
         if (value.some((item) => item.length === 0)) return "sequences must not be empty";
         return null;
     }
+    if (spec.kind === "logitBias") {
+        const parsed = parseLogitBias(String(value));
+        return "error" in parsed ? parsed.error : null;
+    }
     if (spec.kind === "enum" && !spec.options?.includes(String(value))) return `must be one of ${spec.options?.join(", ")}`;
     return null;
+}
+
+/** `logit_bias`, on chat and legacy completions alike. */
+function logitBiasSpec(): ParamSpec {
+    return {key: "logit_bias", label: "logit_bias", kind: "logitBias", path: ["logit_bias"], group: "Probabilities",
+        help: "token id: bias pairs, comma-separated; -100 bans a token, +100 all but forces it."};
 }
 
 // Every request field of spec 2.1 that is a plain value, with the limits the server enforces
@@ -60,6 +78,10 @@ export const chatParamSpecs: ParamSpec[] = [
         help: "Reproducible with temperature 0."},
     {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
     {key: "frequency_penalty", label: "frequency_penalty", kind: "number", path: ["frequency_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
+    {key: "logprobs", label: "logprobs", kind: "boolean", path: ["logprobs"], group: "Probabilities", help: "Score each output token (the probabilities view)."},
+    {key: "top_logprobs", label: "top_logprobs", kind: "integer", path: ["top_logprobs"], min: 0, max: maxTopLogprobs, requires: "logprobs", group: "Probabilities",
+        help: `Alternatives per token, 0 to ${maxTopLogprobs} locally (OpenAI: 20).`},
+    logitBiasSpec(),
     {key: "enable_thinking", label: "enable_thinking", kind: "boolean", path: ["chat_template_kwargs", "enable_thinking"], group: "Reasoning",
         help: "chat_template_kwargs.enable_thinking: the model reasons only when true."},
     {key: "include_reasoning", label: "include_reasoning", kind: "boolean", path: ["include_reasoning"], group: "Reasoning",
@@ -82,6 +104,10 @@ export const responsesParamSpecs: ParamSpec[] = [
         help: "No default: the window left after the input is used."},
     {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "As in chat."},
     {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "As in chat."},
+    {key: "logprobs", label: "include logprobs", kind: "include", path: ["include"], includes: outputTextLogprobs, group: "Probabilities",
+        help: `include: ["${outputTextLogprobs}"]: score the output text's tokens.`},
+    {key: "top_logprobs", label: "top_logprobs", kind: "integer", path: ["top_logprobs"], min: 0, max: maxTopLogprobs, requires: "logprobs", group: "Probabilities",
+        help: `Alternatives per token, 0 to ${maxTopLogprobs} locally (OpenAI: 20).`},
     {key: "enable_thinking", label: "enable_thinking", kind: "boolean", path: ["chat_template_kwargs", "enable_thinking"], group: "Reasoning",
         help: "chat_template_kwargs.enable_thinking, as in chat."},
     {key: "stream", label: "stream", kind: "boolean", path: ["stream"], group: "Streaming", help: "Responses events."}
@@ -102,6 +128,9 @@ export const completionsParamSpecs: ParamSpec[] = [
     {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling", help: "Reproducible with temperature 0."},
     {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
     {key: "frequency_penalty", label: "frequency_penalty", kind: "number", path: ["frequency_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
+    {key: "logprobs", label: "logprobs", kind: "integer", path: ["logprobs"], min: 0, max: maxTopLogprobs, group: "Probabilities",
+        help: `Score each token with this many alternatives (0 to ${maxTopLogprobs}); with echo the prompt is scored too.`},
+    logitBiasSpec(),
     {key: "stream", label: "stream", kind: "boolean", path: ["stream"], group: "Streaming", help: "Server-sent events."},
     {key: "include_usage", label: "include_usage", kind: "boolean", path: ["stream_options", "include_usage"], requires: "stream", group: "Streaming",
         help: "stream_options.include_usage: the last chunk carries usage."}
@@ -126,6 +155,16 @@ export function applyParams(specs: readonly ParamSpec[], values: ParamValues, bo
         if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
         if (spec.key === "stream" && value === false) continue;
         if (spec.requires && values[spec.requires] !== true) continue;
+        if (spec.kind === "include") {
+            if (value === true) setAt(body, spec.path, [...readList(getAt(body, spec.path)), spec.includes]);
+            continue;
+        }
+        if (spec.kind === "logitBias") {
+            const parsed = parseLogitBias(String(value));
+            // Text that does not parse is flagged in the panel and left out, as the server could not read it either.
+            if ("value" in parsed && Object.keys(parsed.value).length > 0) setAt(body, spec.path, parsed.value);
+            continue;
+        }
         setAt(body, spec.path, value);
     }
     return body;
@@ -147,12 +186,16 @@ export function readParams(specs: readonly ParamSpec[], body: JsonBody): ParamVa
     for (const spec of specs) {
         const value = getAt(body, spec.path);
         if (value === undefined || value === null) continue;
-        if (spec.kind === "stopList") values[spec.key] = typeof value === "string" ? [value] : Array.isArray(value) ? value.map(String) : undefined;
+        if (spec.kind === "include") values[spec.key] = readList(value).includes(spec.includes ?? "") ? true : undefined;
+        else if (spec.kind === "logitBias") values[spec.key] = formatLogitBias(value);
+        else if (spec.kind === "stopList") values[spec.key] = typeof value === "string" ? [value] : Array.isArray(value) ? value.map(String) : undefined;
         else if (typeof value === "number" || typeof value === "boolean" || typeof value === "string") values[spec.key] = value;
     }
     if (specs.some((spec) => spec.key === "stream") && values.stream === undefined) values.stream = false;
     return values;
 }
+
+const readList = (value: unknown): unknown[] => Array.isArray(value) ? value : [];
 
 function getAt(body: JsonBody, path: string[]): unknown {
     let value: unknown = body;

@@ -4,6 +4,7 @@ import {modelIds} from "../../../../protocol/limits.ts";
 import {newId} from "../../ui/browser.ts";
 import type {DraftImage} from "../../ui/images.tsx";
 import {type ParamValues, applyParams, responsesParamSpecs, readParams} from "./params.ts";
+import {readTokenScores, type TokenScore} from "./probabilities.ts";
 
 /** One input part of a Responses user message (spec 2.4): text, or an image as a data URL. */
 export type ResponsesPart = {id: string, type: "input_text", text: string} | ({type: "input_image"} & DraftImage);
@@ -60,6 +61,14 @@ export function outputTextOf(response: Record<string, unknown>): string | null {
     const message = output.find((item) => item.type === "message");
     const first = Array.isArray(message?.content) ? (message.content as Array<Record<string, unknown>>)[0] : undefined;
     return typeof first?.text === "string" ? first.text : null;
+}
+
+/** The token scores of the output text (`output_text.logprobs`), present when the request included them. */
+export function outputTokensOf(response: Record<string, unknown> | undefined): TokenScore[] {
+    const output = Array.isArray(response?.output) ? response.output as Array<Record<string, unknown>> : [];
+    const message = output.find((item) => item.type === "message");
+    const first = Array.isArray(message?.content) ? (message.content as Array<Record<string, unknown>>)[0] : undefined;
+    return readTokenScores({content: first?.logprobs});
 }
 
 /** The reasoning text of a whole Responses object (a `reasoning` item's `reasoning_text` parts). */

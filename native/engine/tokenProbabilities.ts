@@ -1,0 +1,147 @@
+import {TokenBias, type LlamaContextSequence, type LlamaModel, type Token} from "node-llama-cpp";
+import {ValidationError} from "../../protocol/validation.ts";
+import {ApiError} from "../../protocol/errors.ts";
+import type {LegacyLogprobs, LogitBias, TokenLogprob} from "../../protocol/logprobs.ts";
+import {commonPrefixLength} from "./SequenceScheduler.ts";
+
+// Token probabilities (issue 15). Every value is the model's raw next-token distribution: the log-softmax of the
+// logits given the tokens before, taken before logit_bias, penalties, temperature and top_p. Generation samples
+// with those on; the chosen tokens are then scored again in one teacher-forced batch on the same sequence, which
+// costs one prefill of the output, and only for requests that asked for scores.
+
+/** A token's log-probability and its most likely alternatives at the same position, best first. */
+export type ScoredToken = {token: Token, logprob: number, top: Array<{token: Token, logprob: number}>};
+
+/** A token to score: `context[0..position)` is what the model read before it. */
+export type ScoreTarget = {position: number, token: Token};
+
+type ControlledInput = Parameters<LlamaContextSequence["controlledEvaluate"]>[0];
+
+/**
+ * Scores `targets` (ascending positions, each at least 1 and at most `context.length`) against `context`, on
+ * `sequence`: its cached prefix of `context` is kept, the rest is evaluated with logits at each target. The sequence
+ * is left holding a prefix of `context`, so the next lease still reuses what it can.
+ */
+export async function scoreTokens(sequence: LlamaContextSequence, context: readonly Token[], targets: readonly ScoreTarget[], topCount: number): Promise<ScoredToken[]> {
+    if (targets.length === 0) return [];
+    const first = targets[0].position;
+    const last = targets.at(-1)!.position;
+    // The token before the first target is evaluated afresh: its logits are the first target's distribution.
+    const keep = Math.min(commonPrefixLength(sequence.contextTokens, context), first - 1);
+    if (keep < sequence.contextTokens.length)
+        await sequence.eraseContextTokenRanges([{start: keep, end: sequence.contextTokens.length}]);
+    const byPosition = new Map(targets.map((target) => [target.position, target.token]));
+    const input = context.slice(keep, last).map((token, index) => {
+        const next = byPosition.get(keep + index + 1);
+        if (next == null) return token;
+        // includeTop is at least 1: the best logit is the maximum the total weight below is relative to.
+        return [token, {generateNext: {logits: {filter: {tokens: [next], includeTop: Math.max(1, topCount)}}, totalLogitWeight: true}}] as const;
+    });
+    // No sampling options: greedy with no bias or penalty, so the logits come back as the model produced them.
+    const output = await sequence.controlledEvaluate(input as ControlledInput);
+    const scored: ScoredToken[] = [];
+    output.forEach((item, index) => {
+        const chosen = byPosition.get(keep + index + 1);
+        if (chosen == null) return;
+        const logits = item?.next.logits;
+        const weight = item?.next.totalLogitWeight;
+        if (logits == null || weight == null)
+            throw new ApiError(500, "internal_error", `node-llama-cpp returned no logits for position ${keep + index + 1}, so it could not be scored`);
+        const best = Math.max(...logits.values());
+        // totalLogitWeight is the sum of exp(logit - best) over the vocabulary, so log Z = best + ln(weight).
+        const logZ = best + Math.log(weight);
+        const logprobOf = (token: Token) => (logits.get(token) ?? -Infinity) - logZ;
+        const top = [...logits.keys()]
+            .sort((a, b) => logits.get(b)! - logits.get(a)!)
+            .slice(0, topCount)
+            .map((token) => ({token, logprob: logprobOf(token)}));
+        scored.push({token: chosen, logprob: logprobOf(chosen), top});
+    });
+    return scored;
+}
+
+/**
+ * The sampler bias for `logit_bias`, or undefined when there is none (the generation options stay as they were).
+ * -100 bans a token outright (node-llama-cpp's "never"); other values are added to the logit as OpenAI does, so
+ * +100 all but forces a token. Ids outside the loaded vocabulary are a 400 naming the entry.
+ */
+export function toTokenBias(model: LlamaModel, logitBias: LogitBias | undefined): TokenBias | undefined {
+    if (logitBias == null) return undefined;
+    const vocabularySize = model.fileInfo.metadata.tokenizer?.ggml?.tokens?.length;
+    const bias = new TokenBias(model.tokenizer);
+    for (const [token, value] of logitBias) {
+        if (vocabularySize != null && token >= vocabularySize)
+            throw new ValidationError(["logit_bias", String(token)], `is not a token id of this model (its vocabulary has ids 0 to ${vocabularySize - 1})`);
+        // End-of-generation tokens are skipped by TokenBias (a ban on them would never let the reply end).
+        bias.set(token as Token, value <= -100 ? "never" : {logit: value});
+    }
+    return bias;
+}
+
+/**
+ * A token's text as the client reads it, with its bytes. A byte-fallback token (SentencePiece's `<0xE2>`) holds part
+ * of a character: its text is U+FFFD, as in OpenAI's replies, and its bytes are the one byte it stands for, so the
+ * bytes of consecutive tokens join into the text.
+ */
+function tokenPiece(model: LlamaModel, token: Token): {token: string, bytes: number[]} {
+    const text = model.detokenize([token], true);
+    const byte = text === "\uFFFD" ? /^<0x([0-9A-Fa-f]{2})>$/.exec(model.fileInfo.metadata.tokenizer?.ggml?.tokens?.[token] ?? "") : null;
+    return {token: text, bytes: byte != null ? [Number.parseInt(byte[1], 16)] : [...Buffer.from(text, "utf8")]};
+}
+
+/** Scored tokens in OpenAI's chat shape (`logprobs.content[]`, also the Responses `output_text.logprobs[]`). */
+export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[]): TokenLogprob[] {
+    return scored.map(({token, logprob, top}) => ({
+        ...tokenPiece(model, token),
+        logprob,
+        top_logprobs: top.map((alternative) => ({...tokenPiece(model, alternative.token), logprob: alternative.logprob}))
+    }));
+}
+
+/**
+ * Legacy completions' `logprobs` for `tokens`, in order, where `scores[i]` belongs to `tokens[i]` and null means
+ * unscored (the first prompt token, which nothing precedes). Offsets count UTF-16 characters from `textStart`.
+ */
+export function toLegacyLogprobs(model: LlamaModel, tokens: readonly Token[], scores: ReadonlyArray<ScoredToken | null>, textStart = 0): LegacyLogprobs {
+    const result: LegacyLogprobs = {tokens: [], token_logprobs: [], top_logprobs: [], text_offset: []};
+    let offset = textStart;
+    tokens.forEach((token, index) => {
+        const text = model.detokenize([token], true);
+        const score = scores[index];
+        result.tokens.push(text);
+        result.token_logprobs.push(score?.logprob ?? null);
+        result.top_logprobs.push(score == null ? null : Object.fromEntries(score.top.map((item) => [model.detokenize([item.token], true), item.logprob])));
+        result.text_offset.push(offset);
+        offset += text.length;
+    });
+    return result;
+}
+
+/** Concatenates legacy logprobs of consecutive pieces of one choice's text (the echoed prompt, then the output). */
+export function joinLegacyLogprobs(first: LegacyLogprobs, second: LegacyLogprobs): LegacyLogprobs {
+    return {
+        tokens: [...first.tokens, ...second.tokens],
+        token_logprobs: [...first.token_logprobs, ...second.token_logprobs],
+        top_logprobs: [...first.top_logprobs, ...second.top_logprobs],
+        text_offset: [...first.text_offset, ...second.text_offset]
+    };
+}
+
+/**
+ * Where generated `tokens` (in order, a subsequence of what was sampled) sit in `contextTokens`, the sequence's
+ * state after generation. The last of `sampled` tokens is never evaluated (generation stops on sampling it), so the
+ * output starts at `length - (sampled - 1)`; a token past the evaluated state gets position `length`.
+ */
+export function locateOutputTokens(contextTokens: readonly Token[], sampled: number, tokens: readonly Token[]): ScoreTarget[] {
+    let cursor = Math.max(1, contextTokens.length - Math.max(0, sampled - 1));
+    const targets: ScoreTarget[] = [];
+    for (const token of tokens) {
+        while (cursor < contextTokens.length && contextTokens[cursor] !== token) cursor++;
+        // Scoring tokens at the wrong positions would report wrong values: refuse instead (a bug, never the client's).
+        if (cursor > contextTokens.length)
+            throw new ApiError(500, "internal_error", "The generated tokens could not be matched to the sequence's state, so they could not be scored");
+        targets.push({position: cursor, token});
+        cursor++;
+    }
+    return targets;
+}
