@@ -1,17 +1,20 @@
 import {limits} from "./limits.ts";
-import {fail, optional, readArray, readBoolean, readInteger, readObject, readString, required, readOutputBudget, readSampling, type FieldPath, type SamplingParams} from "./validation.ts";
-import {readLegacyLogprobs, readLogitBias, type LegacyLogprobs, type LogitBias} from "./logprobs.ts";
+import {fail, optional, readArray, readBoolean, readInteger, readObject, readString, required, readOutputBudget, readSampling, type FieldPath, type JsonObject, type SamplingParams} from "./validation.ts";
+import {readLegacyLogprobs, readLogitBias, readTokenIdsExtension, type LegacyLogprobs, type LogitBias} from "./logprobs.ts";
 
 /** A legacy `POST /completions` request after validation: prompts as a list, the budget resolved. */
 export type CompletionRequest = SamplingParams & {
     model: string,
     prompts: string[],
+    /** 0 only when scoring the prompt (`echo` with `logprobs`): nothing is generated. */
     maxTokens: number,
     maxTokensExplicit: boolean,
     n: number,
     echo: boolean,
     /** Alternatives per scored token (`logprobs: N`); undefined when the client asked for no scores. */
     topLogprobs?: number,
+    /** Local-only `x_svc.token_ids`: the scores carry token ids (`logprobs.x_svc`). */
+    tokenIds: boolean,
     logitBias?: LogitBias,
     stream: boolean,
     stream_options?: {include_usage?: boolean}
@@ -37,11 +40,15 @@ export const maxPrompts = 2048;
 
 /**
  * Validates a legacy `POST /completions` body. The spec leaves its fields "not shown", so it takes the OpenAI
- * legacy shape with chat's budget rules (default 2048, positive, must fit the window) for one behaviour everywhere.
+ * legacy shape with chat's budget rules (default 2048, positive, must fit the window) for one behaviour everywhere;
+ * the one exception is OpenAI's prompt scoring with `max_tokens: 0` (isPromptScoring).
  */
 export function parseCompletionRequest(raw: unknown): CompletionRequest {
     const body = readObject(raw, []);
-    const budget = readOutputBudget(body, ["max_tokens"]);
+    const echo = optional(body, "echo", [], readBoolean) ?? false;
+    const topLogprobs = readLegacyLogprobs(body);
+    const scoreOnly = isPromptScoring(body, echo, topLogprobs);
+    const budget = scoreOnly ? {value: 0} : readOutputBudget(body, ["max_tokens"]);
     const stream = optional(body, "stream", [], readBoolean) ?? false;
     const streamOptions = optional(body, "stream_options", [], (value, path) => {
         const object = readObject(value, path);
@@ -54,13 +61,27 @@ export function parseCompletionRequest(raw: unknown): CompletionRequest {
         maxTokens: budget?.value ?? limits.defaultChatMaxTokens,
         maxTokensExplicit: budget != null,
         n: optional(body, "n", [], (value, path) => readInteger(value, path, {min: 1, max: maxChoices})) ?? 1,
-        echo: optional(body, "echo", [], readBoolean) ?? false,
-        topLogprobs: readLegacyLogprobs(body),
+        echo,
+        topLogprobs,
+        tokenIds: readTokenIdsExtension(body, topLogprobs != null, "logprobs"),
         logitBias: readLogitBias(body),
         ...readSampling(body),
         stream,
         stream_options: streamOptions
     };
+}
+
+/**
+ * `max_tokens: 0` with `echo: true` and `logprobs` scores the prompt and generates nothing, as OpenAI's legacy
+ * completions allow (the way to score a text). Spec §7 cause 3 refuses a zero budget, but §4 leaves this
+ * endpoint's body "not shown", so this one OpenAI case is taken; a zero budget is refused everywhere else, with
+ * the way to ask for scoring named.
+ */
+function isPromptScoring(body: JsonObject, echo: boolean, topLogprobs: number | undefined): boolean {
+    if (body.max_tokens !== 0) return false;
+    if (!echo || topLogprobs == null)
+        fail(["max_tokens"], "must be a positive integer, got 0; 0 is allowed only with echo: true and logprobs, to score the prompt");
+    return true;
 }
 
 function readPrompts(value: unknown, path: FieldPath): string[] {

@@ -12,8 +12,20 @@ export const maxLogitBiasEntries = 300;
 /** `logit_bias`: token id -> bias added to that token's logit, -100 (banned) to 100 (all but forced). */
 export type LogitBias = Map<number, number>;
 
+/**
+ * The local-only token id of a scored token or alternative (`x_svc.token_id`), sent only when the request's
+ * `x_svc.token_ids` asked for it. OpenAI's shapes carry no ids, and an `x_svc` key beside them is ignored by its
+ * clients, so replies keep parsing as the official shapes.
+ */
+export type TokenIdExtension = {x_svc?: {token_id: number}};
+
 /** One scored token in OpenAI's chat shape (`choices[].logprobs.content[]`, Responses `output_text.logprobs[]`). */
-export type TokenLogprob = {token: string, logprob: number, bytes: number[], top_logprobs: Array<{token: string, logprob: number, bytes: number[]}>};
+export type TokenLogprob = TokenIdExtension & {
+    token: string,
+    logprob: number,
+    bytes: number[],
+    top_logprobs: Array<TokenIdExtension & {token: string, logprob: number, bytes: number[]}>
+};
 
 export type ChatLogprobs = {content: TokenLogprob[] | null, refusal: null};
 
@@ -22,7 +34,12 @@ export type LegacyLogprobs = {
     tokens: string[],
     token_logprobs: Array<number | null>,
     top_logprobs: Array<Record<string, number> | null>,
-    text_offset: number[]
+    text_offset: number[],
+    /**
+     * Local-only token ids when `x_svc.token_ids` asked for them: `token_ids` parallel to `tokens` (the legacy
+     * shape has no per-token object to put an id in), `top_token_ids` parallel to `top_logprobs`, keyed alike.
+     */
+    x_svc?: {token_ids: number[], top_token_ids: Array<Record<string, number> | null>}
 };
 
 const readTopCount = (value: unknown, path: FieldPath) => readInteger(value, path, {min: 0, max: maxTopLogprobs});
@@ -73,4 +90,20 @@ export function readLogitBias(body: JsonObject): LogitBias | undefined {
         }
         return bias.size > 0 ? bias : undefined;
     });
+}
+
+/**
+ * The local engine's `x_svc` extension on chat and legacy completions: `token_ids: true` adds each scored token's
+ * and alternative's id, which OpenAI's logprobs lack and `logit_bias` is keyed by. Only the app's local connection
+ * sends it; a remote OpenAI-format server would refuse or ignore it. Unknown keys are a 400, so a misspelt
+ * extension is not silently dropped. Ids need scores to sit beside, so `token_ids` needs logprobs.
+ */
+export function readTokenIdsExtension(body: JsonObject, scored: boolean, logprobsField: string): boolean {
+    const extension = optional(body, "x_svc", [], (value, path) => readObject(value, path));
+    if (extension == null) return false;
+    for (const key of Object.keys(extension))
+        if (key !== "token_ids") fail(["x_svc", key], "is not an extension of this endpoint (known: token_ids)");
+    const wanted = optional(extension, "token_ids", ["x_svc"], readBoolean) ?? false;
+    if (wanted && !scored) fail(["x_svc", "token_ids"], `needs ${logprobsField}: token ids are given beside token scores`);
+    return wanted;
 }

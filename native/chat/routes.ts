@@ -93,7 +93,7 @@ export function createChatCompletionsRoute(variant: ChatModelVariant): Route {
         async answer(context, request, session) {
             const common = {id: makeId("chatcmpl"), created: unixSeconds(), model: request.model};
             // A bad logit_bias id is a 400 before the stream opens.
-            const scoring: TokenScoring = {topLogprobs: request.topLogprobs, tokenBias: toTokenBias(variant.engine.model, request.logitBias)};
+            const scoring: TokenScoring = {topLogprobs: request.topLogprobs, tokenBias: toTokenBias(variant.engine.model, request.logitBias), tokenIds: request.tokenIds};
             if (request.stream) await streamChoices(context, request, session, common, scoring);
             else await answerChoices(context, request, session, common, scoring);
         }

@@ -73,8 +73,11 @@ export class ChatTurnSession {
     }
 }
 
-/** What a request asks of token probabilities: alternatives per scored token (undefined: none) and logit_bias. */
-export type TokenScoring = {topLogprobs?: number, tokenBias?: TokenBias};
+/**
+ * What a request asks of token probabilities: alternatives per scored token (undefined: none), logit_bias, and
+ * whether the scores carry token ids (the local-only `x_svc.token_ids`).
+ */
+export type TokenScoring = {topLogprobs?: number, tokenBias?: TokenBias, tokenIds?: boolean};
 
 export type ChatChoiceOptions = TokenScoring & {
     lease: SequenceLease,
@@ -90,7 +93,7 @@ export type ChatChoiceOptions = TokenScoring & {
  * counts the tokens of every attempt (spec 2.3.5: regenerations are reported and charged). A reply cut by the
  * budget is returned as it is, since another attempt would be cut the same way (spec 2.7.7).
  */
-export async function runChatChoice(plan: ChatTurnPlan, {lease, sampling, choiceIndex, signal, onDelta, topLogprobs, tokenBias}: ChatChoiceOptions): Promise<ChatTurnResult> {
+export async function runChatChoice(plan: ChatTurnPlan, {lease, sampling, choiceIndex, signal, onDelta, topLogprobs, tokenBias, tokenIds}: ChatChoiceOptions): Promise<ChatTurnResult> {
     let completionTokens = 0;
     let reasoningTokens = 0;
     let last: ChatTurnResult | undefined;
@@ -109,7 +112,8 @@ export async function runChatChoice(plan: ChatTurnPlan, {lease, sampling, choice
             grammar: attempt.grammar,
             thoughtBudget: attempt.thoughtBudget,
             topLogprobs,
-            tokenBias
+            tokenBias,
+            tokenIds
         });
         completionTokens += result.completionTokens;
         reasoningTokens += result.reasoningTokens;
@@ -238,7 +242,7 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
         // node-llama-cpp holds back as an unfinished character and never emits as a chunk.
         const allThought = reasoningTokens > 0 && !thoughtEnded && result.response === "" && toolCalls.length === 0;
         const logprobs = scored != null && !signal.aborted
-            ? await scored.score(lease, completionTokens, topLogprobs!, options.onDelta)
+            ? await scored.score(lease, completionTokens, {topCount: topLogprobs!, withIds: options.tokenIds ?? false}, options.onDelta)
             : undefined;
         return {
             logprobs,
@@ -271,11 +275,11 @@ class ScoredDeltas {
     }
 
     /** Scores the content tokens on the lease's sequence, then replays the held deltas with their scores. */
-    public async score(lease: SequenceLease, sampled: number, topCount: number, onDelta?: (delta: ChatDelta) => void): Promise<TokenLogprob[]> {
+    public async score(lease: SequenceLease, sampled: number, {topCount, withIds}: {topCount: number, withIds: boolean}, onDelta?: (delta: ChatDelta) => void): Promise<TokenLogprob[]> {
         const {sequence} = lease;
         const context = [...sequence.contextTokens];
         const scores = await scoreTokens(sequence, context, locateOutputTokens(context, sampled, this.tokens), topCount);
-        const logprobs = toTokenLogprobs(sequence.model, scores);
+        const logprobs = toTokenLogprobs(sequence.model, scores, withIds);
         if (onDelta == null) return logprobs;
         let tokenStart = 0;
         const lastContent = this.deltas.findLastIndex(({delta}) => delta.content != null);

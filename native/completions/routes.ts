@@ -30,8 +30,11 @@ export type CompletionTextResult = {
     logprobs?: LegacyLogprobs
 };
 
-/** Legacy scoring: alternatives per token, whether the echoed prompt is scored too (its text precedes the output). */
-export type CompletionScoring = {topLogprobs?: number, tokenBias?: TokenBias, echo?: string};
+/**
+ * Legacy scoring: alternatives per token, whether the echoed prompt is scored too (its text precedes the output),
+ * and whether the scores carry token ids (`x_svc.token_ids`).
+ */
+export type CompletionScoring = {topLogprobs?: number, tokenBias?: TokenBias, echo?: string, tokenIds?: boolean};
 
 /** Continues raw prompt tokens on a leased sequence (legacy completions: no chat template). */
 export async function generateCompletionText({lease, prompt, maxTokens, sampling, choiceIndex, signal, onText, scoring = {}}: {
@@ -44,6 +47,20 @@ export async function generateCompletionText({lease, prompt, maxTokens, sampling
     onText?: (text: string) => void,
     scoring?: CompletionScoring
 }): Promise<CompletionTextResult> {
+    // Scores exist only when asked for, and not for a request the client has left.
+    const scoreIfAsked = async (output: Token[]) => (scoring.topLogprobs != null && !signal.aborted
+        ? await scoreCompletion(lease, prompt, output, {...scoring, topLogprobs: scoring.topLogprobs})
+        : undefined);
+    // A zero budget scores the prompt alone (max_tokens 0 with echo and logprobs): nothing is generated, and
+    // LlamaCompletion is not asked, as it reads maxTokens 0 as no limit at all.
+    if (maxTokens === 0) {
+        return {
+            text: "",
+            finishReason: "length",
+            completionTokens: 0,
+            logprobs: await scoreIfAsked([])
+        };
+    }
     const completion = new LlamaCompletion({contextSequence: lease.sequence});
     const outputBefore = lease.sequence.tokenMeter.usedOutputTokens;
     const {tokens} = lease.sequence.model;
@@ -69,9 +86,7 @@ export async function generateCompletionText({lease, prompt, maxTokens, sampling
             text: result.response,
             finishReason: result.metadata.stopReason === "maxTokens" ? "length" : "stop",
             completionTokens: lease.sequence.tokenMeter.usedOutputTokens - outputBefore,
-            logprobs: scoring.topLogprobs != null && !signal.aborted
-                ? await scoreCompletion(lease, prompt, output, {...scoring, topLogprobs: scoring.topLogprobs})
-                : undefined
+            logprobs: await scoreIfAsked(output)
         };
     } finally {
         completion.dispose({disposeSequence: false});
@@ -82,7 +97,7 @@ export async function generateCompletionText({lease, prompt, maxTokens, sampling
  * Scores a completion's output tokens, which follow the prompt directly, and with `echo` the prompt's own tokens
  * (the BOS token is not shown; the first shown token has nothing before it to be scored from, so it is null).
  */
-async function scoreCompletion(lease: SequenceLease, prompt: Token[], output: Token[], {topLogprobs, echo}: CompletionScoring & {topLogprobs: number}): Promise<LegacyLogprobs> {
+async function scoreCompletion(lease: SequenceLease, prompt: Token[], output: Token[], {topLogprobs, echo, tokenIds: withIds = false}: CompletionScoring & {topLogprobs: number}): Promise<LegacyLogprobs> {
     const {model} = lease.sequence;
     const shownFrom = model.tokens.bos != null && prompt[0] === model.tokens.bos ? 1 : 0;
     const targets: ScoreTarget[] = [];
@@ -90,10 +105,10 @@ async function scoreCompletion(lease: SequenceLease, prompt: Token[], output: To
     output.forEach((token, index) => targets.push({position: prompt.length + index, token}));
     const scores = await scoreTokens(lease.sequence, [...prompt, ...output], targets, topLogprobs);
     const echoed = echo != null ? prompt.length - shownFrom - 1 : 0;
-    const outputLogprobs = toLegacyLogprobs(model, output, scores.slice(Math.max(0, echoed)), echo?.length ?? 0);
+    const outputLogprobs = toLegacyLogprobs(model, output, scores.slice(Math.max(0, echoed)), {textStart: echo?.length ?? 0, withIds});
     if (echo == null) return outputLogprobs;
     const promptScores = [null, ...scores.slice(0, echoed)];
-    return joinLegacyLogprobs(toLegacyLogprobs(model, prompt.slice(shownFrom), promptScores), outputLogprobs);
+    return joinLegacyLogprobs(toLegacyLogprobs(model, prompt.slice(shownFrom), promptScores, {withIds}), outputLogprobs);
 }
 
 /** `POST /{model}/v1/completions`: legacy text completions, one or more prompts, `n` choices each. */
@@ -130,7 +145,7 @@ export function createCompletionsRoute(engine: LocalEngine, model: string): Rout
                     stream.send({...common, choices: [{index: promptIndex * request.n + choice, text, finish_reason: null, logprobs: null}], ...(includeUsage ? {usage: null} : {})});
                 };
                 const echo = request.echo ? request.prompts[promptIndex] : "";
-                const scoring = {topLogprobs: request.topLogprobs, tokenBias, echo: request.echo ? echo : undefined};
+                const scoring = {topLogprobs: request.topLogprobs, tokenBias, echo: request.echo ? echo : undefined, tokenIds: request.tokenIds};
                 const results = await generateForPrompt(engine, prompt, budgets[promptIndex], request, context.signal, echo, onText, scoring);
                 results.forEach(({result, reusablePrefix}, choice) => {
                     const index = promptIndex * request.n + choice;

@@ -89,42 +89,58 @@ function tokenPiece(model: LlamaModel, token: Token): {token: string, bytes: num
     return {token: text, bytes: byte != null ? [Number.parseInt(byte[1], 16)] : [...Buffer.from(text, "utf8")]};
 }
 
-/** Scored tokens in OpenAI's chat shape (`logprobs.content[]`, also the Responses `output_text.logprobs[]`). */
-export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[]): TokenLogprob[] {
+/** The local-only id field of a token when the request asked for ids (`x_svc.token_ids`), else nothing. */
+const idField = (token: Token, withIds: boolean) => (withIds ? {x_svc: {token_id: token}} : {});
+
+/**
+ * Scored tokens in OpenAI's chat shape (`logprobs.content[]`, also the Responses `output_text.logprobs[]`); with
+ * `withIds` each entry and alternative also carries its token id in `x_svc`.
+ */
+export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[], withIds = false): TokenLogprob[] {
     return scored.map(({token, logprob, top}) => ({
         ...tokenPiece(model, token),
         logprob,
-        top_logprobs: top.map((alternative) => ({...tokenPiece(model, alternative.token), logprob: alternative.logprob}))
+        top_logprobs: top.map((alternative) => ({...tokenPiece(model, alternative.token), logprob: alternative.logprob, ...idField(alternative.token, withIds)})),
+        ...idField(token, withIds)
     }));
 }
 
 /**
  * Legacy completions' `logprobs` for `tokens`, in order, where `scores[i]` belongs to `tokens[i]` and null means
  * unscored (the first prompt token, which nothing precedes). Offsets count UTF-16 characters from `textStart`.
+ * With `withIds`, `x_svc` holds the tokens' ids and the alternatives' ids keyed by their text, as `top_logprobs` is.
  */
-export function toLegacyLogprobs(model: LlamaModel, tokens: readonly Token[], scores: ReadonlyArray<ScoredToken | null>, textStart = 0): LegacyLogprobs {
+export function toLegacyLogprobs(model: LlamaModel, tokens: readonly Token[], scores: ReadonlyArray<ScoredToken | null>, {textStart = 0, withIds = false} = {}): LegacyLogprobs {
     const result: LegacyLogprobs = {tokens: [], token_logprobs: [], top_logprobs: [], text_offset: []};
+    const ids: NonNullable<LegacyLogprobs["x_svc"]> = {token_ids: [...tokens], top_token_ids: []};
     let offset = textStart;
     tokens.forEach((token, index) => {
         const text = model.detokenize([token], true);
         const score = scores[index];
+        const top = score?.top.map((item) => [model.detokenize([item.token], true), item] as const);
         result.tokens.push(text);
         result.token_logprobs.push(score?.logprob ?? null);
-        result.top_logprobs.push(score == null ? null : Object.fromEntries(score.top.map((item) => [model.detokenize([item.token], true), item.logprob])));
+        result.top_logprobs.push(top == null ? null : Object.fromEntries(top.map(([piece, item]) => [piece, item.logprob])));
+        ids.top_token_ids.push(top == null ? null : Object.fromEntries(top.map(([piece, item]) => [piece, item.token])));
         result.text_offset.push(offset);
         offset += text.length;
     });
-    return result;
+    return withIds ? {...result, x_svc: ids} : result;
 }
 
 /** Concatenates legacy logprobs of consecutive pieces of one choice's text (the echoed prompt, then the output). */
 export function joinLegacyLogprobs(first: LegacyLogprobs, second: LegacyLogprobs): LegacyLogprobs {
-    return {
+    const joined: LegacyLogprobs = {
         tokens: [...first.tokens, ...second.tokens],
         token_logprobs: [...first.token_logprobs, ...second.token_logprobs],
         top_logprobs: [...first.top_logprobs, ...second.top_logprobs],
         text_offset: [...first.text_offset, ...second.text_offset]
     };
+    if (first.x_svc == null || second.x_svc == null) return joined;
+    return {...joined, x_svc: {
+        token_ids: [...first.x_svc.token_ids, ...second.x_svc.token_ids],
+        top_token_ids: [...first.x_svc.top_token_ids, ...second.x_svc.top_token_ids]
+    }};
 }
 
 /**

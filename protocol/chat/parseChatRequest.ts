@@ -2,7 +2,7 @@ import {limits} from "../limits.ts";
 import {fail, quoteValue, checkJsonDepth, optional, readBoolean, readInteger, readObject, readString, required, type JsonObject, readOutputBudget, readSampling, type FieldPath, readArray, readEnum} from "../validation.ts";
 import type {ChatCompletionRequest, ChatContentPart, ChatMessage, ChatToolCall, ReasoningEffort, ResponseFormat, ChatTool, ChatToolChoice} from "./types.ts";
 import {readImageDataUrl} from "../images.ts";
-import {readChatLogprobs, readLogitBias} from "../logprobs.ts";
+import {readChatLogprobs, readLogitBias, readTokenIdsExtension} from "../logprobs.ts";
 
 const maxChoices = 128;
 
@@ -22,6 +22,7 @@ export function parseChatCompletionRequest(raw: unknown): ChatCompletionRequest 
     if (stream && responseFormat != null && responseFormat.type !== "text")
         fail(["response_format"], "is not supported with stream: this deployment does not support constrained decoding on streaming requests");
     refuseForcedCallOnStream(toolChoice, stream);
+    const topLogprobs = readChatLogprobs(body);
 
     return {
         model,
@@ -31,7 +32,8 @@ export function parseChatCompletionRequest(raw: unknown): ChatCompletionRequest 
         maxTokensField: budget?.field ?? "max_tokens",
         n: optional(body, "n", [], (value, path) => readInteger(value, path, {min: 1, max: maxChoices})) ?? 1,
         ...readSampling(body),
-        topLogprobs: readChatLogprobs(body),
+        topLogprobs,
+        tokenIds: readTokenIdsExtension(body, topLogprobs != null, "logprobs: true"),
         logitBias: readLogitBias(body),
         tools,
         tool_choice: toolChoice,

@@ -38,6 +38,8 @@ export type ChatCompletionRequest = SamplingParams & {
     n: number,
     /** Alternatives per scored token; undefined unless the client sent `logprobs: true`. */
     topLogprobs?: number,
+    /** Local-only `x_svc.token_ids`: each scored token and alternative carries its id. */
+    tokenIds: boolean,
     logitBias?: LogitBias,
     tools?: ChatTool[],
     tool_choice?: ChatToolChoice,

@@ -152,6 +152,45 @@ describe("legacy completions logprobs", () => {
         assert.equal(text_offset[promptCount], prompt.length, "output offsets start after the echoed prompt");
     });
 
+    test("max_tokens 0 with echo and logprobs scores the prompt alone, as echo with generation does", async () => {
+        const prompt = "Once upon a time";
+        const scoredOnly = await complete({max_tokens: 0, echo: true, logprobs: 2});
+        const withOutput = await complete({echo: true, logprobs: 2});
+        const [choice] = scoredOnly.choices;
+        assert.equal(choice.text, prompt, "the prompt is echoed and nothing is generated");
+        assert.equal(choice.finish_reason, "length");
+        assert.equal(scoredOnly.usage.completion_tokens, 0);
+        assert.equal(scoredOnly.usage.total_tokens, scoredOnly.usage.prompt_tokens);
+        const promptCount = scoredOnly.usage.prompt_tokens - 1;
+        const {tokens, token_logprobs, top_logprobs, text_offset} = choice.logprobs;
+        assert.equal(tokens.length, promptCount, "every prompt token but BOS, and no output token");
+        assert.equal(token_logprobs[0], null);
+        const reference = withOutput.choices[0].logprobs;
+        assert.deepEqual(tokens, reference.tokens.slice(0, promptCount));
+        assert.deepEqual(token_logprobs, reference.token_logprobs.slice(0, promptCount));
+        assert.deepEqual(top_logprobs, reference.top_logprobs.slice(0, promptCount));
+        assert.deepEqual(text_offset, reference.text_offset.slice(0, promptCount));
+
+        const stream = await server.client.completions.create({model: "svc-1", prompt, max_tokens: 0, echo: true, logprobs: 2, stream: true});
+        let text = "";
+        const streamedTokens: string[] = [];
+        for await (const chunk of stream) {
+            text += chunk.choices[0]?.text ?? "";
+            streamedTokens.push(...(chunk.choices[0]?.logprobs?.tokens ?? []));
+        }
+        assert.equal(text, prompt);
+        assert.deepEqual(streamedTokens, tokens);
+    });
+
+    test("max_tokens 0 is still a 400 without echo or logprobs, and on chat", async () => {
+        for (const change of [{echo: true}, {logprobs: 2}, {echo: false, logprobs: 2}, {}]) {
+            const reply = await callApi(server, {path: "/completions", body: {model: "svc-1", prompt: "Hi", max_tokens: 0, ...change}});
+            assertApiError(reply, 400, "invalid_request", undefined, "max_tokens");
+        }
+        const reply = await callApi(server, {path: "/chat/completions", body: {model: "svc-1", messages, max_tokens: 0, logprobs: true}});
+        assertApiError(reply, 400, "invalid_request", undefined, "max_tokens");
+    });
+
     test("a streamed scored completion carries the logprobs of its text", async () => {
         const plain = await complete({logprobs: 1});
         const stream = await server.client.completions.create({model: "svc-1", prompt: "Once upon a time", max_tokens: 8, temperature: 0, logprobs: 1, stream: true});

@@ -8,6 +8,7 @@ import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {readPageStorage} from "./utils/readPageStorage.ts";
+import {expectCount} from "./utils/expect.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startEngine, type Engine} from "./utils/startEngine.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
@@ -80,6 +81,22 @@ describe("remote connection: the key stays in the gateway", {skip: noChromium ??
         assert.match(await page.getByTestId("code-block").textContent() ?? "", /Bearer \$SVC_API_KEY/);
         await screenshot(page, "chat-remote");
         await page.getByTestId("view-code-toggle").click();
+    });
+
+    test("remote mode sends no local-only x_svc: the token view shows the remote's scores, with no id readout", async () => {
+        await page.getByTestId("nav-chat").click();
+        await page.getByTestId("param-logprobs").getByRole("radio", {name: "true"}).click();
+        await page.getByTestId("param-top_logprobs").fill("3");
+        await page.getByTestId("run-button").click();
+        await status().filter({hasText: "done"}).waitFor({timeout: 30_000});
+        await page.getByTestId("token-chip").first().waitFor();
+        await expectCount(page.getByTestId("token-id"), 0);
+        const chats = (await Promise.all(requests)).filter((request) => new URL(request.url).pathname === "/remote/svc-1/v1/chat/completions");
+        const scored = chats.map((request) => JSON.parse(request.postData) as Record<string, unknown>).filter((body) => body.logprobs === true);
+        assert.ok(scored.length > 0, "the scored chat went through /remote");
+        assert.ok(scored.every((body) => !("x_svc" in body)), "no x_svc reaches a remote server");
+        await page.getByTestId("param-logprobs").getByRole("radio", {name: "—"}).click();
+        await page.getByTestId("param-top_logprobs").fill("");
     });
 
     test("a profile added with a key: the field is cleared, and a key the remote refuses shows its 401", async () => {

@@ -3,7 +3,7 @@ import {useState} from "react";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import type {ChoiceState, ToolCall} from "./chat.ts";
 import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection} from "./runViews.tsx";
-import {useChatStore} from "./stores.ts";
+import {logitBiasAdder, useChatStore} from "./stores.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
 /** The latest chat reply: choices as they stream in, then usage and timings, or the API's error. */
@@ -32,6 +32,8 @@ export function ChatReplyView() {
     );
 }
 
+const addChatLogitBias = logitBiasAdder(useChatStore);
+
 type ChoiceViewProps = {choice: ChoiceState, showIndex: boolean, streaming: boolean, canKeep: boolean};
 
 /** One choice of a chat reply: reasoning, answer text, tool calls, finish reason. */
@@ -56,7 +58,7 @@ export function ChoiceView({choice, showIndex, streaming, canKeep}: ChoiceViewPr
                     {!choice.content && !streaming && <span className="muted">(empty content)</span>}
                 </div>
             )}
-            {!streaming && <TokenProbabilities scores={choice.tokens} />}
+            {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addChatLogitBias} />}
             {choice.toolCalls.map((call) => <ToolCallAnswer key={call.id || call.function.name} call={call} allCalls={choice.toolCalls} />)}
         </div>
     );

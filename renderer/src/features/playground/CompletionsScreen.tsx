@@ -1,11 +1,13 @@
-// The legacy completions playground: a prompt, its parameters and the streamed text.
+// The legacy completions playground: a prompt, its parameters and the streamed text; "Score this text" shades the
+// prompt's own tokens instead.
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import {AutoTextarea, SidePanel} from "../../ui/controls.tsx";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
 import {completionsParamSpecs} from "./params.ts";
 import {RunBar, useRevealWhenRunning, RunStats} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
-import {runCompletions, useCompletionsStore} from "./stores.ts";
+import {logitBiasAdder, runCompletions, scoreCompletionsPrompt, useCompletionsStore} from "./stores.ts";
+import {isScoreRequest} from "./completions.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
 /** Legacy text completions: a prompt, its parameters, and the streamed text. */
@@ -22,7 +24,12 @@ export function CompletionsScreen() {
                     <AutoTextarea id="prompt" className="tall" value={prompt} placeholder="Text to continue" data-testid="completions-prompt"
                         onChange={(event) => setPrompt(event.target.value)} />
                 </div>
-                <RunBar run={run} onRun={() => void runCompletions()} onStop={() => stopRun("completions")} />
+                <RunBar run={run} onRun={() => void runCompletions()} onStop={() => stopRun("completions")} actions={(
+                    <button type="button" className="btn" onClick={() => void scoreCompletionsPrompt()} data-testid="score-text-button"
+                        title="Shade the prompt's own tokens by how likely the model finds them (echo with max_tokens 0; nothing is generated)">
+                        Score this text
+                    </button>
+                )} />
                 <CompletionsReplyView />
             </div>
             <SidePanel>
@@ -36,6 +43,8 @@ export function CompletionsScreen() {
     );
 }
 
+const addCompletionsLogitBias = logitBiasAdder(useCompletionsStore);
+
 export function CompletionsReplyView() {
     const reply = useCompletionsStore((state) => state.reply);
     const run = useCompletionsStore((state) => state.run);
@@ -45,7 +54,7 @@ export function CompletionsReplyView() {
     return (
         <section className="reply card" data-testid="completions-reply" ref={reveal}>
             <div className="reply-title">
-                <h3>Completion</h3>
+                <h3>{isScoreRequest(run.request) ? "Prompt scores" : "Completion"}</h3>
                 {run.status === "stopped" && <span className="badge badge-warn">stopped by you · partial text</span>}
             </div>
             {reply.choices.map((choice) => (
@@ -58,7 +67,7 @@ export function CompletionsReplyView() {
                         {choice.content}
                         {streaming && choice.finishReason === null && <span className="caret" aria-hidden="true" />}
                     </div>
-                    {!streaming && <TokenProbabilities scores={choice.tokens} />}
+                    {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addCompletionsLogitBias} />}
                 </div>
             ))}
             {run.error && <ApiErrorView error={run.error} />}

@@ -3,7 +3,7 @@ import {test} from "node:test";
 import {emptyReply} from "./chat.ts";
 import {applyCompletionChunk} from "./completions.ts";
 import {applyParams, completionsParamSpecs, readParams, checkParam, responsesParamSpecs} from "./params.ts";
-import {parseLogitBias, percent, readTokenScores, summarize} from "./probabilities.ts";
+import {parseLogitBias, percent, readTokenScores, setLogitBiasEntry, summarize, withLocalTokenIds} from "./probabilities.ts";
 import {outputTokensOf} from "./responses.ts";
 
 test("chat and legacy logprobs read into the same token scores", () => {
@@ -49,4 +49,27 @@ test("Responses: the logprobs switch sends include and top_logprobs, and the out
     const response = {output: [{type: "message", content: [{type: "output_text", text: "a", logprobs: [{token: "a", logprob: -1, bytes: [97], top_logprobs: []}]}]}]};
     assert.deepEqual(outputTokensOf(response), [{token: "a", logprob: -1, top: []}]);
     assert.deepEqual(outputTokensOf(undefined), []);
+});
+
+test("local token ids are read from either shape's x_svc, and left out when the server sent none", () => {
+    const chat = readTokenScores({content: [{token: " a", logprob: -0.5, bytes: [32, 97], x_svc: {token_id: 7},
+        top_logprobs: [{token: " a", logprob: -0.5, bytes: null, x_svc: {token_id: 7}}, {token: " b", logprob: -2, bytes: null}]}], refusal: null});
+    assert.deepEqual(chat, [{token: " a", logprob: -0.5, id: 7, top: [{token: " a", logprob: -0.5, id: 7}, {token: " b", logprob: -2}]}]);
+    const legacy = readTokenScores({tokens: ["Once", " upon"], token_logprobs: [null, -1], top_logprobs: [null, {" on": -2, " upon": -1}], text_offset: [0, 4],
+        x_svc: {token_ids: [3, 9], top_token_ids: [null, {" on": 12, " upon": 9}]}});
+    assert.deepEqual(legacy, [{token: "Once", logprob: null, top: [], id: 3}, {token: " upon", logprob: -1, id: 9, top: [{token: " upon", logprob: -1, id: 9}, {token: " on", logprob: -2, id: 12}]}]);
+});
+
+test("only scored requests ask for token ids, and an explicit x_svc is kept", () => {
+    assert.deepEqual(withLocalTokenIds({logprobs: true}), {logprobs: true, x_svc: {token_ids: true}});
+    assert.deepEqual(withLocalTokenIds({logprobs: 0}), {logprobs: 0, x_svc: {token_ids: true}});
+    assert.deepEqual(withLocalTokenIds({logprobs: false}), {logprobs: false});
+    assert.deepEqual(withLocalTokenIds({include: ["message.output_text.logprobs"]}), {include: ["message.output_text.logprobs"]});
+    assert.deepEqual(withLocalTokenIds({logprobs: true, x_svc: {}}), {logprobs: true, x_svc: {}});
+});
+
+test("a one-click logit_bias entry replaces the same id and keeps the rest; unreadable text is kept as typed", () => {
+    assert.equal(setLogitBiasEntry(undefined, 5, -100), "5: -100");
+    assert.equal(setLogitBiasEntry("5: 3, 8: 1", 5, -100), "5: -100, 8: 1");
+    assert.equal(setLogitBiasEntry("5: x", 9, 5), "5: x, 9: 5");
 });

@@ -1,20 +1,22 @@
 // What every playground shows of a run: Run / Stop, status, usage and timings, reasoning; the hooks that keep it in view.
-import {useEffect, useRef, useLayoutEffect} from "react";
+import {useEffect, useRef, useLayoutEffect, type ReactNode} from "react";
 import {useNavStore} from "../../ui/appState.ts";
 import {Icon} from "../../ui/controls.tsx";
 import type {RunState, RunStatus} from "./runs.ts";
 import {runChat, runCompletions, runResponses, useChatStore, useCompletionsStore, useResponsesStore} from "./stores.ts";
 
-type RunBarProps = {run: RunState, onRun: () => void, onStop: () => void, disabledReason?: string | null};
+/** `actions`: a playground's other ways to run (the completions "Score this text"), shown beside Run when idle. */
+type RunBarProps = {run: RunState, onRun: () => void, onStop: () => void, disabledReason?: string | null, actions?: ReactNode};
 
 /** Run and Stop, with the run's state; Ctrl/Cmd+Enter runs from anywhere on the screen. */
-export function RunBar({run, onRun, onStop, disabledReason}: RunBarProps) {
+export function RunBar({run, onRun, onStop, disabledReason, actions}: RunBarProps) {
     const running = run.status === "running";
     return (
         <div className="run-bar">
             {running
                 ? <button type="button" className="btn btn-danger" onClick={onStop} data-testid="stop-button"><Icon name="stop" /> Stop</button>
                 : <button type="button" className="btn btn-primary" onClick={onRun} disabled={Boolean(disabledReason)} title={disabledReason ?? "Ctrl+Enter"} data-testid="run-button"><Icon name="play" /> Run</button>}
+            {!running && actions}
             <RunStatusBadge run={run} />
             {run.connectionName && run.status !== "idle" && <span className="muted small">via {run.connectionName}</span>}
             {run.note && <span className="muted small" data-testid="run-note">{run.note}</span>}

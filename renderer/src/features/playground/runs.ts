@@ -5,6 +5,7 @@ import type {JsonBody, ClientResult, ResponseMeta, SvcClient, SvcStream} from ".
 import {activeConnection, svcClientFor, queryClient} from "../../gateway/gatewayState.ts";
 import {type ErrorInfo, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {newId} from "../../ui/browser.ts";
+import {withLocalTokenIds} from "./probabilities.ts";
 
 export type RunStatus = "idle" | "running" | "done" | "stopped" | "error";
 
@@ -142,7 +143,9 @@ export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
     const startedAt = performance.now();
     const timing: RunTiming = {};
     let reply = spec.emptyReply();
-    let run: RunState = {status: "running", request: spec.body, connectionName: connection.name, timing};
+    // Local-only extensions go to the local engine alone; the body stored with the run is the one sent.
+    const body = connection.kind === "local" ? withLocalTokenIds(spec.body) : spec.body;
+    let run: RunState = {status: "running", request: body, connectionName: connection.name, timing};
     spec.update({reply, run});
 
     const client = svcClientFor(connection, {
@@ -159,9 +162,9 @@ export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
     };
 
     try {
-        if (spec.body.stream === true) {
+        if (body.stream === true) {
             let lastFlush = 0;
-            const stream = spec.openStream(client, spec.body, {signal: controller.signal, onOpen: setMeta});
+            const stream = spec.openStream(client, body, {signal: controller.signal, onOpen: setMeta});
             for await (const event of stream) {
                 reply = spec.applyEvent(reply, event);
                 if (timing.firstTokenMs === undefined && spec.hasOutput(reply)) timing.firstTokenMs = performance.now() - startedAt;
@@ -172,7 +175,7 @@ export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
                 }
             }
         } else {
-            const {data, meta} = await spec.callOnce(client, spec.body, {signal: controller.signal});
+            const {data, meta} = await spec.callOnce(client, body, {signal: controller.signal});
             setMeta(meta);
             reply = spec.fromResult(data);
         }
@@ -187,7 +190,7 @@ export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
     timing.totalMs = performance.now() - startedAt;
     run = {...run, timing: {...timing}};
     spec.update({reply, run});
-    await saveToHistory(spec, connection, reply, run);
+    await saveToHistory({...spec, body}, connection, reply, run);
 }
 
 async function saveToHistory<R>(spec: RunSpec<R>, connection: ReturnType<typeof activeConnection>, reply: R, run: RunState) {

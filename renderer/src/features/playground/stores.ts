@@ -5,10 +5,12 @@ import type {ChatCompletionBody, JsonBody, ResponsesBody, CompletionBody} from "
 import {newId} from "../../ui/browser.ts";
 import type {DraftImage} from "../../ui/images.tsx";
 import {defaultSchemaText, emptyReply, type ChatReply, type ChatDraft, type DraftMessage, type DraftRole, type ResponseFormatSetting, type ToolCall, type ToolChoiceSetting, applyChatChunk, buildChatRequest, replyFromCompletion} from "./chat.ts";
-import {type CompletionsDraft, applyCompletionChunk, buildCompletionsRequest} from "./completions.ts";
+import {type CompletionsDraft, applyCompletionChunk, buildCompletionsRequest, buildScoreRequest} from "./completions.ts";
 import {defaultChatParams, type ParamValue, type ParamValues, defaultResponsesParams, defaultCompletionsParams} from "./params.ts";
 import {emptyResponsesReply, type ResponsesDraft, type ResponsesReply, applyResponsesEvent, outputTextOf, reasoningTextOf, buildResponsesRequest, type ResponsesStreamEvent} from "./responses.ts";
 import {idleRun, type RunState, type HistoryKind, executeRun} from "./runs.ts";
+import {setLogitBiasEntry} from "./probabilities.ts";
+import type {AddLogitBias} from "./TokenProbabilities.tsx";
 
 type ChatState = {
     draft: ChatDraft,
@@ -145,6 +147,20 @@ export const useCompletionsStore = create<CompletionsState>()((set) => ({
     setRun: (patch) => set(patch)
 }));
 
+type ParamsStore = {getState: () => {draft: {params: ParamValues}, setParam: (key: string, value: ParamValue) => void}};
+
+/**
+ * The probabilities view's one-click logit_bias entry for a playground: writes `id: bias` into the logit_bias editor
+ * of its parameters panel, where the user sees it before the next run.
+ */
+export function logitBiasAdder(store: ParamsStore): AddLogitBias {
+    return (id, bias) => {
+        const {draft, setParam} = store.getState();
+        const current = draft.params.logit_bias;
+        setParam("logit_bias", setLogitBiasEntry(typeof current === "string" ? current : undefined, id, bias));
+    };
+}
+
 /** A saved parameter set for one playground. */
 export type Preset = {id: string, name: string, kind: HistoryKind, params: ParamValues, createdAt: number};
 
@@ -212,9 +228,18 @@ export async function runResponses(): Promise<void> {
 }
 
 export async function runCompletions(): Promise<void> {
+    await executeCompletions(buildCompletionsRequest(useCompletionsStore.getState().draft));
+}
+
+/** "Score this text": the prompt's own tokens scored by the model (echo with max_tokens 0), nothing generated. */
+export async function scoreCompletionsPrompt(): Promise<void> {
+    await executeCompletions(buildScoreRequest(useCompletionsStore.getState().draft));
+}
+
+async function executeCompletions(body: JsonBody): Promise<void> {
     await executeRun({
         kind: "completions",
-        body: buildCompletionsRequest(useCompletionsStore.getState().draft),
+        body,
         emptyReply,
         applyEvent: applyCompletionChunk,
         // A whole completion reads like one big chunk: its `text` is the full answer.
