@@ -102,8 +102,11 @@ export function questionInfos(normalized: readonly NormalizedQuestion[]): Questi
     });
 }
 
-/** What a scoring job keeps of a response: the answers and explanations as the server sent them. */
-export type StoredResponse = {answers: unknown, x_svc?: {explanations?: unknown}};
+/**
+ * What a scoring job keeps of a response: the answers and explanations as the server sent them (and the local
+ * engine's `label_mass`, which the decision studio reads when it asked the local engine for it).
+ */
+export type StoredResponse = {answers: unknown, x_svc?: {explanations?: unknown, label_mass?: unknown}};
 
 /**
  * The answers of one response, one per question of `infos` (same order). /v1/decisions answers come in

@@ -135,17 +135,27 @@ export class LlamaDecisionEngine {
 
         const lease = await this.engine.scheduler.acquire(inputs[0].tokens, signal);
         try {
-            const evaluation = await evaluateRounds(lease.sequence, inputs, signal);
+            const evaluation = await evaluateRounds(lease.sequence, inputs, {signal, labelMass: request.labelMass});
             let roundIndex = 0;
-            const distributions = presentations.map((perQuestion) => averageOrders(perQuestion.map((presentation) => {
-                const logitsByNode = new Map<string, number[]>();
-                for (const round of presentation.rounds) {
-                    const logits = evaluation.logits[roundIndex];
-                    logitsByNode.set(round.nodeKey, poolLabelLogits(logits.map((map) => [...map.keys()]), sparseLogits(logits)));
-                    roundIndex++;
-                }
-                return {order: presentation.order, probabilities: combineLabelTree(presentation.tree, logitsByNode, presentation.order.length)};
-            })));
+            const labelMasses: number[] = [];
+            const distributions = presentations.map((perQuestion) => {
+                const rootMasses: number[] = [];
+                const distribution = averageOrders(perQuestion.map((presentation) => {
+                    const logitsByNode = new Map<string, number[]>();
+                    for (const round of presentation.rounds) {
+                        const logits = evaluation.logits[roundIndex];
+                        logitsByNode.set(round.nodeKey, poolLabelLogits(logits.map((map) => [...map.keys()]), sparseLogits(logits)));
+                        if (round.nodeKey === presentation.tree.key && evaluation.labelMasses) rootMasses.push(evaluation.labelMasses[roundIndex]);
+                        roundIndex++;
+                    }
+                    return {order: presentation.order, probabilities: combineLabelTree(presentation.tree, logitsByNode, presentation.order.length)};
+                }));
+                // A question's label mass is its root round's, averaged over the orders asked (as its answer is). The
+                // root round is where every option is still within reach; a nested round asks within a group the
+                // model was steered into, and a product over rounds would shrink with depth whatever the prompt.
+                if (rootMasses.length > 0) labelMasses.push(rootMasses.reduce((sum, mass) => sum + mass, 0) / rootMasses.length);
+                return distribution;
+            });
 
             const usage = {inputTokens: evaluation.inputTokens, outputTokens: 0};
             const explanations = request.explain
@@ -154,7 +164,7 @@ export class LlamaDecisionEngine {
                     usage.outputTokens += output;
                 })
                 : undefined;
-            return {answers: distributions.map((probabilities, index) => ({probabilities, explanation: explanations?.[index]})), usage};
+            return {answers: distributions.map((probabilities, index) => ({probabilities, explanation: explanations?.[index], labelMass: labelMasses[index]})), usage};
         } finally {
             lease.release();
         }

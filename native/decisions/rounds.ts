@@ -1,6 +1,7 @@
 import type {LlamaModel, Token, LlamaContextSequence} from "node-llama-cpp";
 import {commonPrefixLength} from "../engine/SequenceScheduler.ts";
-import {labelVariants} from "./probabilities.ts";
+import {labelVariants, logSumExp} from "./probabilities.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import type {NormalizedOption, NormalizedQuestion} from "../../protocol/decisions/types.ts";
 import {planLabelTree, labelTreeNodes, type LabelTreeNode} from "./labelTree.ts";
 
@@ -104,6 +105,12 @@ export type RoundInput = {tokens: Token[], labelTokens: Token[][]};
 export type RoundsEvaluation = {
     /** Pooled inputs: per round, per label, the logits of that label's token ids. */
     logits: Array<Array<Map<Token, number>>>,
+    /**
+     * Per round, when asked for: the label mass, the full-vocabulary softmax probability summed over every label
+     * token id of the round (all pooled spellings). Where the labels' common first piece was appended to the prompt
+     * (LabelTokens.extension), it is the mass given that piece.
+     */
+    labelMasses?: number[],
     /** Tokens the model read: the shared prefix once (counted even when it was already cached) plus every round's own new tokens. */
     inputTokens: number
 };
@@ -116,7 +123,7 @@ type ControlledInput = Parameters<LlamaContextSequence["controlledEvaluate"]>[0]
  * nested rounds add only their own short tails. N questions therefore cost one prefill plus N short suffixes.
  * The last token of every round is evaluated afresh, as its next-token logits are the answer.
  */
-export async function evaluateRounds(sequence: LlamaContextSequence, rounds: RoundInput[], signal?: AbortSignal): Promise<RoundsEvaluation> {
+export async function evaluateRounds(sequence: LlamaContextSequence, rounds: RoundInput[], {signal, labelMass = false}: {signal?: AbortSignal, labelMass?: boolean} = {}): Promise<RoundsEvaluation> {
     let prefixLength = rounds[0].tokens.length - 1;
     for (const round of rounds) prefixLength = Math.min(prefixLength, commonPrefixLength(rounds[0].tokens, round.tokens), round.tokens.length - 1);
     const prefix = rounds[0].tokens.slice(0, prefixLength);
@@ -129,22 +136,40 @@ export async function evaluateRounds(sequence: LlamaContextSequence, rounds: Rou
     let inputTokens = prefix.length;
     let current: readonly Token[] = prefix;
     const logits: RoundsEvaluation["logits"] = [];
+    const labelMasses: number[] = [];
     for (const round of rounds) {
         signal?.throwIfAborted();
         const keep = Math.max(prefixLength, Math.min(commonPrefixLength(current, round.tokens), round.tokens.length - 1));
         if (current.length > keep) await sequence.eraseContextTokenRanges([{start: keep, end: current.length}]);
         const fresh = round.tokens.slice(keep);
         const wanted = round.labelTokens.flat();
-        const input = fresh.map((token, index) => index < fresh.length - 1
-            ? token
-            : [token, {generateNext: {logits: {filter: {tokens: wanted}}}}] as const);
+        // The label mass needs the softmax's normaliser over the whole vocabulary: node-llama-cpp sums
+        // exp(logit - best) natively (totalLogitWeight), and includeTop: 1 brings back the best logit it is relative
+        // to, so no vocabulary-sized array crosses into JavaScript. Requests without the mass skip both.
+        const generateNext = labelMass
+            ? {logits: {filter: {tokens: wanted, includeTop: 1}}, totalLogitWeight: true}
+            : {logits: {filter: {tokens: wanted}}};
+        const input = fresh.map((token, index) => index < fresh.length - 1 ? token : [token, {generateNext}] as const);
         const output = await sequence.controlledEvaluate(input as ControlledInput);
         const next = output.at(-1)?.next.logits ?? new Map<Token, number>();
         logits.push(round.labelTokens.map((ids) => new Map(ids.map((id) => [id, next.get(id) ?? -Infinity]))));
+        if (labelMass) labelMasses.push(labelMassOf(next, output.at(-1)?.next.totalLogitWeight, wanted));
         inputTokens += fresh.length;
         current = round.tokens;
     }
     // Leave just the shared prefix, so the next request on the same input reuses it and nothing else.
     if (current.length > prefixLength) await sequence.eraseContextTokenRanges([{start: prefixLength, end: current.length}]);
-    return {logits, inputTokens};
+    return {logits, inputTokens, ...(labelMass ? {labelMasses} : {})};
+}
+
+/**
+ * The share of the next-token distribution on `labelIds`: `logits` holds their logits and the best one, `weight` the
+ * sum of exp(logit - best) over the vocabulary, so log Z = best + ln(weight) and each id's probability is
+ * exp(logit - log Z). Ids are counted once, as poolLabelLogits does.
+ */
+export function labelMassOf(logits: ReadonlyMap<Token, number>, weight: number | undefined, labelIds: readonly Token[]): number {
+    if (weight == null || !(weight >= 1) || logits.size === 0)
+        throw new ApiError(500, "internal_error", "node-llama-cpp returned no vocabulary total for the answer position, so the label mass could not be computed");
+    const logZ = Math.max(...logits.values()) + Math.log(weight);
+    return Math.exp(logSumExp([...new Set(labelIds)].map((id) => logits.get(id) ?? -Infinity)) - logZ);
 }

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import {formatDecisionsResponse} from "./formatResponses.ts";
 import {parseDecisionsRequest} from "./parseDecisionsRequest.ts";
 
-const request = (explain = false) => parseDecisionsRequest({
+const request = (explain = false, labelMass = false) => parseDecisionsRequest({
     model: "svc-1-decision",
     input: "A ticket",
     questions: [
@@ -11,7 +11,7 @@ const request = (explain = false) => parseDecisionsRequest({
         {type: "choice", instructions: "Is it a bug?", choices: [{value: true}, {value: false}, {value: "unsure"}]},
         {type: "score", name: "severity", instructions: "How bad?", levels: [{label: "low"}, {label: "mid"}, {label: "high"}]}
     ],
-    x_svc: {explain}
+    x_svc: {explain, label_mass: labelMass}
 });
 
 const engineAnswers = [
@@ -37,6 +37,20 @@ test("explanations come back as a list in answer order when asked for", () => {
     const response = formatDecisionsResponse(request(true), {answers: engineAnswers, usage: {inputTokens: 1, outputTokens: 0}});
     assert.deepEqual(response.x_svc, {explanations: ["It says ASAP.", "Could be either.", "Data was lost."]});
     assert.throws(() => formatDecisionsResponse(request(true), {answers: engineAnswers.map(({probabilities}) => ({probabilities})), usage: {inputTokens: 1, outputTokens: 0}}), RangeError);
+});
+
+test("label masses come back as a list in answer order, rounded to hundredths, only when asked for", () => {
+    const answers = engineAnswers.map(({probabilities}, index) => ({probabilities, labelMass: [0.98765, 0.004, 1][index]}));
+    const usage = {inputTokens: 1, outputTokens: 0};
+    assert.deepEqual(formatDecisionsResponse(request(false, true), {answers, usage}).x_svc, {label_mass: [0.99, 0, 1]});
+    assert.equal(formatDecisionsResponse(request(), {answers, usage}).x_svc, undefined);
+    // Both extensions together share one x_svc.
+    const both = formatDecisionsResponse(request(true, true), {answers: answers.map((answer, index) => ({...answer, explanation: engineAnswers[index].explanation})), usage});
+    assert.deepEqual(both.x_svc, {explanations: ["It says ASAP.", "Could be either.", "Data was lost."], label_mass: [0.99, 0, 1]});
+    // A missing or impossible mass is an engine bug, not something to hide.
+    assert.throws(() => formatDecisionsResponse(request(false, true), {answers: engineAnswers, usage}), /labelMass was requested but the engine gave none/);
+    assert.throws(() => formatDecisionsResponse(request(false, true), {answers: answers.map((answer) => ({...answer, labelMass: 1.5})), usage}), RangeError);
+    assert.throws(() => formatDecisionsResponse(request(false, true), {answers: answers.map((answer) => ({...answer, labelMass: Number.NaN})), usage}), RangeError);
 });
 
 test("confidence and score come from the raw distribution; the rounded one sums to 1.00", () => {

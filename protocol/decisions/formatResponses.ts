@@ -6,10 +6,29 @@ import {formatPath, ValidationError} from "../validation.ts";
 
 /** One explanation per question, in question order; a missing one is an engine bug, not something to hide. */
 export function collectExplanations(request: NormalizedDecisionRequest, result: DecisionEngineResult): string[] {
+    return collectPerQuestion(request, result, "explanation", (value): value is string => typeof value === "string");
+}
+
+/** One label mass per question, in question order, rounded like the probabilities (2 decimals; spec 2.8). */
+export function collectLabelMasses(request: NormalizedDecisionRequest, result: DecisionEngineResult): number[] {
+    const masses = collectPerQuestion(request, result, "labelMass", (value): value is number => typeof value === "number" && value >= 0 && value <= 1 + 1e-9);
+    return masses.map((mass) => Math.min(1, Math.round(mass * 100) / 100));
+}
+
+/** The `x_svc` of a `/v1/decisions` response, in answer order: what the request asked for, or undefined. */
+function decisionsExtensions(request: NormalizedDecisionRequest, result: DecisionEngineResult): DecisionsResponse["x_svc"] {
+    const extensions: NonNullable<DecisionsResponse["x_svc"]> = {};
+    if (request.explain) extensions.explanations = collectExplanations(request, result);
+    if (request.labelMass) extensions.label_mass = collectLabelMasses(request, result);
+    return Object.keys(extensions).length > 0 ? extensions : undefined;
+}
+
+function collectPerQuestion<K extends "explanation" | "labelMass", T>(request: NormalizedDecisionRequest, result: DecisionEngineResult, field: K,
+    valid: (value: unknown) => value is T): T[] {
     return request.questions.map((question, index) => {
-        const explanation = result.answers[index]?.explanation;
-        if (typeof explanation !== "string") throw new RangeError(`question ${question.index}: explanations were requested but the engine gave none`);
-        return explanation;
+        const value = result.answers[index]?.[field];
+        if (!valid(value)) throw new RangeError(`question ${question.index}: ${field} was requested but the engine gave ${value === undefined ? "none" : String(value)}`);
+        return value;
     });
 }
 
@@ -48,7 +67,8 @@ export function formatDecisionsResponse(request: NormalizedDecisionRequest, resu
             total_tokens: inputTokens + outputTokens
         }
     };
-    if (request.explain) response.x_svc = {explanations: collectExplanations(request, result)};
+    const extensions = decisionsExtensions(request, result);
+    if (extensions) response.x_svc = extensions;
     return response;
 }
 
@@ -82,9 +102,14 @@ export function formatSystemoneResponse(request: NormalizedDecisionRequest, resu
         answers: Object.fromEntries(answers),
         usage: {input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens}
     };
-    if (request.explain) {
-        const explanations = collectExplanations(request, result);
-        response.x_svc = {explanations: Object.fromEntries(answers.map(([name], index) => [name, explanations[index]]))};
+    // The same values as /v1/decisions, keyed by question name (spec 2.10 keys explanations so on this endpoint).
+    const extensions = decisionsExtensions(request, result);
+    if (extensions) {
+        const byName = <T>(values: T[]) => Object.fromEntries(answers.map(([name], index) => [name, values[index]]));
+        response.x_svc = {
+            ...(extensions.explanations ? {explanations: byName(extensions.explanations)} : {}),
+            ...(extensions.label_mass ? {label_mass: byName(extensions.label_mass)} : {})
+        };
     }
     return response;
 }

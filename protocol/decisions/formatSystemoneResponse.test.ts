@@ -4,7 +4,7 @@ import {formatSystemoneResponse} from "./formatResponses.ts";
 import {parseSystemoneRequest} from "./parseSystemoneRequest.ts";
 
 // Parsed from text, as the server does: JSON.parse makes "__proto__" an ordinary own key (an object literal would not).
-const request = (explain = false) => parseSystemoneRequest(JSON.parse(`{
+const request = (explain = false, labelMass = false) => parseSystemoneRequest(JSON.parse(`{
     "model": "svc-1-decision",
     "state": {"ticket": "Refund please"},
     "questions": {
@@ -12,7 +12,7 @@ const request = (explain = false) => parseSystemoneRequest(JSON.parse(`{
         "team": {"type": "choice", "instructions": "Route it.", "criteria": {"billing": "money", "tech": null, "__proto__": "a tricky name"}},
         "severity": {"type": "score", "criteria": ["minor", "major"]}
     },
-    "x_svc": {"explain": ${explain}}
+    "x_svc": {"explain": ${explain}, "label_mass": ${labelMass}}
 }`));
 
 const engineAnswers = [
@@ -41,6 +41,14 @@ test("builds the exact wire body with answers keyed by name, legend on score", (
 test("explanations come back as an object keyed by question name", () => {
     const response = formatSystemoneResponse(request(true), {answers: engineAnswers, usage: {inputTokens: 1, outputTokens: 0}});
     assert.deepEqual(response.x_svc, {explanations: {urgent: "Nothing is on fire.", team: "It is about money.", severity: "A refund is minor."}});
+});
+
+test("label masses come back as an object keyed by question name, beside explanations", () => {
+    const answers = engineAnswers.map((answer, index) => ({...answer, labelMass: [0.5, 0.123, 0.9][index]}));
+    const response = formatSystemoneResponse(request(true, true), {answers, usage: {inputTokens: 1, outputTokens: 0}});
+    assert.deepEqual(response.x_svc?.label_mass, {urgent: 0.5, team: 0.12, severity: 0.9});
+    assert.deepEqual(Object.keys(response.x_svc ?? {}), ["explanations", "label_mass"]);
+    assert.equal(formatSystemoneResponse(request(), {answers, usage: {inputTokens: 1, outputTokens: 0}}).x_svc, undefined);
 });
 
 test("probabilities sum to exactly 1.00 and the choice is the raw favourite", () => {

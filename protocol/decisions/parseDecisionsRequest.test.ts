@@ -152,6 +152,18 @@ test("choice values are strings or booleans, unique, and never both true and \"t
     assert.deepEqual(parseDecisionsRequest(choice([true, "True", "false"])).questions[0].options.map((option) => option.value), [true, "True", "false"]);
 });
 
+test("the local x_svc.label_mass is a boolean, off unless sent; a wrong type or a misspelling is refused", () => {
+    assert.equal(parseDecisionsRequest(base()).labelMass, false);
+    assert.equal(parseDecisionsRequest(base({x_svc: {explain: true}})).labelMass, false);
+    assert.equal(parseDecisionsRequest(base({x_svc: {label_mass: true}})).labelMass, true);
+    assert.equal(parseDecisionsRequest(base({x_svc: {label_mass: false}})).labelMass, false);
+    // It does not count as an explanation: the 512-question limit stays.
+    assert.equal(parseDecisionsRequest(base({x_svc: {label_mass: true}, questions: Array.from({length: 65}, (_, index) => predicate(index))})).questions.length, 65);
+    rejects(base({x_svc: {label_mass: "yes"}}), ["x_svc", "label_mass"], "must be a boolean");
+    rejects(base({x_svc: {label_mass: 1}}), ["x_svc", "label_mass"], "must be a boolean");
+    rejects(base({x_svc: {labelMass: true}}), ["x_svc", "labelMass"], "is not a recognised field");
+});
+
 test("unknown fields, stream included, and a wrong model are rejected", () => {
     rejects(base({stream: false}), ["stream"], "is not a recognised field");
     rejects(base({tools: []}), ["tools"], "is not a recognised field");

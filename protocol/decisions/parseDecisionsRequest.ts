@@ -57,15 +57,20 @@ export function readDecisionBody(body: unknown, knownFields: readonly string[]):
     return object;
 }
 
-export type DecisionExtensions = {explain: boolean, maxSoftTokens?: number, images?: JsonObject};
+export type DecisionExtensions = {explain: boolean, labelMass: boolean, maxSoftTokens?: number, images?: JsonObject};
 
-/** Reads `x_svc` (spec 2.10); `images` is a known field only where `allowImages` (i.e. /v1/systemone). */
+/**
+ * Reads `x_svc` (spec 2.10); `images` is a known field only where `allowImages` (i.e. /v1/systemone). Unknown
+ * fields are rejected, as the hosted service does. `label_mass` is this engine's own, local-only field (the hosted
+ * service would reject it, so the app never sends it there): a boolean asking for each answer's label mass.
+ */
 export function readDecisionExtensions(body: JsonObject, allowImages: boolean): DecisionExtensions {
     const extensions = optional(body, "x_svc", [], readObject);
-    if (!extensions) return {explain: false};
-    rejectUnknownFields(extensions, ["x_svc"], allowImages ? ["explain", "images", "max_soft_tokens"] : ["explain", "max_soft_tokens"]);
+    if (!extensions) return {explain: false, labelMass: false};
+    rejectUnknownFields(extensions, ["x_svc"], allowImages ? ["explain", "images", "max_soft_tokens", "label_mass"] : ["explain", "max_soft_tokens", "label_mass"]);
     return {
         explain: optional(extensions, "explain", ["x_svc"], readBoolean) ?? false,
+        labelMass: optional(extensions, "label_mass", ["x_svc"], readBoolean) ?? false,
         maxSoftTokens: optional(extensions, "max_soft_tokens", ["x_svc"], (value, path) => readInteger(value, path, {min: 1})),
         images: allowImages ? optional(extensions, "images", ["x_svc"], readObject) : undefined
     };
@@ -85,7 +90,7 @@ export function parseDecisionsRequest(body: unknown): NormalizedDecisionRequest 
     const {text, imageUrls} = required(object, "input", [], readInput);
     checkCount(imageUrls.length, ["input"], ["image", "images"], {min: 0, max: limits.imagesPerRequest, maxReason: "per request"});
     const images = imageUrls.map(({url, path}, index) => readDecisionImage(url, path, `image_${index + 1}`));
-    return {endpoint: "decisions", text, images, questions, explain: extensions.explain, maxSoftTokens: extensions.maxSoftTokens};
+    return {endpoint: "decisions", text, images, questions, explain: extensions.explain, labelMass: extensions.labelMass, maxSoftTokens: extensions.maxSoftTokens};
 }
 
 // ---- input ----

@@ -94,6 +94,12 @@ test("100,000 JSON values pass, 100,001 are rejected", () => {
     rejects(body(100_001), [], "more than 100,000 JSON values");
 });
 
+test("the local x_svc.label_mass is a boolean here too, beside images", () => {
+    assert.equal(parseSystemoneRequest(base()).labelMass, false);
+    assert.equal(parseSystemoneRequest(base({x_svc: {label_mass: true, images: {}}})).labelMass, true);
+    rejects(base({x_svc: {label_mass: "true"}}), ["x_svc", "label_mass"], "must be a boolean");
+});
+
 test("unknown fields, stream included, a wrong model and malformed questions are rejected", () => {
     rejects(base({stream: true}), ["stream"], "is not a recognised field");
     rejects(base({model: "svc-1"}), ["model"], "must be \"svc-1-decision\"");

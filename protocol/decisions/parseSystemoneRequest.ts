@@ -22,7 +22,7 @@ export function parseSystemoneRequest(body: unknown): NormalizedDecisionRequest 
         if (name === "") fail(["x_svc", "images", name], "image names must not be empty");
         return readDecisionImage(url, ["x_svc", "images", name], name);
     });
-    return {endpoint: "systemone", text, images, questions, explain: extensions.explain, maxSoftTokens: extensions.maxSoftTokens};
+    return {endpoint: "systemone", text, images, questions, explain: extensions.explain, labelMass: extensions.labelMass, maxSoftTokens: extensions.maxSoftTokens};
 }
 
 function readQuestions(value: unknown, path: FieldPath, explain: boolean): NormalizedQuestion[] {

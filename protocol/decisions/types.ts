@@ -20,7 +20,7 @@ export type DecisionsRequest = {
     model: "svc-1-decision",
     input: string | DecisionsInputMessage[],
     questions: DecisionsQuestion[],
-    x_svc?: {explain?: boolean, max_soft_tokens?: number},
+    x_svc?: {explain?: boolean, max_soft_tokens?: number, label_mass?: boolean},
     safety_identifier?: string | null
 };
 
@@ -43,8 +43,11 @@ export type DecisionsResponse = {
     model: "svc-1-decision",
     answers: DecisionsAnswer[],
     usage: DecisionsUsage,
-    /** Present when `x_svc.explain` was true: one sentence per answer, in answer order. */
-    x_svc?: {explanations: string[]}
+    /**
+     * Present when `x_svc.explain` or the local engine's `x_svc.label_mass` was true: one sentence, or one label
+     * mass, per answer, in answer order (spec 2.10 orders explanations so; the label mass follows it).
+     */
+    x_svc?: {explanations?: string[], label_mass?: number[]}
 };
 
 // ---- /v1/systemone request (2.8, 2.10) ----
@@ -58,7 +61,7 @@ export type SystemoneRequest = {
     model: "svc-1-decision",
     state: unknown,
     questions: Record<string, SystemoneQuestion>,
-    x_svc?: {explain?: boolean, images?: Record<string, string>, max_soft_tokens?: number}
+    x_svc?: {explain?: boolean, images?: Record<string, string>, max_soft_tokens?: number, label_mass?: boolean}
 };
 
 // ---- /v1/systemone response (2.8) ----
@@ -72,8 +75,8 @@ export type SystemoneResponse = {
     model: "svc-1-decision",
     answers: Record<string, SystemoneAnswer>,
     usage: {input_tokens: number, output_tokens: number},
-    /** Present when `x_svc.explain` was true: one sentence per question name. */
-    x_svc?: {explanations: Record<string, string>}
+    /** Present when `x_svc.explain` or the local engine's `x_svc.label_mass` was true: one value per question name. */
+    x_svc?: {explanations?: Record<string, string>, label_mass?: Record<string, number>}
 };
 
 export type NormalizedOption = {
@@ -106,6 +109,11 @@ export type NormalizedDecisionRequest = {
     images: NormalizedImage[],
     questions: NormalizedQuestion[],
     explain: boolean,
+    /**
+     * The local engine's `x_svc.label_mass` (not in spec 2.10, so the hosted service refuses it as an unknown
+     * `x_svc` field and the app sends it to the local engine only): report each answer's label mass.
+     */
+    labelMass: boolean,
     /** `x_svc.max_soft_tokens` when sent (allowed values are not specified; any positive integer passes). */
     maxSoftTokens?: number
 };
@@ -116,7 +124,13 @@ export type DecisionQuestionResult = {
     /** Raw (unrounded) probabilities aligned with `NormalizedQuestion.options`; normalised again if they do not sum to 1. */
     probabilities: readonly number[],
     /** One sentence; required for every question when the request asked for explanations. */
-    explanation?: string
+    explanation?: string,
+    /**
+     * The label mass, required for every question when the request asked for it: the share of the full-vocabulary
+     * next-token probability that fell on the question's label tokens (all pooled spellings), 0 to 1. With several
+     * option orders it is their mean; with nested lettered rounds it is the first round's (see LlamaDecisionEngine).
+     */
+    labelMass?: number
 };
 
 export type DecisionEngineResult = {

@@ -11,15 +11,14 @@ import assert from "node:assert/strict";
 import {rm} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import {getLlama, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token} from "node-llama-cpp";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import type {NormalizedQuestion} from "../../protocol/decisions/types.ts";
-import {renderChatPrompt} from "../../native/chat/turnPlan.ts";
-import {decisionHistory, LlamaDecisionEngine, questionPresentations} from "../../native/decisions/LlamaDecisionEngine.ts";
+import {LlamaDecisionEngine, questionPresentations} from "../../native/decisions/LlamaDecisionEngine.ts";
 import type {LabelTreeNode} from "../../native/decisions/labelTree.ts";
 import {ensureTinyGguf, writeTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {callApi} from "./utils/callApi.ts";
 import {startTestServer, type TestServer} from "./utils/startTestServer.ts";
+import {disposeReference, loadReference, roundLogits, type Reference} from "./utils/decisionReference.ts";
 
 const model = "svc-1-decision";
 const text = "Once upon a time there was a little cat with a red ball. The cat was happy and the day was green.";
@@ -48,32 +47,9 @@ after(async () => {
 
 // ---- the independent computation ----
 
-type Reference = {llama: Llama, model: LlamaModel, context: LlamaContext, sequence: LlamaContextSequence, chatWrapper: ChatWrapper};
-
-/** Token ids that spell `label` as one token (as given, lower, upper, capitalised; with and without a leading space), minus ids another label also claims. */
-function labelIds(reference: Reference, labels: string[]): Token[][] {
-    const spellings = (label: string) => {
-        const cases = [label, label.toLowerCase(), label.toUpperCase(), label[0].toUpperCase() + label.slice(1).toLowerCase()];
-        return [...cases, ...cases.map((variant) => ` ${variant}`)];
-    };
-    const perLabel = labels.map((label) => [...new Set(spellings(label).map((spelling) => reference.model.tokenize(spelling)).filter((tokens) => tokens.length === 1).map(([token]) => token))]);
-    const claims = new Map<Token, number>();
-    for (const ids of perLabel) for (const id of ids) claims.set(id, (claims.get(id) ?? 0) + 1);
-    const owned = perLabel.map((ids) => ids.filter((id) => claims.get(id) === 1));
-    owned.forEach((ids, index) => assert.ok(ids.length > 0, `label ${labels[index]} has no single-token spelling of its own`));
-    return owned;
-}
-
 /** Softmax over the labels' pooled logits (log of the summed exp of each label's variants), from a fresh evaluation of the whole prompt. */
 async function roundProbabilities(reference: Reference, prompt: string, labels: string[]): Promise<number[]> {
-    const tokens = renderChatPrompt(reference.model, reference.chatWrapper, decisionHistory(text, prompt));
-    const ids = labelIds(reference, labels);
-    // Fresh: nothing of an earlier prompt stays in the KV cache.
-    await reference.sequence.clearHistory();
-    const input = tokens.map((token, index) => index < tokens.length - 1 ? token : [token, {generateNext: {logits: {filter: {tokens: ids.flat()}}}}] as const);
-    const output = await reference.sequence.controlledEvaluate(input as any);
-    const logits = output.at(-1)?.next?.logits;
-    assert.ok(logits != null);
+    const {ids, logits} = await roundLogits(reference, text, prompt, labels);
     const pooled = ids.map((labelTokens) => Math.log(labelTokens.reduce((sum, id) => sum + Math.exp(logits.get(id)!), 0)));
     const total = pooled.reduce((sum, value) => sum + Math.exp(value), 0);
     return pooled.map((value) => Math.exp(value) / total);
@@ -117,15 +93,11 @@ for (const fixture of fixtures) {
         before(async () => {
             const modelPath = await fixture.modelPath();
             server = await startTestServer({modelPath});
-            const llama = await getLlama({gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error});
-            const llamaModel = await llama.loadModel({modelPath});
-            const context = await llamaModel.createContext({contextSize: 2048, sequences: 1, threads: {ideal: 1, min: 1}});
-            reference = {llama, model: llamaModel, context, sequence: context.getSequence(), chatWrapper: resolveChatWrapper(llamaModel)};
+            reference = await loadReference(modelPath);
         });
         after(async () => {
             await server?.close();
-            await reference?.context.dispose();
-            await reference?.model.dispose();
+            await disposeReference(reference);
         });
 
         const post = async (endpoint: string, body: Record<string, unknown>) => {

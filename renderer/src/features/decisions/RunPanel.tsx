@@ -110,8 +110,34 @@ export function AnswerCard({view, format}: {view: AnswerView, format: QuestionFo
                     </span>
                 )}
             </div>
+            {view.labelMass !== null && <LabelMass mass={view.labelMass} />}
             {view.explanation !== null && <p className="answer-explanation" data-testid="answer-explanation">{view.explanation}</p>}
         </article>
+    );
+}
+
+/**
+ * Below this label mass the card warns. At 0.5 the model puts more of its next-token probability on words that are
+ * not any option's label than on the labels: the probabilities shown are then a renormalised remainder of what the
+ * model wanted to say, and a prompt change (clearer instructions, options it can name) tends to move them a lot.
+ */
+export const lowLabelMass = 0.5;
+
+/** The local engine's label mass of one answer, with a warning when the prompt pulls the model off the labels. */
+function LabelMass({mass}: {mass: number}) {
+    const low = mass < lowLabelMass;
+    return (
+        <div className={`label-mass${low ? " low" : ""}`} data-testid="answer-label-mass" data-low={low}>
+            <span className="stat" title="Share of the model's next-token probability that fell on this question's labels (local engine only)">
+                <span className="stat-label">label mass</span>
+                <span className="stat-value mono" data-testid="answer-label-mass-value">{mass.toFixed(2)}</span>
+            </span>
+            {low && (
+                <span className="field-warning" data-testid="answer-label-mass-warning">
+                    Below {lowLabelMass.toFixed(2)}: the prompt makes the model want to say something other than the labels, so these probabilities are shaky.
+                </span>
+            )}
+        </div>
     );
 }
 

@@ -6,15 +6,17 @@ import {toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {toQuestionSet, type DraftSet} from "../questionSet/draft.ts";
 import {draftFromQuestionSet} from "../questionSet/draftFromQuestionSet.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
-import {answerViews, buildDecisionRequest, checkDecisionRequest, validateDraft} from "../questionSet/requests.ts";
+import {answerViews, buildDecisionRequest, checkDecisionRequest, validateDraft, withLabelMass} from "../questionSet/requests.ts";
 import {type DecisionRunResult, currentInput, useDecisionInputStore, useDecisionRunStore, useCompareStore, type CompareSide} from "./studioState.ts";
 
 /**
  * Sends one decision request through the gateway to `connection` and reads the answers into cards (calibrated
- * where `set` carries a calibration). Never throws: a failure is a result with the error as the server sent it.
+ * where `set` carries a calibration; with the label mass on the local engine). Never throws: a failure is a result with the error as the server sent it.
  */
-export async function executeDecision(set: QuestionSet, request: ScoringRequest, connection: Connection, signal: AbortSignal): Promise<DecisionRunResult> {
+export async function executeDecision(set: QuestionSet, asked: ScoringRequest, connection: Connection, signal: AbortSignal): Promise<DecisionRunResult> {
     const started = performance.now();
+    // The local engine also reports each answer's label mass; a remote server is never sent the local-only field.
+    const request = connection.kind === "local" ? withLabelMass(asked) : asked;
     const base = {connectionName: connection.name, format: request.format, body: request.body, views: null, usage: null, serverTimingMs: null, attempts: null, error: null};
     try {
         const client = svcClientFor(connection);

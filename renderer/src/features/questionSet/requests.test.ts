@@ -7,7 +7,7 @@ import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemo
 import {limits, modelIds} from "../../../../protocol/limits.ts";
 import {pngHeader, toDataUrl} from "../../../../test/fixtures/imageFixtures.ts";
 import {newQuestion, toQuestionSet, type DraftQuestion, type DraftSet} from "./draft.ts";
-import {validateDraft, answerViews, buildDecisionRequest, checkDecisionRequest, compareAnswers} from "./requests.ts";
+import {validateDraft, answerViews, buildDecisionRequest, checkDecisionRequest, compareAnswers, withLabelMass} from "./requests.ts";
 
 function draftOf(questions: DraftQuestion[], patch: Partial<DraftSet> = {}): DraftSet {
     return {format: "decisions", name: "", description: "", explain: false, maxSoftTokens: null, questions, calibration: null, ...patch};
@@ -147,10 +147,14 @@ test("checkDecisionRequest reports the server's image and size rules", () => {
     assert.match(checkDecisionRequest(huge) ?? "", /at most 8,388,608 bytes/);
 });
 
-/** A real response body: the request parsed, fake engine distributions formatted by the server's formatter. */
-function respond(draft: DraftSet, distributions: number[][]) {
-    const request = buildDecisionRequest(draft, {kind: "text", text: "x"});
-    const result = {answers: distributions.map((probabilities) => ({probabilities, explanation: "Because."})), usage: {inputTokens: 10, outputTokens: 3}};
+/**
+ * A real response body: the request parsed, fake engine distributions formatted by the server's formatter; with
+ * `labelMasses`, the request asks for them as the studio asks the local engine.
+ */
+function respond(draft: DraftSet, distributions: number[][], labelMasses?: number[]) {
+    const built = buildDecisionRequest(draft, {kind: "text", text: "x"});
+    const request = labelMasses ? withLabelMass(built) : built;
+    const result = {answers: distributions.map((probabilities, index) => ({probabilities, explanation: "Because.", labelMass: labelMasses?.[index]})), usage: {inputTokens: 10, outputTokens: 3}};
     return request.format === "decisions"
         ? formatDecisionsResponse(parseDecisionsRequest(request.body), result)
         : formatSystemoneResponse(parseSystemoneRequest(request.body), result);
@@ -173,6 +177,22 @@ test("answer views read both endpoints alike: options with probabilities, the pi
         for (const view of views) assert.equal(view.options.reduce((sum, option) => sum + option.probability, 0).toFixed(2), "1.00");
         assert.ok(views.every((view) => !view.calibrated && view.serverProbabilities === null));
     }
+});
+
+test("withLabelMass adds the local x_svc.label_mass beside the set's own x_svc, and the views read it on both endpoints", () => {
+    for (const format of ["decisions", "systemone"] as const) {
+        const draft = sampleDraft(format);
+        const request = withLabelMass(buildDecisionRequest(draft, {kind: "text", text: "x"}));
+        const parsed = format === "decisions" ? parseDecisionsRequest(request.body) : parseSystemoneRequest(request.body);
+        assert.equal(parsed.labelMass, true);
+        assert.equal(parsed.explain, true, "the set's explain stays");
+        const views = answerViews(toQuestionSet(draft), respond(draft, [[0.8, 0.2], [0.1, 0.7, 0.2], [0.2, 0.3, 0.5]], [0.93, 0.41, 0.5]));
+        assert.deepEqual(views.map((view) => view.labelMass), [0.93, 0.41, 0.5]);
+        // Not asked (a remote run): no mass on the cards.
+        const plain = answerViews(toQuestionSet(draft), respond(draft, [[0.8, 0.2], [0.1, 0.7, 0.2], [0.2, 0.3, 0.5]]));
+        assert.ok(plain.every((view) => view.labelMass === null));
+    }
+    assert.equal(parseDecisionsRequest(buildDecisionRequest(sampleDraft("decisions"), {kind: "text", text: "x"}).body).labelMass, false, "the built request itself never carries it");
 });
 
 test("a calibration saved with the set is applied and marked", () => {

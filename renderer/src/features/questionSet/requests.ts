@@ -119,6 +119,17 @@ export function buildDecisionRequest(draft: DraftSet, input: InputValue, images:
     }};
 }
 
+/**
+ * The request with the local engine's `x_svc.label_mass` asked for (the share of the next-token probability on
+ * the question's labels). Only for the local engine: the hosted service knows no such field and refuses unknown
+ * `x_svc` fields, so the caller adds it only when the connection is local.
+ */
+export function withLabelMass(request: ScoringRequest): ScoringRequest {
+    return request.format === "decisions"
+        ? {format: "decisions", body: {...request.body, x_svc: {...request.body.x_svc, label_mass: true}}}
+        : {format: "systemone", body: {...request.body, x_svc: {...request.body.x_svc, label_mass: true}}};
+}
+
 /** The name the model knows an image by: its position from 1 (spec 2.9), the same key on /v1/systemone. */
 export function imageName(index: number): string {
     return `image_${index + 1}`;
@@ -175,6 +186,8 @@ export type AnswerView = {
     score: number | null,
     confidence: number | null,
     explanation: string | null,
+    /** The local engine's label mass (share of the next-token probability on the labels), when it was asked for. */
+    labelMass: number | null,
     /** The numbers went through the calibration saved with the set. */
     calibrated: boolean,
     /** The server's own probabilities when calibrated ones are shown, aligned with `options`. */
@@ -185,6 +198,11 @@ export type AnswerView = {
 export function answerViews(set: QuestionSet, response: StoredResponse): AnswerView[] {
     const infos = questionInfos(parseQuestionSet(set).normalized);
     const answers = readAnswers(set.format, infos, response);
+    const masses = response.x_svc?.label_mass;
+    const labelMassOf = (info: QuestionInfo, index: number): number | null => {
+        const mass = Array.isArray(masses) ? masses[index] : masses !== null && typeof masses === "object" ? (masses as Record<string, unknown>)[info.name] : undefined;
+        return typeof mass === "number" ? mass : null;
+    };
     return infos.map((info, index) => {
         const server = answers[index];
         const fitted = set.calibration?.[info.name];
@@ -207,6 +225,7 @@ export function answerViews(set: QuestionSet, response: StoredResponse): AnswerV
             score: answer.score ?? null,
             confidence: answer.confidence ?? null,
             explanation: answer.explanation ?? null,
+            labelMass: labelMassOf(info, index),
             calibrated: fitted !== undefined,
             serverProbabilities: fitted === undefined ? null : server.probabilities
         };
