@@ -83,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         http = new HttpServer({routes, apiKeys: options.apiKeys ?? [], corsOrigins: options.corsOrigins, gate});
         address = await http.listen(options.port ?? 8080, host);
     } catch (error) {
-        store?.close();
+        await store?.close();
         await disposeEngines();
         throw error;
     }
@@ -94,7 +94,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ...(store != null ? {service: {databasePath: store.filePath, mode: gate.mode}} : {}),
         async close() {
             await http.close();
-            store?.close();
+            await store?.close();
             await disposeEngines();
         }
     };

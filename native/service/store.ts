@@ -78,9 +78,14 @@ export class ServiceStore {
         return this.db.transaction(work).immediate();
     }
 
-    public close() {
-        this.checkpointer?.stop();
+    /**
+     * Closes the connection. The promise settles once the checkpoint worker has closed its own connection too:
+     * the last connection to close deletes the `-wal` and `-shm` files, so the folder is only settled then
+     * (removing it earlier raced that deletion: ENOTEMPTY).
+     */
+    public close(): Promise<void> {
         if (this.db.open) this.db.close();
+        return this.checkpointer?.stop() ?? Promise.resolve();
     }
 }
 
@@ -233,8 +238,18 @@ export class WalCheckpointer {
         this.worker.on("error", (error) => console.error("WAL checkpoint worker failed:", error));
     }
 
-    /** Asks the worker to close its connection and end; it does so on its own, after this returns. */
-    public stop() {
-        this.worker.postMessage("close");
+    private stopped?: Promise<void>;
+
+    /** Asks the worker to close its connection and end; settles when its thread has exited. */
+    public stop(): Promise<void> {
+        this.stopped ??= new Promise<void>((resolve) => {
+            this.worker.once("exit", () => resolve());
+            // Unreferenced while it works; waited for now, so it must keep the process alive until it has exited.
+            this.worker.ref();
+            // A worker that already ended (it failed to open the file) exits no more: terminate settles at once.
+            this.worker.postMessage("close");
+            if (this.worker.threadId === -1) resolve();
+        });
+        return this.stopped;
     }
 }

@@ -18,7 +18,7 @@ export async function openTeamStore(): Promise<{dataDir: string, store: ServiceS
     const dataDir = await mkdtemp(path.join(tmpdir(), "svc-team-"));
     const store = ServiceStore.open(dataDir);
     return {dataDir, store, remove: async () => {
-        store.close();
+        await store.close();
         await rm(dataDir, {recursive: true, force: true});
     }};
 }
