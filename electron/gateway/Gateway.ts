@@ -16,6 +16,7 @@ import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
 import {ModelsApi} from "../models/ModelsApi.ts";
 import {type ForwardedPath, forwardedPath, isAllowedHost, proxyRequest, tokensEqual, upstreamUrl} from "./proxy.ts";
+import {LocalEngineKey} from "./localEngineKey.ts";
 import {serveStatic} from "./staticFiles.ts";
 
 export type GatewayOptions = {
@@ -60,12 +61,14 @@ export class Gateway {
     public readonly downloads?: ModelDownloads;
     private readonly models?: ModelsApi;
     private readonly library?: ModelLibrary;
+    private readonly localKey: LocalEngineKey;
 
     private constructor(options: GatewayOptions) {
         this.mode = options.mode;
         this.supervisor = options.supervisor;
         this.connections = options.connections;
         this.vault = options.vault;
+        this.localKey = new LocalEngineKey(options.vault);
         this.rendererDir = options.rendererDir ?? defaultRendererDir;
         this.confirmPlaintextKeyStorage = options.confirmPlaintextKeyStorage;
         this.library = options.library;
@@ -104,10 +107,9 @@ export class Gateway {
         const {restarts: _restarts, ...engine} = this.supervisor.status();
         return {
             engine,
-            connections: this.connections.list().map((profile) => ({
-                ...profile,
-                hasKey: profile.kind === "remote" && this.vault.has(profile.id)
-            })),
+            connections: this.connections.list().map((profile) => profile.kind === "local"
+                ? {...profile, hasKey: this.localKey.hint() != null, ...this.localKey.hint() != null ? {keyHint: this.localKey.hint()} : {}}
+                : {...profile, hasKey: this.vault.has(profile.id)}),
             activeConnectionId: this.connections.activeId(),
             mode: this.mode
         };
@@ -161,8 +163,9 @@ export class Gateway {
         try {
             await proxyRequest(req, res, {
                 target: upstreamUrl(engineUrl, forwarded),
-                // The engine requires its per-launch key; the renderer never holds it (issue 13, finding 1).
-                addHeaders: {Authorization: this.supervisor.authorization()},
+                // The engine requires its per-launch key; the renderer never holds it (issue 13, finding 1). In workspace
+                // mode model requests need the workspace key chosen for the app instead (localEngineKey.ts).
+                addHeaders: {Authorization: this.localKey.authorization(forwarded.path, this.supervisor.authorization())},
                 unreachable: () => engineStopped(this.supervisor.status().status)
             });
         } finally {
@@ -217,6 +220,16 @@ export class Gateway {
         // For scripts on this machine (View code): the page can already drive the engine through /local, so the
         // launch token that guards this route guards the same power.
         engineKey: async () => ({status: 200, body: {key: this.supervisor.authorization().slice("Bearer ".length)}}),
+        setLocalKey: async ({readBody}) => {
+            const body = readObject(await readBody(), []);
+            rejectUnknownFields(body, [], ["secret"]);
+            await this.localKey.set(body.secret, (id, key) => this.storeKey(id, key));
+            return this.answer();
+        },
+        clearLocalKey: async () => {
+            await this.localKey.clear();
+            return this.answer();
+        },
         stopEngine: async () => {
             await this.supervisor.stop();
             return this.answer();

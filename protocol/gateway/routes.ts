@@ -11,6 +11,8 @@ export const gatewayRoutes = {
     startEngine: {method: "POST", path: "/engine/start"},
     stopEngine: {method: "POST", path: "/engine/stop"},
     engineKey: {method: "GET", path: "/engine/key"},
+    setLocalKey: {method: "POST", path: "/engine/workspace-key"},
+    clearLocalKey: {method: "DELETE", path: "/engine/workspace-key"},
     addConnection: {method: "POST", path: "/connections"},
     deleteConnection: {method: "DELETE", path: "/connections/:id"},
     activateConnection: {method: "POST", path: "/connections/:id/activate"},
@@ -33,6 +35,8 @@ export type GatewayRouteTypes = {
     startEngine: {body: ({modelPath?: string} | {modelId: string}) & {threads?: number}, answer: GatewayState},
     stopEngine: {body: Record<string, never>, answer: GatewayState},
     engineKey: {body: undefined, answer: {key: string}},
+    setLocalKey: {body: {secret: string}, answer: GatewayState},
+    clearLocalKey: {body: undefined, answer: GatewayState},
     addConnection: {body: {name: string, baseUrl: string, apiKey?: string}, answer: GatewayState & {connection: GatewayState["connections"][number]}},
     deleteConnection: {body: undefined, answer: GatewayState},
     activateConnection: {body: Record<string, never>, answer: GatewayState},
@@ -72,6 +76,12 @@ export function createGatewayClient(send: GatewaySend) {
         stopEngine: () => call("stopEngine", {body: {}}),
         /** The local engine's per-launch key, for scripts run on this machine. */
         engineKey: () => call("engineKey"),
+        /**
+         * The workspace key (`ck_...`) the gateway sends for the app's own model requests once the local engine holds
+         * workspaces; kept in the key vault like a remote key and never sent back (the state shows its public start).
+         */
+        setLocalKey: (secret: string) => call("setLocalKey", {body: {secret}}),
+        clearLocalKey: () => call("clearLocalKey"),
         /** The key goes to the gateway's vault and is never sent back. */
         addConnection: (body: GatewayRouteTypes["addConnection"]["body"]) => call("addConnection", {body}),
         deleteConnection: (id: string) => call("deleteConnection", {params: {id}}),

@@ -12,6 +12,7 @@ import {ModelsScreen} from "../features/models/ModelsScreen.tsx";
 import {HistoryScreen} from "../features/history/HistoryScreen.tsx";
 import {PresetsScreen} from "../features/presets/PresetsScreen.tsx";
 import {ResponsesScreen} from "../features/playground/ResponsesScreen.tsx";
+import {WorkspaceScreen} from "../features/workspace/WorkspaceScreen.tsx";
 import {useRunShortcut} from "../features/playground/runViews.tsx";
 import {gatewayApi} from "../gateway/gatewayApi.ts";
 import {useGatewayMutation, useGatewayState} from "../gateway/gatewayState.ts";
@@ -28,7 +29,8 @@ const screens = {
     history: HistoryScreen,
     presets: PresetsScreen,
     models: ModelsScreen,
-    engine: EngineScreen
+    engine: EngineScreen,
+    workspace: WorkspaceScreen
 };
 
 export function App() {
@@ -65,7 +67,8 @@ const items: Array<{id: Screen, label: string, icon: IconName, section: string}>
     {id: "history", label: "History", icon: "history", section: "Library"},
     {id: "presets", label: "Presets", icon: "presets", section: "Library"},
     {id: "models", label: "Models", icon: "models", section: "Setup"},
-    {id: "engine", label: "Engine & connections", icon: "engine", section: "Setup"}
+    {id: "engine", label: "Engine & connections", icon: "engine", section: "Setup"},
+    {id: "workspace", label: "Workspace", icon: "workspace", section: "Setup"}
 ];
 
 /** The left navigation, with the engine's status at the bottom. */
@@ -107,7 +110,8 @@ const titles: Record<Screen, [string, string]> = {
     history: ["History", "Runs saved on this machine"],
     presets: ["Presets", "Saved parameter sets"],
     models: ["Models", "Library, downloads, GPU and memory"],
-    engine: ["Engine & connections", "Local engine and remote profiles"]
+    engine: ["Engine & connections", "Local engine and remote profiles"],
+    workspace: ["Workspace", "Workspaces, API keys, credits, prices, rate limits and usage of the local engine"]
 };
 
 const playgrounds: Screen[] = ["chat", "responses", "completions"];

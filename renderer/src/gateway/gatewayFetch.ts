@@ -7,9 +7,14 @@ import {gatewayHeaders} from "./gatewayHeaders.ts";
  * read with the client's readApiError, so it shows like any API error.
  */
 export async function gatewayFetch<T>(path: string, init: {method?: "GET" | "POST" | "DELETE", body?: unknown} = {}): Promise<T> {
+    return fetchThroughGateway(`/gateway/api${path}`, init);
+}
+
+/** A JSON call to any path of this page's origin (`/gateway/api/...`, `/local/...`) with the launch token. */
+export async function fetchThroughGateway<T>(url: string, init: {method?: "GET" | "POST" | "DELETE", body?: unknown} = {}): Promise<T> {
     const headers: Record<string, string> = {...gatewayHeaders(), accept: "application/json"};
     if (init.body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(`/gateway/api${path}`, {
+    const response = await fetch(url, {
         method: init.method ?? "GET",
         headers,
         body: init.body === undefined ? undefined : JSON.stringify(init.body)

@@ -2,7 +2,7 @@
 import {create} from "zustand";
 import {persist} from "zustand/middleware";
 
-export type Screen = "chat" | "responses" | "completions" | "decisions" | "scoring" | "evaluation" | "history" | "presets" | "models" | "engine";
+export type Screen = "chat" | "responses" | "completions" | "decisions" | "scoring" | "evaluation" | "history" | "presets" | "models" | "engine" | "workspace";
 
 type NavState = {
     screen: Screen,

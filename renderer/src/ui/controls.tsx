@@ -22,7 +22,8 @@ const paths = {
     close: "M6 6l12 12M18 6L6 18",
     up: "M12 19V5M6 11l6-6 6 6",
     down: "M12 5v14M6 13l6 6 6-6",
-    image: "M4 5h16v14H4zM4 16l5-5 4 4 3-3 4 4M15.5 9.5h0"
+    image: "M4 5h16v14H4zM4 16l5-5 4 4 3-3 4 4M15.5 9.5h0",
+    workspace: "M10.8 12.2 20 3M16 7l3 3M14 9l2 2M12 15a4 4 0 1 1-8 0 4 4 0 0 1 8 0z"
 } as const;
 
 export type IconName = keyof typeof paths;

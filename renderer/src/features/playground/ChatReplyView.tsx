@@ -1,6 +1,7 @@
 // The chat reply: each choice with its reasoning, text and tool calls (answerable as tool messages).
 import {useState} from "react";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import type {ChoiceState, ToolCall} from "./chat.ts";
 import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection} from "./runViews.tsx";
 import {logitBiasAdder, useChatStore} from "./stores.ts";
@@ -26,7 +27,7 @@ export function ChatReplyView() {
                 <ChoiceView key={choice.index} choice={choice} showIndex={reply.choices.length > 1} streaming={streaming && choice.finishReason === null}
                     canKeep={!streaming} />
             ))}
-            {run.error && <ApiErrorView error={run.error} />}
+            {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}
             {run.status !== "running" && <RunStats run={run} usage={reply.usage} />}
         </section>
     );

@@ -1,6 +1,7 @@
 // The legacy completions playground: a prompt, its parameters and the streamed text; "Score this text" shades the
 // prompt's own tokens instead.
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import {AutoTextarea, SidePanel} from "../../ui/controls.tsx";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
 import {completionsParamSpecs} from "./params.ts";
@@ -70,7 +71,7 @@ export function CompletionsReplyView() {
                     {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addCompletionsLogitBias} />}
                 </div>
             ))}
-            {run.error && <ApiErrorView error={run.error} />}
+            {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}
             {!streaming && <RunStats run={run} usage={reply.usage} />}
         </section>
     );

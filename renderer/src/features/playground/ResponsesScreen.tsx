@@ -1,5 +1,6 @@
 // The Responses playground: instructions, input parts, the output text and the events as they arrive.
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import {AutoTextarea, SidePanel, Icon} from "../../ui/controls.tsx";
 import {ImageAttachButton} from "../../ui/images.tsx";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
@@ -87,7 +88,7 @@ export function ResponsesReplyView() {
             </div>
             {!streaming && <TokenProbabilities scores={outputTokensOf(reply.response)} />}
             <EventsList reply={reply} />
-            {run.error && <ApiErrorView error={run.error} />}
+            {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}
             {!streaming && <RunStats run={run} usage={reply.usage} />}
         </section>
     );

@@ -8,6 +8,7 @@ import {buildCompletionsRequest} from "./completions.ts";
 import {buildResponsesRequest} from "./responses.ts";
 import {useChatStore, useCompletionsStore, useResponsesStore} from "./stores.ts";
 import {apiBaseUrl, type CodeRequest, toCurl, toPython, toTypeScript, apiKeyEnvVar} from "./viewCode.ts";
+import {useCodeKeyStore} from "../workspace/appKey.tsx";
 
 /** The request the current playground would send now, with the active connection's base URL; null elsewhere. */
 export function useCodeRequest(screen: Screen): CodeRequest | null {
@@ -31,6 +32,7 @@ export function ViewCodePanel() {
     const screen = useNavStore((state) => state.screen);
     const close = useNavStore((state) => state.toggleViewCode);
     const request = useCodeRequest(screen);
+    const codeKey = useCodeKeyStore((state) => state.key);
     const [language, setLanguage] = useState<Language>("curl");
     if (!request) return null;
     const generate = generators[language];
@@ -50,10 +52,29 @@ export function ViewCodePanel() {
             <pre className="code-block" data-testid="code-block"><code>{shown}</code></pre>
             <p className="muted small code-note">
                 Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.
-                {isLoopback(request.baseUrl) ? " For the app's own engine it is the engine key: Engine & connections, Copy engine key." : ""}
+                {isLoopback(request.baseUrl) && codeKey == null ? " For the app's own engine it is the engine key (Engine & connections, Copy engine key), " +
+                    "or once the engine holds workspaces, one of their keys (Workspace screen)." : ""}
                 {shown.includes("elided]") && " Image data is shortened for display; Copy copies the full request."}
             </p>
+            {isLoopback(request.baseUrl) && codeKey != null && <CodeKeyNote />}
         </aside>
+    );
+}
+
+/**
+ * The workspace key chosen for View code (Workspace screen): its name and public start, and, only while its secret
+ * was just issued in this session, the `export` line that sets it.
+ */
+function CodeKeyNote() {
+    const codeKey = useCodeKeyStore((state) => state.key)!;
+    const choose = useCodeKeyStore((state) => state.choose);
+    return (
+        <div className="muted small code-note code-key" data-testid="code-key">
+            <span>Set <code>{apiKeyEnvVar}</code> to the workspace key <b>{codeKey.name}</b> <span className="mono">{codeKey.hint}…</span>
+                {codeKey.secret == null ? " (its secret was shown once, when it was issued)." : "."}</span>
+            {codeKey.secret != null && <CopyButton testId="copy-key-export" text={() => `export ${apiKeyEnvVar}=${codeKey.secret}`} />}
+            <button type="button" className="link-btn" onClick={() => choose(null)}>Use another key</button>
+        </div>
     );
 }
 
