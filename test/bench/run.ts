@@ -5,29 +5,50 @@ import {httpVsInProcess} from "./httpVsInProcess.ts";
 import {logprobsBench} from "./logprobsBench.ts";
 import {meteringOverhead} from "./meteringOverhead.ts";
 import {scoringBench} from "./scoringBench.ts";
+import {upstreamBench} from "./upstreamBench.ts";
 import {threadSweep} from "./threadSweep.ts";
+import {decisionAnchors} from "./decisionAnchors.ts";
+import {llamaBenchRates, llamaServerBench} from "./llamaServerBench.ts";
+import {ensureLlamaCpp} from "../support/llamaCpp.ts";
+import {ensureShapedGguf, modelShapes} from "../fixtures/gguf/writeShapedGguf.ts";
 
-// `npm run bench [-- --threads N --requests N --rounds N]`: prints ratios against baselines measured in the same run.
-const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "24"}, rounds: {type: "string", default: "11"}}});
+// `npm run bench [-- --threads N --requests N --rounds N --only a,b]`: prints ratios against baselines measured in the
+// same run. Sections: http, logprobs, metering, decisions, scoring, upstream, threads, llama (against llama.cpp's own server and
+// llama-bench, built once by `npm run bench:llama-server`, about 15 minutes on 2 cores, then cached).
+const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "24"}, rounds: {type: "string", default: "11"}, only: {type: "string"}}});
+const only = values.only?.split(",");
+const wanted = (section: string) => only == null || only.includes(section);
 // One thread by default: on 2 cores llama.cpp's 2-thread pool stalls whenever anything else runs.
 const threads = Number(values.threads ?? 1);
 const model = await benchModelPath();
 console.log(`model: ${model.name} (${model.path}), threads: ${threads}, CPU`);
 
-console.log("\n== HTTP server (b) vs in-process node-llama-cpp (a), 64-token completions ==");
-await httpVsInProcess(model.path, threads, Number(values.requests), Number(values.rounds));
-
-console.log("\n== Token probabilities: 64-token completions without and with logprobs (and echo) ==");
-await logprobsBench(model.path, threads, Number(values.requests), Number(values.rounds));
-
-console.log("\n== Team server: workspace mode on vs off (metering overhead), same requests ==");
-await meteringOverhead(model.path, threads, Number(values.requests) * 4, Number(values.rounds));
-
-console.log("\n== Decision endpoints: one 64-question request vs 64 one-question requests ==");
-await decisionsBench(model.path, threads);
-
-console.log("\n== Spreadsheet scoring: 1,000 rows x 3 questions ==");
-await scoringBench(model.path, threads);
-
-console.log("\n== Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread ==");
-await threadSweep();
+const sections: Array<[string, string, () => Promise<void>]> = [
+    ["http", "HTTP server (b) vs in-process node-llama-cpp (a), 64-token completions",
+        () => httpVsInProcess(model.path, threads, Number(values.requests), Number(values.rounds))],
+    ["llama", "Against llama.cpp's own llama-server and llama-bench (same source, model and threads)", async () => {
+        const tools = await ensureLlamaCpp();
+        const shaped = {name: "random qwen3-0.6b shape, Q8_0", path: ensureShapedGguf(modelShapes["qwen3-0.6b"])};
+        for (const [bench, options] of [[model, {rounds: Number(values.rounds), maxTokens: 64, requests: Number(values.requests)}],
+            [shaped, {rounds: 3, maxTokens: 32, requests: 4}]] as const) {
+            const rates = await llamaBenchRates(tools, bench.path, threads);
+            console.log(`\n${bench.name}: llama-bench ${rates.pp.toFixed(0)} tok/s prompt processing (2,000 tokens), ${rates.tg.toFixed(1)} tok/s generation`);
+            await llamaServerBench(tools, bench, threads, options);
+        }
+        console.log("\nDecisions against node-llama-cpp's LlamaDecisionContext and the prefill bound:");
+        await decisionAnchors(model.path, threads, {promptRate: (await llamaBenchRates(tools, model.path, threads, 512, 0)).pp});
+    }],
+    ["logprobs", "Token probabilities: 64-token completions without and with logprobs (and echo)",
+        () => logprobsBench(model.path, threads, Number(values.requests), Number(values.rounds))],
+    ["metering", "Team server: workspace mode on vs off (metering overhead), same requests",
+        () => meteringOverhead(model.path, threads, Number(values.requests) * 4, Number(values.rounds))],
+    ["decisions", "Decision endpoints: one 64-question request vs 64 one-question requests", () => decisionsBench(model.path, threads)],
+    ["scoring", "Spreadsheet scoring: 1,000 rows x 3 questions", async () => void await scoringBench(model.path, threads)],
+    ["upstream", "Decisions through `serve --upstream` (llama-server) vs the local engine, same model and threads", () => upstreamBench(model, threads)],
+    ["threads", "Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread", () => threadSweep()]
+];
+for (const [name, title, run] of sections) {
+    if (!wanted(name)) continue;
+    console.log(`\n== ${title} ==`);
+    await run();
+}

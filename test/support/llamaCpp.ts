@@ -1,0 +1,75 @@
+import {spawn} from "node:child_process";
+import {existsSync} from "node:fs";
+import {mkdir, readFile, rename, rm} from "node:fs/promises";
+import {homedir} from "node:os";
+import path from "node:path";
+import {fileURLToPath} from "node:url";
+
+/**
+ * llama.cpp's own `llama-server` and `llama-bench`, built from the very source node-llama-cpp bundles
+ * (`node_modules/node-llama-cpp/llama/gitRelease.bundle`), so a comparison with them measures our layers and not a
+ * different llama.cpp. The build (cmake, CPU, about 15 minutes on 2 cores for both tools) is cached per release
+ * under `~/.cache/svc-studio/llama.cpp/<tag>/` (or `$SVC_LLAMA_CPP_CACHE`), so only the first run pays for it.
+ * Benchmarks and the upstream tests use it; products never do.
+ */
+const bundledLlama = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../node_modules/node-llama-cpp/llama");
+
+export type LlamaCppTools = {server: string, bench: string, tag: string};
+
+export async function bundledLlamaCppTag(): Promise<string> {
+    return (JSON.parse(await readFile(path.join(bundledLlama, "llama.cpp.info.json"), "utf8")) as {tag: string}).tag;
+}
+
+export async function llamaCppCacheDir(): Promise<string> {
+    const root = process.env.SVC_LLAMA_CPP_CACHE ?? path.join(homedir(), ".cache/svc-studio/llama.cpp");
+    return path.join(root, await bundledLlamaCppTag());
+}
+
+/** The tools when already built, else undefined (tests that need them say they skip, with this reason). */
+export async function builtLlamaCpp(): Promise<LlamaCppTools | undefined> {
+    const dir = await llamaCppCacheDir();
+    const tools = {server: path.join(dir, "bin/llama-server"), bench: path.join(dir, "bin/llama-bench"), tag: await bundledLlamaCppTag()};
+    return existsSync(tools.server) && existsSync(tools.bench) ? tools : undefined;
+}
+
+function run(command: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
+    return new Promise((resolve, reject) => {
+        log(`$ ${command} ${args.join(" ")}`);
+        const child = spawn(command, args, {cwd, stdio: ["ignore", "pipe", "pipe"]});
+        let tail = "";
+        const keep = (chunk: Buffer) => {
+            tail = (tail + chunk.toString()).slice(-4000);
+        };
+        child.stdout.on("data", keep);
+        child.stderr.on("data", keep);
+        child.on("error", reject);
+        child.on("close", (code) => code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}:\n${tail}`)));
+    });
+}
+
+/** Builds the tools once into the cache (a half-done build never counts: the binaries move in last). */
+export async function ensureLlamaCpp(log: (line: string) => void = (line) => console.error(line)): Promise<LlamaCppTools> {
+    const built = await builtLlamaCpp();
+    if (built != null) return built;
+    const dir = await llamaCppCacheDir();
+    const work = path.join(dir, "work");
+    await rm(work, {recursive: true, force: true});
+    await mkdir(work, {recursive: true});
+    const source = path.join(work, "src");
+    await run("git", ["clone", "--quiet", path.join(bundledLlama, "gitRelease.bundle"), source], work, log);
+    const jobs = String(Math.max(1, (await import("node:os")).availableParallelism()));
+    await run("cmake", ["-S", source, "-B", path.join(work, "build"), "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF",
+        "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DGGML_NATIVE=ON"], work, log);
+    await run("cmake", ["--build", path.join(work, "build"), "--config", "Release", "-j", jobs, "--target", "llama-server", "llama-bench"], work, log);
+    await mkdir(path.join(dir, "bin"), {recursive: true});
+    for (const tool of ["llama-bench", "llama-server"])
+        await rename(path.join(work, "build/bin", tool), path.join(dir, "bin", tool));
+    await rm(work, {recursive: true, force: true});
+    return (await builtLlamaCpp())!;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+    const started = Date.now();
+    const tools = await ensureLlamaCpp();
+    console.log(`llama.cpp ${tools.tag}: ${tools.server}, ${tools.bench} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
