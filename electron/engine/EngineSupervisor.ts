@@ -8,6 +8,7 @@ import {createInterface} from "node:readline";
 import {fileURLToPath} from "node:url";
 import type {EngineStatus} from "../../protocol/gateway/contract.ts";
 import {engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
+import {adminKeyEnvVar} from "../../native/service/adminRoutes.ts";
 
 /** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
 export class TextTail {
@@ -89,7 +90,7 @@ export type EngineSupervisorOptions = {
 const defaultCliPath = fileURLToPath(new URL("../../native/cli/bin.mjs", import.meta.url));
 
 /** Variables no child inherits from this process: the engine never needs the remote key, nor `runCli` a stray engine key. */
-const privateEnv = ["SVC_REMOTE_API_KEY", engineKeyEnvVar];
+const privateEnv = ["SVC_REMOTE_API_KEY", engineKeyEnvVar, adminKeyEnvVar];
 
 type Launch = {child: ChildProcess, ready: Promise<void>, closed: Promise<void>};
 
@@ -113,6 +114,12 @@ export class EngineSupervisor extends EventEmitter {
      * port. Handed to the child in its environment, never on its command line, and only ever sent by the gateway.
      */
     private readonly engineKey = randomBytes(32).toString("hex");
+    /**
+     * The engine's per-launch admin key (issue 14): its admin API and /metrics take this one only, so the gateway is
+     * the engine's only admin, and the engine key (which the Engine screen lets a user copy for scripts) opens model
+     * routes and nothing more. Handed down the same way.
+     */
+    private readonly adminKey = randomBytes(32).toString("hex");
     private readonly killOnExit = () => this.launch?.child.kill("SIGKILL");
 
     public constructor(options: EngineSupervisorOptions = {}) {
@@ -131,6 +138,11 @@ export class EngineSupervisor extends EventEmitter {
     /** The `Authorization` value every request to the engine must carry (the gateway's proxy adds it). */
     public authorization(): string {
         return `Bearer ${this.engineKey}`;
+    }
+
+    /** The `Authorization` value the engine's admin API and /metrics require (the gateway's proxy adds it there). */
+    public adminAuthorization(): string {
+        return `Bearer ${this.adminKey}`;
     }
 
     /**
@@ -201,7 +213,7 @@ export class EngineSupervisor extends EventEmitter {
         if (options.parallel != null) args.push("--parallel", String(options.parallel));
         for (const key of options.apiKeys ?? []) args.push("--api-key", key);
 
-        const env = {...this.childEnv(), [engineKeyEnvVar]: this.engineKey};
+        const env = {...this.childEnv(), [engineKeyEnvVar]: this.engineKey, [adminKeyEnvVar]: this.adminKey};
         const child = spawn(options.execPath ?? process.execPath, args, {env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true});
         this.stderr.clear();
         process.on("exit", this.killOnExit);

@@ -165,7 +165,8 @@ export class Gateway {
                 target: upstreamUrl(engineUrl, forwarded),
                 // The engine requires its per-launch key; the renderer never holds it (issue 13, finding 1). In workspace
                 // mode model requests need the workspace key chosen for the app instead (localEngineKey.ts).
-                addHeaders: {Authorization: this.localKey.authorization(forwarded.path, this.supervisor.authorization())},
+                addHeaders: {Authorization: this.localKey.authorization(forwarded.path,
+                    {launch: this.supervisor.authorization(), admin: this.supervisor.adminAuthorization()})},
                 unreachable: () => engineStopped(this.supervisor.status().status)
             });
         } finally {

@@ -1,5 +1,6 @@
-// The app's engine in workspace mode, through the real gateway: the launch key is the engine's admin key (so the
-// admin API answers the gateway and no one else), and the workspace key chosen for the app rides on model requests.
+// The app's engine in workspace mode, through the real gateway: a per-launch admin key, held by the gateway alone,
+// opens the admin API (so it answers the gateway and no one else, not even a holder of the engine key), and the
+// workspace key chosen for the app rides on model requests.
 import assert from "node:assert/strict";
 import {mkdtemp, readFile, rm} from "node:fs/promises";
 import os from "node:os";
@@ -51,11 +52,13 @@ test("a workspace key's hint is its public start; admin paths are the engine's o
     assert.ok(!isEngineAdminPath("/admin/v10") && !isEngineAdminPath("/svc-1/v1/chat/completions") && !isEngineAdminPath("/metrics/x"));
 });
 
-test("the launch key is the engine's admin key: the gateway reaches the admin API, a loopback caller without it does not", async () => {
-    const direct = await fetch(`${engine.status().url}/admin/v1/workspaces`);
-    assert.equal(direct.status, 401);
-    assert.equal((await direct.json()).error.code, "invalid_api_key");
-    assert.equal((await fetch(`${engine.status().url}/metrics`)).status, 401);
+test("the gateway alone is the engine's admin: a loopback caller without the admin key is refused, with the engine key too", async () => {
+    for (const headers of [{}, {Authorization: engine.authorization()}]) {
+        const direct = await fetch(`${engine.status().url}/admin/v1/workspaces`, {headers});
+        assert.equal(direct.status, 401);
+        assert.equal((await direct.json()).error.code, "invalid_api_key");
+        assert.equal((await fetch(`${engine.status().url}/metrics`, {headers})).status, 401);
+    }
     const viaGateway = await call<{workspaces: Workspace[]}>("/local/admin/v1/workspaces");
     assert.equal(viaGateway.status, 200);
     assert.deepEqual(viaGateway.body.workspaces, []);

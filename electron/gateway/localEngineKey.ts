@@ -64,9 +64,13 @@ export class LocalEngineKey {
         this.cachedHint = {hint: undefined};
     }
 
-    /** The `Authorization` value for `path` (below `/local`): the launch key for admin routes, else the chosen key if any. */
-    public authorization(path: string, launchAuthorization: string): string {
-        if (isEngineAdminPath(path) || this.hint() == null) return launchAuthorization;
+    /**
+     * The `Authorization` value for `path` (below `/local`): the engine's admin key for its admin routes, else the
+     * chosen workspace key if any, else the launch key.
+     */
+    public authorization(path: string, keys: {launch: string, admin: string}): string {
+        if (isEngineAdminPath(path)) return keys.admin;
+        if (this.hint() == null) return keys.launch;
         return `Bearer ${this.vault.get(localKeyId)}`;
     }
 }
