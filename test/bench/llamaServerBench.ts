@@ -125,8 +125,8 @@ export async function llamaServerBench(tools: LlamaCppTools, model: {name: strin
 }
 
 /** llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`: the kernels' bound. */
-export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number, promptTokens = 2000, generated = 64): Promise<{pp: number, tg: number}> {
+export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number, promptTokens = 2000, generated = 64): Promise<{pp: number, tg: number | undefined}> {
     const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-p", String(promptTokens), "-n", String(generated), "-r", "2", "-o", "json"], {maxBuffer: 1 << 24});
     const results = JSON.parse(stdout) as Array<{n_prompt: number, n_gen: number, avg_ts: number}>;
-    return {pp: results.find((result) => result.n_prompt > 0)!.avg_ts, tg: results.find((result) => result.n_gen > 0)!.avg_ts};
+    return {pp: results.find((result) => result.n_prompt > 0)!.avg_ts, tg: results.find((result) => result.n_gen > 0)?.avg_ts};
 }

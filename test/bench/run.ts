@@ -32,7 +32,7 @@ const sections: Array<[string, string, () => Promise<void>]> = [
         for (const [bench, options] of [[model, {rounds: Number(values.rounds), maxTokens: 64, requests: Number(values.requests)}],
             [shaped, {rounds: 3, maxTokens: 32, requests: 4}]] as const) {
             const rates = await llamaBenchRates(tools, bench.path, threads);
-            console.log(`\n${bench.name}: llama-bench ${rates.pp.toFixed(0)} tok/s prompt processing (2,000 tokens), ${rates.tg.toFixed(1)} tok/s generation`);
+            console.log(`\n${bench.name}: llama-bench ${rates.pp.toFixed(0)} tok/s prompt processing (2,000 tokens), ${rates.tg!.toFixed(1)} tok/s generation`);
             await llamaServerBench(tools, bench, threads, options);
         }
         console.log("\nDecisions against node-llama-cpp's LlamaDecisionContext and the prefill bound:");
