@@ -53,7 +53,7 @@ test("a workspace key's hint is its public start; admin paths are the engine's o
 });
 
 test("the gateway alone is the engine's admin: a loopback caller without the admin key is refused, with the engine key too", async () => {
-    for (const headers of [{}, {Authorization: engine.authorization()}]) {
+    for (const headers of [{}, {Authorization: engine.authorization()}] as Array<Record<string, string>>) {
         const direct = await fetch(`${engine.status().url}/admin/v1/workspaces`, {headers});
         assert.equal(direct.status, 401);
         assert.equal((await direct.json()).error.code, "invalid_api_key");
