@@ -5,12 +5,20 @@ import {LocalEngine, type LocalEngineOptions, unixSeconds} from "./engine/LocalE
 import {HttpServer, type Route} from "./http/HttpServer.ts";
 import {createDecisionRoutes} from "./decisions/routes.ts";
 import {LlamaDecisionEngine} from "./decisions/LlamaDecisionEngine.ts";
+import {localDecisionBackend} from "./decisions/decisionBackend.ts";
+import {VisionEngine} from "./vision/VisionEngine.ts";
+import {withVision} from "./vision/visionDecisions.ts";
 import {createModelsRoutes} from "./models/routes.ts";
 import {createResponsesRoute} from "./responses/routes.ts";
 import {ServiceGate} from "./service/ServiceGate.ts";
 import {ServiceStore} from "./service/store.ts";
 
+/** How the server is reached and guarded, whatever generates behind it (the local engine, or an upstream: native/upstream). */
+export type ServiceOptions = Pick<ServerOptions, "host" | "port" | "apiKeys" | "corsOrigins" | "dataDir" | "adminKey" | "keyActivationSeconds">;
+
 export type ServerOptions = LocalEngineOptions & {
+    /** The chat model's vision projector (mmproj GGUF): images are then read by native/vision (README, "Vision"). */
+    mmprojPath?: string,
     /** Model for `svc-1-decision`; the chat model when absent. */
     decisionModelPath?: string,
     /** Model for the reasoning-by-default variant `svc-1-reasoning`; the chat model when absent. */
@@ -52,14 +60,23 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
             throw error;
         }
     };
+    let vision: VisionEngine | undefined;
     const disposeEngines = async () => {
+        await vision?.dispose();
         for (const extra of extraEngines) await extra.dispose();
         await engine.dispose();
     };
     const decisionEngine = await engineFor(options.decisionModelPath);
     const reasoningEngine = await engineFor(options.reasoningModelPath);
+    if (options.mmprojPath != null) {
+        vision = await VisionEngine.load({modelPath: options.modelPath, mmprojPath: options.mmprojPath, threads: engine.info.threads,
+            contextSize: engine.info.contextSize, gpu: engine.info.gpu !== false, maxQueue: options.maxQueue}).catch(async (error: unknown) => {
+            await disposeEngines();
+            throw error;
+        });
+    }
     const created = unixSeconds();
-    const chatModels = chatModelVariants(engine, reasoningEngine);
+    const chatModels = chatModelVariants(engine, reasoningEngine, vision);
     const routes: Route[] = [
         // svc-1, and its reasoning-by-default variant when the model can think: each with models, chat and Responses.
         ...chatModels.flatMap((variant) => [
@@ -69,8 +86,30 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         ]),
         createCompletionsRoute(engine, modelIds.chat),
         ...createModelsRoutes(modelIds.decision, [modelIds.decision], created),
-        ...createDecisionRoutes(new LlamaDecisionEngine(decisionEngine))
+        // Decisions see images when they run on the chat model, the one the projector belongs to.
+        ...createDecisionRoutes(new LlamaDecisionEngine(vision != null && decisionEngine === engine ? withVision(localDecisionBackend(engine), vision) : decisionEngine))
     ];
+    // A request holds credit for the largest context served (billing.ts); the queue gauges read each engine's
+    // scheduler, labelled with the model ids it serves.
+    const served: Array<[LocalEngine, string]> = [...chatModels.map((variant): [LocalEngine, string] => [variant.engine, variant.id]), [decisionEngine, modelIds.decision]];
+    const modelsOf = new Map<LocalEngine, string[]>();
+    for (const [local, id] of served) modelsOf.set(local, [...modelsOf.get(local) ?? [], id]);
+    const distinct = [...modelsOf.entries()];
+    const running = await serveRoutes(options, routes, {
+        holdTokens: Math.max(...distinct.map(([local]) => local.context.contextSize)),
+        queues: distinct.map(([local, ids]) => ({model: ids.join(","), depth: () => local.scheduler.queued, busy: () => local.info.parallel - local.scheduler.idle}))
+    }, disposeEngines);
+    return {...running, engine};
+}
+
+/** What the gate's billing and /metrics read of the generating side (native/service). */
+export type ServedCapacity = {holdTokens: number, queues: Array<{model: string, depth: () => number, busy: () => number}>};
+
+/**
+ * Serves `routes` with the HTTP server and the service gate (native/service: static keys or workspace mode, the
+ * admin API and /metrics), the same for the local engine and an upstream front; `dispose` releases what generates.
+ */
+export async function serveRoutes(options: ServiceOptions, routes: Route[], capacity: ServedCapacity, dispose: () => Promise<void>): Promise<Omit<RunningServer, "engine">> {
     let store: ServiceStore | undefined;
     let http: HttpServer;
     let gate: ServiceGate;
@@ -78,48 +117,35 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     let address;
     try {
         store = options.dataDir != null ? ServiceStore.open(options.dataDir, {backgroundCheckpoints: true}) : undefined;
-        const served: Array<[LocalEngine, string]> = [...chatModels.map((variant): [LocalEngine, string] => [variant.engine, variant.id]), [decisionEngine, modelIds.decision]];
-        gate = createGate(options, store, routes, served);
+        gate = createGate(options, store, routes, capacity);
         http = new HttpServer({routes, apiKeys: options.apiKeys ?? [], corsOrigins: options.corsOrigins, gate});
         address = await http.listen(options.port ?? 8080, host);
     } catch (error) {
         await store?.close();
-        await disposeEngines();
+        await dispose();
         throw error;
     }
     const urlHost = address.host.includes(":") ? `[${address.host}]` : address.host;
     return {
         url: `http://${urlHost}:${address.port}`,
-        engine,
         ...(store != null ? {service: {databasePath: store.filePath, mode: gate.mode}} : {}),
         async close() {
             await http.close();
             await store?.close();
-            await disposeEngines();
+            await dispose();
         }
     };
 }
 
-/**
- * The service gate (native/service): static keys or workspace mode, the admin API and /metrics. A request holds
- * credit for the largest context served (billing.ts); the queue gauges read each engine's scheduler, labelled
- * with the model ids it serves.
- */
-function createGate(options: ServerOptions, store: ServiceStore | undefined, routes: Route[], served: Array<[LocalEngine, string]>): ServiceGate {
-    const modelsOf = new Map<LocalEngine, string[]>();
-    for (const [engine, id] of served) modelsOf.set(engine, [...modelsOf.get(engine) ?? [], id]);
-    const distinct = [...modelsOf.entries()];
+/** The service gate (native/service): static keys or workspace mode, the admin API and /metrics. */
+function createGate(options: ServiceOptions, store: ServiceStore | undefined, routes: Route[], {holdTokens, queues}: ServedCapacity): ServiceGate {
     return new ServiceGate({
         store,
         apiKeys: options.apiKeys,
         adminKey: options.adminKey,
         keyActivationMs: (options.keyActivationSeconds ?? 0) * 1000,
-        holdTokens: Math.max(...distinct.map(([engine]) => engine.context.contextSize)),
+        holdTokens,
         endpoints: routes.map((route) => `/${route.model}${route.path}`),
-        queues: distinct.map(([engine, ids]) => ({
-            model: ids.join(","),
-            depth: () => engine.scheduler.queued,
-            busy: () => engine.info.parallel - engine.scheduler.idle
-        }))
+        queues
     });
 }

@@ -3,7 +3,7 @@
 import {writeFile} from "node:fs/promises";
 import path from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
-import {encodePng} from "./utils/encodePng.ts";
+import {encodePng} from "../base/node/encodePng.ts";
 
 type Rgba = [number, number, number, number];
 

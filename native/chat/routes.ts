@@ -3,7 +3,9 @@ import {modelIds, limits} from "../../protocol/limits.ts";
 import {type LocalEngine, makeUsage, makeId, unixSeconds} from "../engine/LocalEngine.ts";
 import {canThink} from "../library/modelFile.ts";
 import type {ChatCompletionChunk, ChatCompletion, ChatCompletionRequest} from "../../protocol/chat/types.ts";
-import {type ChatDelta, ChatTurnSession, type ChatTurnResult, type TokenScoring} from "./turnRun.ts";
+import {type ChatDelta, ChatTurnSession, type ChatTurnResult, type TokenScoring, type TurnSession} from "./turnRun.ts";
+import type {VisionEngine} from "../vision/VisionEngine.ts";
+import {holdsImages, VisionTurnSession} from "../vision/visionTurn.ts";
 import {toTokenBias} from "../engine/tokenProbabilities.ts";
 import {checkModelMatchesPath} from "../http/requests.ts";
 import type {RequestContext, Route} from "../http/HttpServer.ts";
@@ -14,14 +16,14 @@ import {ApiError} from "../../protocol/errors.ts";
 import {settleUsage} from "../http/gate.ts";
 
 /** One model id of the chat family and the engine behind it, thinking by default or not (spec 2.6.1). */
-export type ChatModelVariant = {id: string, reasoningByDefault: boolean, engine: LocalEngine};
+export type ChatModelVariant = {id: string, reasoningByDefault: boolean, engine: LocalEngine, vision?: VisionEngine};
 
 /**
  * `svc-1` on the chat engine, plus the reasoning-by-default variant on the reasoning engine (its own model when
  * one was given for that role, else the chat model) when that model's chat format can think.
  */
-export function chatModelVariants(chatEngine: LocalEngine, reasoningEngine: LocalEngine = chatEngine): ChatModelVariant[] {
-    const general: ChatModelVariant = {id: modelIds.chat, reasoningByDefault: false, engine: chatEngine};
+export function chatModelVariants(chatEngine: LocalEngine, reasoningEngine: LocalEngine = chatEngine, vision?: VisionEngine): ChatModelVariant[] {
+    const general: ChatModelVariant = {id: modelIds.chat, reasoningByDefault: false, engine: chatEngine, ...(vision != null ? {vision} : {})};
     return canThink(reasoningEngine.chatWrapper)
         ? [general, {id: reasoningModelId, reasoningByDefault: true, engine: reasoningEngine}]
         : [general];
@@ -60,7 +62,7 @@ export function createChatTurnRoute<Request extends {model: string}>(variant: Ch
     path: string,
     parse(body: unknown): Request,
     toTurnRequest(request: Request): ChatTurnRequest,
-    answer(context: RequestContext, request: Request, session: ChatTurnSession): Promise<void>
+    answer(context: RequestContext, request: Request, session: TurnSession): Promise<void>
 }): Route {
     return {
         method: "POST",
@@ -70,7 +72,11 @@ export function createChatTurnRoute<Request extends {model: string}>(variant: Ch
         async handle(context, body) {
             const request = parse(body);
             checkModelMatchesPath(request.model, context);
-            const session = await ChatTurnSession.open(variant.engine, variant, toTurnRequest(request), context.signal);
+            const turn = toTurnRequest(request);
+            // A turn with images runs on the vision engine when one is loaded; without one, planChatTurn refuses it.
+            const session: TurnSession = variant.vision != null && holdsImages(turn.messages)
+                ? await VisionTurnSession.open(variant.vision, turn, {scored: asksTokenScores(request)}, context.signal)
+                : await ChatTurnSession.open(variant.engine, variant, turn, context.signal);
             try {
                 await answer(context, request, session);
             } catch (error) {
@@ -82,6 +88,12 @@ export function createChatTurnRoute<Request extends {model: string}>(variant: Ch
             }
         }
     };
+}
+
+/** Whether a chat or Responses request asks for token scores (logprobs, logit_bias, token ids). */
+function asksTokenScores(request: object): boolean {
+    const {topLogprobs, logitBias, tokenIds} = request as {topLogprobs?: number, logitBias?: unknown, tokenIds?: boolean};
+    return topLogprobs != null || logitBias != null || tokenIds === true;
 }
 
 /** `POST /{model}/v1/chat/completions` (spec 2.1-2.3, 2.5-2.7, 6.1) on the local engine. */
@@ -119,7 +131,7 @@ function toChoiceLogprobs(logprobs: ChatTurnResult["logprobs"]): ChatCompletion[
     return logprobs != null ? {content: logprobs, refusal: null} : null;
 }
 
-async function answerChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common, scoring: TokenScoring) {
+async function answerChoices(context: RequestContext, request: ChatCompletionRequest, session: TurnSession, common: Common, scoring: TokenScoring) {
     const results: ChatTurnResult[] = [];
     for (let index = 0; index < request.n; index++) results.push(await session.run(index, request, undefined, scoring));
     const completion: ChatCompletion = {
@@ -137,7 +149,7 @@ async function answerChoices(context: RequestContext, request: ChatCompletionReq
     writeSuccess(context, completion);
 }
 
-async function streamChoices(context: RequestContext, request: ChatCompletionRequest, session: ChatTurnSession, common: Common, scoring: TokenScoring) {
+async function streamChoices(context: RequestContext, request: ChatCompletionRequest, session: TurnSession, common: Common, scoring: TokenScoring) {
     const stream = new SseStream(context);
     const includeUsage = request.stream_options?.include_usage === true;
     const chunk = (choices: ChatCompletionChunk["choices"], usage?: CompletionUsage): ChatCompletionChunk => ({

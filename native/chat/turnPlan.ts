@@ -57,9 +57,9 @@ function* verbatimTexts(messages: ChatMessage[]): Generator<string> {
 }
 
 /**
- * node-llama-cpp cannot read images yet, so a request with image parts (already checked to be inline images by
- * the parsers) is refused with a clear 400 rather than answered as if the image were not there. This is the
- * seam where a vision backend would plug in: it would take these parts, in order, instead of refusing them.
+ * node-llama-cpp cannot read images, so a request with image parts (already checked to be inline images by the
+ * parsers) that reaches the text engine is refused with a clear 400 rather than answered as if the image were not
+ * there. With a vision projector loaded, such turns never get here: native/vision/visionTurn.ts takes them.
  */
 export function refuseImageParts(messages: ChatMessage[]) {
     const images = messages.reduce((count, message) =>

@@ -11,6 +11,9 @@ import type {CompletionUsage} from "../../protocol/completions.ts";
 import type {TokenLogprob} from "../../protocol/logprobs.ts";
 import {locateOutputTokens, scoreTokens, toTokenLogprobs} from "../engine/tokenProbabilities.ts";
 
+/** What chat completions and Responses answer from: a text turn (ChatTurnSession) or a turn with images (native/vision). */
+export type TurnSession = Pick<ChatTurnSession, "run" | "usage" | "release">;
+
 /**
  * One request's assistant turn on the local engine, shared by chat completions and Responses: the plan, the
  * leased sequence, the choices generated on it and the usage they add up to.

@@ -5,6 +5,7 @@ import {ModelFileError} from "../library/modelFile.ts";
 import {DownloadError} from "../download/downloadModel.ts";
 import {ModelLibraryError} from "../library/ModelLibrary.ts";
 import {startServer} from "../startServer.ts";
+import {runUpstreamServe} from "../upstream/runUpstreamServe.ts";
 import {parseServeArgs, serveUsage, UsageError, NoModelError, resolveServeModel} from "./serveArgs.ts";
 import {runGpu, runModels, runPull} from "./modelCommands.ts";
 import {takeEngineKey, takeSecretEnv} from "./engineKeyEnv.ts";
@@ -15,6 +16,7 @@ import {MoneyFormatError} from "../../protocol/admin/money.ts";
 
 const usage = `usage: svc-studio <command>
   serve [--model <file.gguf>] [options] serve the svc API on localhost (see: svc-studio serve --help)
+  serve --upstream <url> [options]      serve the svc API in front of an OpenAI-compatible engine (vLLM, SGLang, llama-server)
   pull <url | hf:user/repo/file.gguf>   download a model into the model library (see: svc-studio pull --help)
   models                                list the model library; models default <file> chooses the default
   gpu [--json]                          which GPU backend the engine can use, and why not
@@ -26,9 +28,12 @@ async function serve(argv: string[]) {
     // The app's per-launch key arrives by environment (engineKeyEnv.ts) and joins any --api-key.
     const engineKey = takeEngineKey(process.env);
     if (engineKey != null) args.apiKeys = [...args.apiKeys ?? [], engineKey];
-    // The admin key, too, may come by environment, off the command line; --admin-key wins.
+    // The admin key, too, may come by environment, off the command line; --admin-key wins. The app hands its engine a
+    // per-launch admin key this way, so the gateway is the engine's only admin and no web page on the machine (a
+    // loopback peer too) can reach /admin/v1 or /metrics (issue 14).
     const adminKey = takeSecretEnv(process.env, adminKeyEnvVar);
     args.adminKey ??= adminKey;
+    if (args.upstream != null) return stopOnSignals(await runUpstreamServe(args, args.upstream));
     const {options, note} = await resolveServeModel(args);
     if (note != null) console.log(note);
     const server = await startServer({
@@ -45,6 +50,11 @@ async function serve(argv: string[]) {
         const why = await explainCpuFallback();
         if (why != null) console.warn(`warning: ${why}`);
     }
+    stopOnSignals(server);
+}
+
+/** Prints where the server listens and closes it on SIGINT/SIGTERM (a local engine or an upstream front alike). */
+function stopOnSignals(server: {url: string, service?: {databasePath: string, mode: string}, close(): Promise<void>}) {
     if (server.service != null)
         console.log(`service database ${server.service.databasePath}: ${server.service.mode === "workspaces"
             ? "workspace mode, every request needs a workspace key" : `no workspace yet (${server.service.mode}); svc-studio admin creates one`}`);

@@ -85,7 +85,8 @@ export async function runPull(argv: string[]): Promise<void> {
     });
     if (values.help) return console.log(pullUsage);
     if (positionals.length !== 1) throw new UsageError(`pull needs one source, got ${positionals.length}\n${pullUsage}`);
-    const source = catalog.find((model) => model.id === positionals[0])?.uri ?? positionals[0];
+    const entry = catalog.find((model) => model.id === positionals[0]);
+    const source = entry?.uri ?? positionals[0];
     const library = new ModelLibrary(values["models-dir"]);
 
     const controller = new AbortController();
@@ -111,6 +112,20 @@ export async function runPull(argv: string[]): Promise<void> {
             ? `already in the library: ${result.path} (${formatBytes(result.sizeBytes)})`
             : `saved ${result.path} (${formatBytes(result.sizeBytes)}${result.resumed ? ", resumed" : ""})`);
         if (result.sha256 != null) console.log(`sha256 ${result.sha256}`);
+        // A catalog vision model comes with its projector, saved under the name that pairs it (library/projectors.ts).
+        if (entry?.projector != null) {
+            console.log(`pulling its vision projector ${entry.projector.uri}`);
+            const projector = await downloadModel({
+                source: entry.projector.uri,
+                dir: library.dir,
+                fileName: entry.projector.fileName,
+                signal: controller.signal,
+                onProgress: (progress) => printer.update(progress),
+                onRetry: ({delayMs, error}) => printer.note(`retrying in ${(delayMs / 1000).toFixed(1)} s: ${error.message}`)
+            });
+            printer.done();
+            console.log(`saved ${projector.path} (${formatBytes(projector.sizeBytes)}${projector.resumed ? ", resumed" : ""}): ${result.fileName} reads images`);
+        }
         console.log(listing.defaultId === result.fileName
             ? "it is the default model: start it with `npm run serve`"
             : `default model is ${listing.defaultId}; serve this one with \`npm run serve -- --model ${JSON.stringify(result.path)}\` or make it the default: svc-studio models default ${result.fileName}`);

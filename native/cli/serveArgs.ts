@@ -7,6 +7,7 @@ import {reasoningModelId} from "../../protocol/chat/parseChatRequest.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import {catalog} from "../library/catalog.ts";
 import {ModelLibrary} from "../library/ModelLibrary.ts";
+import {findProjectorFor} from "../library/projectors.ts";
 import type {ModelRole} from "../../protocol/gateway/contract.ts";
 import {normaliseOrigin} from "../http/browserPolicy.ts";
 import {engineKeyEnvVar} from "./engineKeyEnv.ts";
@@ -16,7 +17,13 @@ import {serviceDataDir} from "../../base/node/userDataDir.ts";
 export class UsageError extends Error {}
 
 /** `serve` options as given: without `--model`, the model library's default model is served (resolveServeModel). */
-export type ServeArgs = Omit<ServerOptions, "modelPath"> & {modelPath?: string, modelsDir?: string};
+export type ServeArgs = Omit<ServerOptions, "modelPath"> & {modelPath?: string, modelsDir?: string, upstream?: UpstreamArgs};
+
+/** `--upstream` and its options (issue 17): the key is named by its environment variable and read in main.ts, off argv. */
+export type UpstreamArgs = {baseUrl: string, model?: string, keyEnv?: string, tokenizerPath?: string};
+
+/** Flags of the local engine, which mean nothing in front of an upstream (refused rather than silently ignored). */
+const localEngineFlags = ["model", "mmproj", "models-dir", "decision-model", "reasoning-model", "threads", "gpu", "gpu-layers", "context-size", "parallel", "max-queue"];
 
 const gpuChoices: GpuChoice[] = ["auto", "off", "cuda", "vulkan", "metal"];
 
@@ -30,16 +37,24 @@ export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [option
   --data-dir <dir>       service database folder: workspaces, keys, credits, usage (default: $SVC_STUDIO_DATA_DIR, else
                          the user data folder); once it holds a workspace, every request needs a workspace key (svc-studio admin)
   --admin-key <key>      lets other machines use /admin/v1 and /metrics (default: loopback callers only; $${adminKeyEnvVar}
-                         gives it kept off the command line)
+                         gives it kept off the command line, as the app does with a per-launch one)
   --key-activation-seconds <n>  a created or rotated key may fail for this long, as the hosted service's can (0-60, default 0)
   --threads <n>          generation threads (default ${defaultThreads()}: this machine's cores less one, for Node's own thread)
+  --mmproj <f>           vision projector (mmproj GGUF) of the --model file: chat, Responses and decisions read images
+                         (default: a projector of the same name beside the model, as the library pairs them)
   --decision-model <f>   GGUF for svc-1-decision (default: the --model file)
   --reasoning-model <f>  GGUF for svc-1-reasoning, the reasoning-by-default variant (default: the --model file)
   --gpu <backend>        auto | off | cuda | vulkan | metal (default auto; see: svc-studio gpu)
   --gpu-layers <n>       layers on the GPU: a number, auto (what fits; default) or max
   --context-size <n>     tokens per sequence (default: the model's training context, at most 8192)
   --parallel <n>         concurrent sequences (default 1)
-  --max-queue <n>        requests that may wait before 429 service_busy (default 16 per sequence)`;
+  --max-queue <n>        requests that may wait before 429 service_busy (default 16 per sequence)
+  --upstream <url>       serve the API in front of an OpenAI-compatible engine (vLLM, SGLang, llama-server) at this base
+                         URL, e.g. http://vllm:8000/v1, instead of a local model (the model options above do not apply)
+  --upstream-model <n>   the upstream's model name (default: the first it lists at /models)
+  --upstream-key-env <V> environment variable holding the upstream's API key (kept off the command line)
+  --upstream-tokenizer <f>  GGUF copy of the upstream's model (vocabulary and chat template read only) for decisions;
+                         default: the file llama-server reports in /props, when it is on this machine`;
 
 /** `serve` options from argv; every value is checked here so a typo is one clear line, not a stack trace. */
 export function parseServeArgs(argv: string[]): ServeArgs {
@@ -60,17 +75,24 @@ export function parseServeArgs(argv: string[]): ServeArgs {
             "threads": {type: "string"},
             "gpu": {type: "string", default: "auto"},
             "context-size": {type: "string"},
+            "mmproj": {type: "string"},
             "decision-model": {type: "string"},
             "reasoning-model": {type: "string"},
             "parallel": {type: "string", default: "1"},
-            "max-queue": {type: "string"}
+            "max-queue": {type: "string"},
+            "upstream": {type: "string"},
+            "upstream-model": {type: "string"},
+            "upstream-key-env": {type: "string"},
+            "upstream-tokenizer": {type: "string"}
         }
     });
+    const upstream = upstreamArgs(argv, values);
     if (!gpuChoices.includes(values.gpu as GpuChoice)) throw new UsageError(`--gpu must be one of ${gpuChoices.join(", ")}`);
     const parallel = integer("parallel", values.parallel, 1);
     return {
         modelPath: values.model,
         modelsDir: values["models-dir"],
+        mmprojPath: values.mmproj,
         decisionModelPath: values["decision-model"],
         reasoningModelPath: values["reasoning-model"],
         host: values.host,
@@ -86,8 +108,26 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         gpuLayers: gpuLayers(values["gpu-layers"]),
         contextSize: values["context-size"] != null ? integer("context-size", values["context-size"], 16) : undefined,
         parallel,
-        maxQueue: values["max-queue"] != null ? integer("max-queue", values["max-queue"], 0) : undefined
+        maxQueue: values["max-queue"] != null ? integer("max-queue", values["max-queue"], 0) : undefined,
+        ...(upstream != null ? {upstream} : {})
     };
+}
+
+function upstreamArgs(argv: string[], values: Record<string, string | boolean | string[] | undefined>): UpstreamArgs | undefined {
+    const given = (name: string) => typeof values[name] === "string" ? values[name] : undefined;
+    const baseUrl = given("upstream");
+    if (baseUrl == null) {
+        const stray = ["upstream-model", "upstream-key-env", "upstream-tokenizer"].find((name) => values[name] != null);
+        if (stray != null) throw new UsageError(`--${stray} needs --upstream <url>`);
+        return undefined;
+    }
+    if (!/^https?:\/\/[^/\s]+/.test(baseUrl) || !URL.canParse(baseUrl))
+        throw new UsageError(`--upstream takes the engine's OpenAI base URL, e.g. http://vllm:8000/v1, got ${JSON.stringify(baseUrl)}`);
+    const local = localEngineFlags.find((name) => argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)));
+    if (local != null) throw new UsageError(`--${local} sets up the local engine and does not apply with --upstream`);
+    const keyEnv = given("upstream-key-env");
+    if (keyEnv != null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new UsageError(`--upstream-key-env takes an environment variable's name, got ${JSON.stringify(keyEnv)}`);
+    return {baseUrl, model: given("upstream-model"), keyEnv, tokenizerPath: given("upstream-tokenizer")};
 }
 
 function integer(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -128,7 +168,12 @@ export class NoModelError extends Error {
  */
 export async function resolveServeModel(args: ServeArgs): Promise<{options: ServerOptions, note?: string}> {
     const {modelsDir, modelPath, ...rest} = args;
-    if (modelPath != null) return {options: {...rest, modelPath}};
+    if (args.mmprojPath != null && modelPath == null) throw new UsageError("--mmproj is the projector of the --model file; pass both");
+    if (modelPath != null) {
+        const mmprojPath = args.mmprojPath ?? await findProjectorFor(modelPath);
+        return {options: {...rest, modelPath, ...(mmprojPath != null ? {mmprojPath} : {})},
+            ...(args.mmprojPath == null && mmprojPath != null ? {note: `vision projector ${mmprojPath} (beside the model, same name)`} : {})};
+    }
     const library = new ModelLibrary(modelsDir);
     const chosen = await library.defaultModel();
     if (chosen == null) {
@@ -147,8 +192,8 @@ export async function resolveServeModel(args: ServeArgs): Promise<{options: Serv
     const decisionModelPath = await roleModel(modelIds.decision, args.decisionModelPath);
     const reasoningModelPath = await roleModel(reasoningModelId, args.reasoningModelPath);
     return {
-        options: {...rest, modelPath: chosen.path, decisionModelPath, reasoningModelPath},
-        note: [`model library ${library.dir}: serving ${chosen.id} (default model)`, ...notes].join(", ")
+        options: {...rest, modelPath: chosen.path, decisionModelPath, reasoningModelPath, ...(chosen.mmproj != null ? {mmprojPath: library.pathOf(chosen.mmproj)} : {})},
+        note: [`model library ${library.dir}: serving ${chosen.id} (default model${chosen.mmproj != null ? `, vision projector ${chosen.mmproj}` : ""})`, ...notes].join(", ")
     };
 }
 

@@ -1,13 +1,12 @@
-import type {ChatHistoryItem, Token} from "node-llama-cpp";
+import type {ChatHistoryItem, ChatWrapper, LlamaModel, Token} from "node-llama-cpp";
 import type {NormalizedQuestion, DecisionEngineResult, NormalizedDecisionRequest} from "../../protocol/decisions/types.ts";
-import {buildQuestionRounds, type QuestionPresentation, evaluateRounds, resolveLabelTokens, type LabelTokens, type RoundInput} from "./rounds.ts";
+import {buildQuestionRounds, type QuestionPresentation, resolveLabelTokens, type LabelTokens, type RoundInput} from "./rounds.ts";
 import {reversedOrder, averageOrders, poolLabelLogits} from "./probabilities.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import {fewestTokens, promptPieces, tokenizeLongText, tokenizePieces, TokenLimitError, type TokenBudget} from "../engine/promptTokens.ts";
-import type {LocalEngine} from "../engine/LocalEngine.ts";
-import type {SequenceLease} from "../engine/SequenceScheduler.ts";
-import {explainAnswer} from "./explanations.ts";
+import {LocalEngine} from "../engine/LocalEngine.ts";
 import {combineLabelTree} from "./labelTree.ts";
+import {type DecisionBackend, type DecisionRun, localDecisionBackend} from "./decisionBackend.ts";
 
 export const decisionSystemPrompt = "You evaluate the input below and answer each question about it with the label of the best option only.";
 
@@ -52,13 +51,13 @@ const inputPlaceholder = "\uE000decision input\uE000";
  * does not keep the placeholder is rendered with the input itself.
  */
 class DecisionPrompts {
-    private readonly engine: LocalEngine;
+    private readonly engine: {model: LlamaModel, chatWrapper: ChatWrapper};
     private readonly text: string;
     private readonly budget: TokenBudget;
     /** The tokens of the run up to the cut, with the template text before the input and the line breaks after it. */
     private inputPrefix?: {before: string, lineBreaks: string, tokens: Token[]};
 
-    public constructor(engine: LocalEngine, text: string, budget: TokenBudget) {
+    public constructor(engine: {model: LlamaModel, chatWrapper: ChatWrapper}, text: string, budget: TokenBudget) {
         this.engine = engine;
         this.text = text;
         this.budget = budget;
@@ -95,25 +94,35 @@ export type DecisionEngineOptions = {
     orderDebias?: boolean
 };
 
+/** What the decision routes need of an engine (native/decisions/routes.ts). */
+export interface DecisionEngine {
+    decide(request: NormalizedDecisionRequest, signal: AbortSignal): Promise<DecisionEngineResult>;
+}
+
 /**
- * Answers typed questions with probabilities on a LocalEngine's model: every question is asked in the given
- * option order and in reverse (averaged, to cancel position bias), over one shared evaluation of the input.
+ * Answers typed questions with probabilities on a model's token logits: every question is asked in the given
+ * option order and in reverse (averaged, to cancel position bias), over one shared evaluation of the input. The
+ * rounds run on a DecisionBackend: the local engine, or an upstream engine sent the same token ids.
  */
-export class LlamaDecisionEngine {
-    private readonly engine: LocalEngine;
+export class LlamaDecisionEngine implements DecisionEngine {
+    private readonly engine: DecisionBackend;
     private readonly orderDebias: boolean;
     private readonly labelCache = new Map<string, LabelTokens>();
 
-    public constructor(engine: LocalEngine, {orderDebias = true}: DecisionEngineOptions = {}) {
-        this.engine = engine;
+    public constructor(engine: LocalEngine | DecisionBackend, {orderDebias = true}: DecisionEngineOptions = {}) {
+        this.engine = engine instanceof LocalEngine ? localDecisionBackend(engine) : engine;
         this.orderDebias = orderDebias;
     }
 
     public async decide(request: NormalizedDecisionRequest, signal: AbortSignal): Promise<DecisionEngineResult> {
-        if (request.images.length > 0)
+        // Images need a backend that can see (native/vision); its rounds read the input with the images' places.
+        const seeing = request.images.length > 0 ? this.engine.withImages?.(request) : undefined;
+        if (request.images.length > 0 && seeing == null)
             throw new ApiError(400, "request_rejected", `the request holds ${request.images.length} image(s), but the loaded model cannot read images`);
+        const backend = seeing?.backend ?? this.engine;
+        const text = seeing?.text ?? request.text;
 
-        const contextSize = this.engine.context.contextSize;
+        const contextSize = backend.contextSize;
         const tooLong = (tokens: number, atLeast: boolean) => new ApiError(400, "request_rejected",
             `the input and its longest question take ${atLeast ? "at least " : ""}${tokens} tokens, more than the ${contextSize}-token context of the loaded model`);
         // Spec §7 cause 6, from the byte count alone when even the fewest tokens the input could take do not fit.
@@ -122,7 +131,7 @@ export class LlamaDecisionEngine {
 
         const presentations = request.questions.map((question) => questionPresentations(question, this.orderDebias));
         const rounds = presentations.flatMap((perQuestion) => perQuestion.flatMap((presentation) => presentation.rounds));
-        const prompts = new DecisionPrompts(this.engine, request.text, {limit: contextSize - 1, signal});
+        const prompts = new DecisionPrompts(this.engine, text, {limit: contextSize - 1, signal});
         const inputs: RoundInput[] = [];
         try {
             for (const round of rounds) inputs.push(await this.roundInput(prompts, round.prompt, round.labels));
@@ -133,9 +142,9 @@ export class LlamaDecisionEngine {
         const longest = Math.max(...inputs.map((input) => input.tokens.length));
         if (longest >= contextSize) throw tooLong(longest, false);
 
-        const lease = await this.engine.scheduler.acquire(inputs[0].tokens, signal);
+        const run = await backend.open(inputs[0].tokens, signal);
         try {
-            const evaluation = await evaluateRounds(lease.sequence, inputs, {signal, labelMass: request.labelMass});
+            const evaluation = await run.evaluate(inputs, {signal, labelMass: request.labelMass});
             let roundIndex = 0;
             const labelMasses: number[] = [];
             const distributions = presentations.map((perQuestion) => {
@@ -159,14 +168,14 @@ export class LlamaDecisionEngine {
 
             const usage = {inputTokens: evaluation.inputTokens, outputTokens: 0};
             const explanations = request.explain
-                ? await this.explainAll(lease, request, distributions, signal, (input, output) => {
+                ? await this.explainAll(run, {...request, text}, distributions, signal, (input, output) => {
                     usage.inputTokens += input;
                     usage.outputTokens += output;
                 })
                 : undefined;
             return {answers: distributions.map((probabilities, index) => ({probabilities, explanation: explanations?.[index], labelMass: labelMasses[index]})), usage};
         } finally {
-            lease.release();
+            run.release();
         }
     }
 
@@ -196,16 +205,14 @@ export class LlamaDecisionEngine {
         return cached;
     }
 
-    private async explainAll(lease: SequenceLease, request: NormalizedDecisionRequest, distributions: number[][], signal: AbortSignal,
+    private async explainAll(run: DecisionRun, request: NormalizedDecisionRequest, distributions: number[][], signal: AbortSignal,
         countTokens: (input: number, output: number) => void): Promise<string[]> {
         const explanations: string[] = [];
         for (const [index, question] of request.questions.entries()) {
             const probabilities = distributions[index];
             const best = probabilities.indexOf(Math.max(...probabilities));
             const [presentation] = questionPresentations(question, false);
-            const result = await explainAnswer({
-                lease,
-                chatWrapper: this.engine.chatWrapper,
+            const result = await run.explain({
                 text: request.text,
                 questionPrompt: presentation.rounds[0].prompt,
                 answerText: question.kind === "yesno" ? (best === 0 ? "Yes" : "No") : question.options[best].text,

@@ -8,10 +8,10 @@ import {ValidationError} from "../../protocol/validation.ts";
 import {type ErrorFormatter, writeSuccess} from "../http/replies.ts";
 import type {Route} from "../http/HttpServer.ts";
 import {settleUsage} from "../http/gate.ts";
-import type {LlamaDecisionEngine} from "./LlamaDecisionEngine.ts";
+import type {DecisionEngine} from "./LlamaDecisionEngine.ts";
 
-/** `POST /svc-1-decision/v1/decisions` and `/v1/systemone` (spec 2.8-2.10): one engine, two wire formats. */
-export function createDecisionRoutes(engine: LlamaDecisionEngine): Route[] {
+/** `POST /svc-1-decision/v1/decisions` and `/v1/systemone` (spec 2.8-2.10): one engine (local or upstream), two wire formats. */
+export function createDecisionRoutes(engine: DecisionEngine): Route[] {
     const route = (path: string, parse: (body: unknown) => NormalizedDecisionRequest,
         format: (request: NormalizedDecisionRequest, result: DecisionEngineResult) => unknown,
         errorBody: (error: unknown) => DecisionErrorResponse<unknown>): Route => ({

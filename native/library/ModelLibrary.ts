@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import {mkdir, readdir, readFile, rm, stat} from "node:fs/promises";
 import {readModelFileInfo} from "./modelFile.ts";
+import {pairProjectors} from "./projectors.ts";
 import {writeJsonAtomic} from "../../base/node/writeFileAtomic.ts";
 import {userDataDir} from "../../base/node/userDataDir.ts";
 import {type LibraryListing, type LibraryModel, type ModelFileInfo, type ModelRole, type PartialDownload, modelRoles} from "../../protocol/gateway/contract.ts";
@@ -64,12 +65,17 @@ export class ModelLibrary {
             throw error;
         });
         const names = entries.filter((entry) => entry.isFile() || entry.isSymbolicLink()).map((entry) => entry.name).sort();
-        const models: Array<Omit<LibraryModel, "roles" | "isDefault">> = [];
+        const described: Array<Omit<LibraryModel, "roles" | "isDefault">> = [];
         // A file that vanished meanwhile, or a dangling link, is left out rather than failing the whole listing.
         for (const name of names.filter((name) => name.toLowerCase().endsWith(".gguf") && !name.startsWith("."))) {
             const model = await this.describe(name).catch(() => undefined);
-            if (model != null) models.push(model);
+            if (model != null) described.push(model);
         }
+        // Vision projectors are no models to serve or choose: they are listed apart, each paired by name (projectors.ts).
+        const projectorFiles = described.filter((file) => file.info?.projector != null);
+        const pairs = pairProjectors(described.filter((file) => file.info?.projector == null).map((file) => file.id), projectorFiles.map((file) => file.id));
+        const models = described.filter((file) => file.info?.projector == null).map((file) => pairs.has(file.id) ? {...file, mmproj: pairs.get(file.id)} : file);
+        const pairedWith = new Map([...pairs].map(([model, projector]) => [projector, model]));
         const partial = (await Promise.all(names.filter((name) => name.endsWith(partSuffix)).map((name) => this.describePart(name).catch(() => undefined))))
             .filter((part): part is PartialDownload => part != null);
 
@@ -91,7 +97,8 @@ export class ModelLibrary {
             defaultId,
             defaultIsExplicit: explicitDefault != null,
             roles,
-            partial
+            partial,
+            projectors: projectorFiles.map((file) => ({id: file.id, path: file.path, sizeBytes: file.sizeBytes, ...(pairedWith.has(file.id) ? {pairedWith: pairedWith.get(file.id)} : {})}))
         };
     }
 

@@ -96,8 +96,21 @@ export function describeGguf(fileInfo: GgufFileInfo, fileName: string): ModelFil
         chatWrapper: wrapper?.wrapperName ?? "General",
         canThink: wrapper != null && canThink(wrapper),
         canCallTools: (wrapper != null && wrapper.settings.functions !== ChatWrapper.defaultSettings.functions)
-            || (typeof template === "string" && /\btools\b/.test(template))
+            || (typeof template === "string" && /\btools\b/.test(template)),
+        ...projectorOf(fileInfo)
     };
+}
+
+/**
+ * A vision projector (mmproj) as llama.cpp's converter writes it: `general.type` "mmproj" (recent files), or the
+ * `clip.*` keys libmtmd reads (older files, architecture "clip"). Its projector type is `clip.projector_type`,
+ * or `clip.vision.projector_type` in files that also hold an audio encoder.
+ */
+function projectorOf(fileInfo: GgufFileInfo): {projector?: {type?: string}} {
+    const metadata = fileInfo.metadata as unknown as {general: {type?: unknown}, clip?: {projector_type?: unknown, vision?: {projector_type?: unknown}}};
+    if (metadata.general.type !== "mmproj" && metadata.clip == null) return {};
+    const type = metadata.clip?.projector_type ?? metadata.clip?.vision?.projector_type;
+    return {projector: typeof type === "string" ? {type} : {}};
 }
 
 function countParameters(tensors: readonly GgufTensorInfo[]): number {

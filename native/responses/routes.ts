@@ -3,7 +3,7 @@ import {parseResponsesRequest} from "../../protocol/responses/parseResponsesRequ
 import type {ResponsesRequest} from "../../protocol/responses/types.ts";
 import type {ChatToolCall} from "../../protocol/chat/types.ts";
 import {type ChatModelVariant, createChatTurnRoute} from "../chat/routes.ts";
-import type {ChatTurnSession} from "../chat/turnRun.ts";
+import type {TurnSession} from "../chat/turnRun.ts";
 import type {ChatTurnRequest} from "../chat/turnPlan.ts";
 import {makeId, unixSeconds} from "../engine/LocalEngine.ts";
 import type {RequestContext, Route} from "../http/HttpServer.ts";
@@ -69,7 +69,7 @@ function toFunctionCallItem(call: ChatToolCall) {
     return functionCallItem(makeId("fc"), call);
 }
 
-async function streamResponse(context: RequestContext, request: ResponsesRequest, session: ChatTurnSession, base: ResponseBase) {
+async function streamResponse(context: RequestContext, request: ResponsesRequest, session: TurnSession, base: ResponseBase) {
     const stream = new SseStream(context);
     const writer = new ResponseEventWriter(base, (event) => stream.send(event, event.type));
     writer.start();

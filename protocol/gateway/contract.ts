@@ -32,7 +32,9 @@ export type ModelFileInfo = {
     /** The chat format has a thought segment: the model can reason and `svc-1-reasoning` can be served with it. */
     canThink: boolean,
     /** The chat format has its own tool-call syntax (or the template renders `tools`). */
-    canCallTools: boolean
+    canCallTools: boolean,
+    /** Present when the file is a vision projector (an mmproj: `general.type` "mmproj" or `clip.*` keys), not a model. */
+    projector?: {type?: string}
 };
 
 /** One GGUF file of the library; its id is its file name. */
@@ -48,7 +50,9 @@ export type LibraryModel = {
     roles: ModelRole[],
     isDefault: boolean,
     /** The model that ships with the app (resources/models): served when the library is empty; not a library file. */
-    builtIn?: boolean
+    builtIn?: boolean,
+    /** The id of its vision projector (mmproj) in the library, paired by name: the model then reads images. */
+    mmproj?: string
 };
 
 /** A `.part` file left by an interrupted download: pulling the same URL again resumes it. */
@@ -62,7 +66,9 @@ export type LibraryListing = {
     /** Whether `defaultId` was chosen (POST .../default, `svc-studio models default`) rather than implied. */
     defaultIsExplicit: boolean,
     roles: Partial<Record<ModelRole, string>>,
-    partial: PartialDownload[]
+    partial: PartialDownload[],
+    /** Vision projector files (mmproj), listed apart from the models they extend; `pairedWith` is that model's id. */
+    projectors?: Array<{id: string, path: string, sizeBytes: number, pairedWith?: string}>
 };
 
 /** A recommended model: a real, well-known GGUF repository on Hugging Face, fetched with `npm run pull -- <uri>`. */
@@ -79,7 +85,9 @@ export type CatalogModel = {
     /** What it is recommended for. */
     roles: ModelRole[],
     description: string,
-    license: string
+    license: string,
+    /** A vision model's projector (mmproj), downloaded with it and saved as `fileName`, which pairs it by name. */
+    projector?: {uri: string, fileName: string, approxSizeBytes: number, sizeLabel: string}
 };
 
 export type GpuBackendType = "cuda" | "vulkan" | "metal";

@@ -90,6 +90,7 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.equal(await model.getByTestId("cap-template").getAttribute("data-on"), String(info.hasChatTemplate));
         assert.equal(await model.getByTestId("cap-thinks").getAttribute("data-on"), String(info.canThink));
         assert.equal(await model.getByTestId("cap-tools").getAttribute("data-on"), String(info.canCallTools));
+        assert.equal(await model.getByTestId("cap-vision").getAttribute("data-on"), "false", "no projector beside it: it cannot read images");
         assert.match(await model.getByTestId("model-size").textContent() ?? "", /^\d+(\.\d+)? KiB$/);
         await model.getByTestId("default-marker").waitFor();
         await model.getByTestId("loaded-marker").waitFor();

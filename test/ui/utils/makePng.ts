@@ -1,4 +1,4 @@
-import {encodePng} from "../../../resources/utils/encodePng.ts";
+import {encodePng} from "../../../base/node/encodePng.ts";
 
 /** A real PNG (a diagonal gradient), so browsers can show its preview. */
 export function makePng(width: number, height: number, tint: [number, number, number] = [90, 110, 255]): Buffer {

@@ -104,6 +104,9 @@ export function ModelRow({model, active, actions}: {model: LibraryModel, active:
                             <Capability on={info.hasChatTemplate} label="template" />
                             <Capability on={info.canThink} label="thinks" />
                             <Capability on={info.canCallTools} label="tools" />
+                            <span title={model.mmproj != null ? `vision projector: ${model.mmproj}` : "no vision projector beside it (mmproj-<name>.gguf)"}>
+                                <Capability on={model.mmproj != null} label="vision" />
+                            </span>
                         </div>
                     </td>
                 </>
