@@ -1,10 +1,10 @@
-import {spawn, execFile} from "node:child_process";
-import {createServer} from "node:net";
+import {execFile} from "node:child_process";
 import {promisify} from "node:util";
 import {format, measure, median} from "./measure.ts";
 import {createJsonPoster} from "./postJson.ts";
 import {spawnServer} from "../support/spawnServer.ts";
 import type {LlamaCppTools} from "../support/llamaCpp.ts";
+import {startLlamaServer} from "../support/startLlamaServer.ts";
 
 const parallel = 4;
 const contextPerSequence = 2048;
@@ -12,43 +12,14 @@ const prompt = "Once upon a time, there was a little girl named Lily. She";
 
 type Server = {name: string, completionsUrl: string, close(): Promise<void>};
 
-async function freePort(): Promise<number> {
-    return new Promise((resolve, reject) => {
-        const probe = createServer();
-        probe.once("error", reject);
-        probe.listen(0, "127.0.0.1", () => {
-            const {port} = probe.address() as {port: number};
-            probe.close(() => resolve(port));
-        });
-    });
-}
-
 /**
  * llama.cpp's own server on the same file, threads and slots as ours: `-np 4` slots of 2,048 tokens each (llama-server
- * splits `-c` between its slots), CPU only, no web UI. Ready when `/health` answers 200.
+ * splits `-c` between its slots), CPU only, and flash attention off as our engine has it on CPU (LocalEngine: on
+ * CPU its kernel made small batches over a long prefix 2-20x slower; llama-server's default "auto" turns it on).
  */
-export async function startLlamaServer(tools: LlamaCppTools, modelPath: string, threads: number): Promise<Server> {
-    const port = await freePort();
-    const child = spawn(tools.server, ["-m", modelPath, "--host", "127.0.0.1", "--port", String(port), "-t", String(threads), "-tb", String(threads),
-        "-np", String(parallel), "-c", String(parallel * contextPerSequence), "-ngl", "0", "--no-webui", "--log-disable"], {stdio: ["ignore", "ignore", "pipe"]});
-    let log = "";
-    child.stderr.on("data", (chunk: Buffer) => log = (log + chunk.toString()).slice(-4000));
-    const url = `http://127.0.0.1:${port}`;
-    for (let attempt = 0; ; attempt++) {
-        if (child.exitCode != null) throw new Error(`llama-server exited with ${child.exitCode}:\n${log}`);
-        const ready = await fetch(`${url}/health`).then((response) => response.status === 200, () => false);
-        if (ready) break;
-        if (attempt > 600) throw new Error(`llama-server did not become ready:\n${log}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    return {
-        name: "llama-server", completionsUrl: `${url}/v1/completions`,
-        close: () => new Promise((resolve) => {
-            if (child.exitCode != null) return resolve();
-            child.once("exit", () => resolve());
-            child.kill("SIGTERM");
-        })
-    };
+async function startTheirs(tools: LlamaCppTools, modelPath: string, threads: number): Promise<Server> {
+    const server = await startLlamaServer(modelPath, {threads, parallel, contextSize: parallel * contextPerSequence, tools, args: ["-fa", "off"]});
+    return {name: "llama-server", completionsUrl: `${server.url}/v1/completions`, close: () => server.close()};
 }
 
 async function startOurs(modelPath: string, threads: number): Promise<Server> {
@@ -66,7 +37,7 @@ type Usage = {prompt_tokens: number, completion_tokens: number};
  */
 export async function llamaServerBench(tools: LlamaCppTools, model: {name: string, path: string}, threads: number, {rounds, maxTokens, requests}: {rounds: number, maxTokens: number, requests: number}) {
     const ours = await startOurs(model.path, threads);
-    const theirs = await startLlamaServer(tools, model.path, threads);
+    const theirs = await startTheirs(tools, model.path, threads);
     const servers = [ours, theirs];
     const body = JSON.stringify({model: "svc-1", prompt, max_tokens: maxTokens, temperature: 0});
     const posters = servers.map((server) => createJsonPoster(server.completionsUrl));
@@ -124,9 +95,9 @@ export async function llamaServerBench(tools: LlamaCppTools, model: {name: strin
     for (const server of servers) await server.close();
 }
 
-/** llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`: the kernels' bound. */
+/** llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`, flash attention off as ours on CPU. */
 export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number, promptTokens = 2000, generated = 64): Promise<{pp: number, tg: number | undefined}> {
-    const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-p", String(promptTokens), "-n", String(generated), "-r", "2", "-o", "json"], {maxBuffer: 1 << 24});
+    const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-fa", "0", "-p", String(promptTokens), "-n", String(generated), "-r", "2", "-o", "json"], {maxBuffer: 1 << 24});
     const results = JSON.parse(stdout) as Array<{n_prompt: number, n_gen: number, avg_ts: number}>;
     return {pp: results.find((result) => result.n_prompt > 0)!.avg_ts, tg: results.find((result) => result.n_gen > 0)?.avg_ts};
 }
