@@ -1,5 +1,5 @@
 import type {TextChunks, CellValue, SheetRow, SpreadsheetSource} from "./types.ts";
-import {readChunks} from "../sdk/sse.ts";
+import {readChunks} from "../../base/common/sse.ts";
 import {isBlankRow} from "./table.ts";
 
 /**

@@ -2,7 +2,7 @@ import type {ChatMessage, ChatCompletion, ChatCompletionChunk} from "../../proto
 import {type RetryOptions, retryPolicy, withRetry} from "./retry.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import {readFirstBytes, readJsonBody, runAttempt, type Attempt, streamBytes, responseMeta} from "./http.ts";
-import {parseSse, type ParsedSseEvent} from "./sse.ts";
+import {parseSse, type ParsedSseEvent} from "../../base/common/sse.ts";
 import {readChatChunks, readResponsesEvents} from "./streams.ts";
 import type {TextCompletion} from "../../protocol/completions.ts";
 import type {DecisionsRequest, DecisionsResponse, SystemoneRequest, SystemoneResponse} from "../../protocol/decisions/types.ts";

@@ -1,5 +1,5 @@
 import {apiErrorFromBody, type HttpApiError, invalidResponse, TransportError} from "./errors.ts";
-import type {ParsedSseEvent} from "./sse.ts";
+import type {ParsedSseEvent} from "../../base/common/sse.ts";
 
 /**
  * An error sent inside a stream that had already started (`data: {"error": {...}}`). The HTTP status

@@ -37,14 +37,19 @@ export class TextTail {
 /** What the engine CLI prints on start-up (native/cli/main.ts `serve`), read back line by line. */
 export type EngineLine =
     | {kind: "model", modelPath: string, template: string, gpu: string | false, threads: number, contextSize: number, parallel: number}
-    | {kind: "listening", url: string};
+    | {kind: "listening", url: string}
+    | {kind: "projector", mmprojPath: string};
 
 const modelLine = /^model (.+) \((.+?) template\), (.+?), (\d+) threads, context (\d+) x (\d+) sequences$/;
 const listeningLine = /^listening on (http:\/\/\S+)$/;
+/** `serve --model <file>` names the projector it found beside the model (native/cli/serveArgs.ts, resolveServeModel). */
+const projectorLine = /^vision projector (.+) \(beside the model, same name\)$/;
 
 export function parseEngineLine(line: string): EngineLine | undefined {
     const listening = listeningLine.exec(line.trim());
     if (listening != null) return {kind: "listening", url: listening[1]};
+    const projector = projectorLine.exec(line.trim());
+    if (projector != null) return {kind: "projector", mmprojPath: projector[1]};
     const model = modelLine.exec(line.trim());
     if (model == null) return undefined;
     return {
@@ -229,6 +234,8 @@ export class EngineSupervisor extends EventEmitter {
                 if (parsed?.kind === "model") {
                     const {modelPath: _path, template: _template, kind: _kind, ...info} = parsed;
                     this.setStatus({...this.current, ...info});
+                } else if (parsed?.kind === "projector") {
+                    this.setStatus({...this.current, mmproj: parsed.mmprojPath});
                 } else if (parsed?.kind === "listening" && this.launch?.child === child) {
                     clearTimeout(timer);
                     this.runningSince = Date.now();

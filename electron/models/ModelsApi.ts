@@ -1,11 +1,11 @@
-import {catalog} from "../../native/library/catalog.ts";
+import path from "node:path";
 import {describeEmbeddedModel} from "../../native/library/embeddedModel.ts";
 import {ModelLibrary, ModelLibraryError} from "../../native/library/ModelLibrary.ts";
 import {fail, optional, readBoolean, readEnum, readNumber, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
 import type {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
 import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
-import type {ModelDownloads} from "./ModelDownloads.ts";
+import type {ModelDownloadRequest, ModelDownloads} from "./ModelDownloads.ts";
 import {type CatalogModel, type EngineLifecycleSettings, type ModelsState, modelRoles} from "../../protocol/gateway/contract.ts";
 
 const maxIdleMinutes = 7 * 24 * 60;
@@ -28,11 +28,15 @@ export class ModelsApi {
         return {
             ...listing,
             builtIn,
-            catalog: catalog.map((entry) => ({...entry, installedId: listing.models.find((model) => model.id === fileOf(entry))?.id})),
+            // A vision model counts as installed once its projector is paired with it; until then Download fetches
+            // what is missing (the model already present is kept).
+            catalog: this.downloads.catalog.map((entry) => ({...entry, installedId: listing.models
+                .find((model) => model.id === fileOf(entry) && (entry.projector == null || model.mmproj != null))?.id})),
             active: {
                 status: status.status,
                 modelPath,
                 modelId: [...listing.models, ...builtIn != null ? [builtIn] : []].find((model) => model.path === modelPath)?.id,
+                ...(status.mmproj != null ? {mmproj: path.basename(status.mmproj)} : {}),
                 unloadedForIdle: this.lifecycle.idleUnloaded
             },
             downloads: this.downloads.list(),
@@ -51,7 +55,7 @@ export class ModelsApi {
             return {status: 200, body: {gpu: await this.gpuReport}};
         },
         downloads: async () => ({status: 200, body: {downloads: this.downloads.list()}}),
-        download: async ({readBody}) => ({status: 202, body: {download: this.downloads.start(readDownloadRequest(await readBody()))}}),
+        download: async ({readBody}) => ({status: 202, body: {download: this.downloads.start(readDownloadRequest(await readBody(), this.downloads.catalog))}}),
         cancelDownload: async ({params}) => ({status: 200, body: {download: await this.downloads.cancel(params.id)}}),
         configure: async ({readBody}) => {
             this.lifecycle.configure(readSettings(await readBody()));
@@ -111,21 +115,23 @@ function fileOf(entry: CatalogModel): string {
     return entry.uri.split("/").at(-1) ?? "";
 }
 
-function readDownloadRequest(value: unknown) {
+function readDownloadRequest(value: unknown, catalog: readonly CatalogModel[]): ModelDownloadRequest {
     const body = readObject(value, []);
     rejectUnknownFields(body, [], ["source", "catalogId", "sha256", "fileName"]);
     const catalogId = optional(body, "catalogId", [], readString);
     let source = optional(body, "source", [], readString);
+    let projector: CatalogModel["projector"];
     if (catalogId != null) {
         const entry = catalog.find((model) => model.id === catalogId);
         if (entry == null) fail(["catalogId"], `unknown catalog model; one of ${catalog.map((model) => model.id).join(", ")}`);
         if (source != null) fail(["source"], "give source or catalogId, not both");
         source = entry.uri;
+        projector = entry.projector;
     }
     if (source == null) fail(["source"], "is required (a URL or hf:<user>/<repo>/<file.gguf>), or give catalogId");
     const sha256 = optional(body, "sha256", [], readString);
     if (sha256 != null && !/^[0-9a-fA-F]{64}$/.test(sha256)) fail(["sha256"], "must be 64 hex digits");
-    return {source, sha256, fileName: optional(body, "fileName", [], readString)};
+    return {source, sha256, fileName: optional(body, "fileName", [], readString), ...(projector != null ? {projector} : {})};
 }
 
 function readSettings(value: unknown): Partial<EngineLifecycleSettings> {

@@ -44,6 +44,13 @@ test("serve --model finds the projector beside the model by name, and only one w
     await copyFile(fixture.modelPath, path.join(dir, "m.gguf"));
     await copyFile(fixture.modelPath, path.join(dir, "mmproj-m.gguf"));
     assert.equal(await findProjectorFor(path.join(dir, "m.gguf")), undefined, "a text model named mmproj-... is no projector");
+    // As the library pairs them: a projector whose name lacks the word, with the model's stem and a quantisation tag.
+    const plain = path.join(root, "plain");
+    await mkdir(plain);
+    await copyFile(fixture.modelPath, path.join(plain, "seer.gguf"));
+    await copyFile(fixture.mmprojPath, path.join(plain, "seer-f16.gguf"));
+    assert.equal(await findProjectorFor(path.join(plain, "seer.gguf")), path.join(plain, "seer-f16.gguf"));
+    assert.equal((await new ModelLibrary(plain).list()).models.find((model) => model.id === "seer.gguf")?.mmproj, "seer-f16.gguf");
 });
 
 test("catalog vision models download a projector saved under a name that pairs it", () => {

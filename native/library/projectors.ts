@@ -39,15 +39,19 @@ export function pairProjectors(models: readonly string[], projectors: readonly s
 
 /**
  * The projector paired with `modelPath` in its own folder, or undefined: `serve --model <file>` without `--mmproj`
- * serves a vision model with its projector when the folder holds one of the same name. Only files named as
- * projectors are read, and one counts only when its header says it is one.
+ * serves a vision model with its projector when the folder holds one of the same stem, as the library pairs them
+ * (ModelLibrary reads every header; here only the same-stem files are read, those named as projectors first). One
+ * counts only when its header says it is a projector.
  */
 export async function findProjectorFor(modelPath: string): Promise<string | undefined> {
     const folder = path.dirname(modelPath);
+    const model = path.basename(modelPath);
     const names = await readdir(folder).catch(() => [] as string[]);
-    const candidates = names.filter((name) => name.toLowerCase().endsWith(".gguf") && namedAsProjector(name) && name !== path.basename(modelPath));
-    const paired = pairProjectors([path.basename(modelPath)], candidates).get(path.basename(modelPath));
-    if (paired == null) return undefined;
-    const info = await readModelFileInfo(path.join(folder, paired)).catch(() => undefined);
-    return info?.projector != null ? path.join(folder, paired) : undefined;
+    const candidates = names.filter((name) => name.toLowerCase().endsWith(".gguf") && name !== model && pairingStem(name) === pairingStem(model))
+        .sort((a, b) => Number(namedAsProjector(b)) - Number(namedAsProjector(a)) || a.localeCompare(b));
+    for (const candidate of candidates) {
+        const info = await readModelFileInfo(path.join(folder, candidate)).catch(() => undefined);
+        if (info?.projector != null) return path.join(folder, candidate);
+    }
+    return undefined;
 }

@@ -137,6 +137,11 @@ export type EngineStatusName = "stopped" | "starting" | "running" | "crashed";
 export type EngineStatus = {
     status: EngineStatusName,
     model?: string,
+    /**
+     * The vision projector (mmproj) the engine loaded with the model, as `serve` reports it: present when the running
+     * model reads images (chat, Responses, decisions), absent when a request with an image would be refused.
+     */
+    mmproj?: string,
     gpu?: string | false,
     threads?: number,
     contextSize?: number,
@@ -175,6 +180,12 @@ export type DownloadJob = {
     /** The library model id once done. */
     modelId?: string,
     sha256?: string,
+    /**
+     * A catalog vision model's projector (mmproj), fetched in the same job once the model is in, and saved as the
+     * catalog's `fileName`, which pairs it with the model by name. The job's speed, attempt and retry fields follow
+     * whichever file is downloading; it is done when both are.
+     */
+    projector?: {fileName: string, url: string, receivedBytes: number, totalBytes?: number, done: boolean},
     startedAt: string,
     finishedAt?: string
 };
@@ -202,7 +213,8 @@ export type ModelsState = LibraryListing & {
     /** The built-in model, when this install has it. */
     builtIn?: LibraryModel,
     catalog: Array<CatalogModel & {installedId?: string}>,
-    active: {status: string, modelPath?: string, modelId?: string, unloadedForIdle: boolean},
+    /** `mmproj`: the file name of the projector the running engine loaded (EngineStatus.mmproj): the model reads images. */
+    active: {status: string, modelPath?: string, modelId?: string, mmproj?: string, unloadedForIdle: boolean},
     downloads: DownloadJob[],
     settings: EngineLifecycleSettings
 };

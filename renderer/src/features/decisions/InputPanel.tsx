@@ -5,6 +5,8 @@ import {JsonEditor} from "../../ui/JsonEditor.tsx";
 import {useNavStore} from "../../ui/appState.ts";
 import {AutoTextarea} from "../../ui/controls.tsx";
 import {ImageAttachButton} from "../../ui/images.tsx";
+import {ImageSupportNote, imageSupport} from "../../ui/imageSupport.tsx";
+import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {imageName} from "../questionSet/requests.ts";
 import {useScoringStore} from "../scoring/scoringStore.ts";
@@ -55,6 +57,7 @@ export function DecisionImages() {
     const set = useDecisionInputStore((state) => state.set);
     const [note, setNote] = useState<string | null>(null);
     const full = images.length >= limits.imagesPerRequest;
+    const {data: gateway} = useGatewayState();
     return (
         <div className="decision-images">
             <div className="row-gap">
@@ -79,6 +82,7 @@ export function DecisionImages() {
                     ))}
                 </div>
             )}
+            <ImageSupportNote support={imageSupport(gateway?.engine, activeConnection(gateway))} imageCount={images.length} />
         </div>
     );
 }

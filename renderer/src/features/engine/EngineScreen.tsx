@@ -1,10 +1,11 @@
 // The Engine & connections screen: the local engine's state and controls, the connection profiles, adding a remote one.
-import {useState} from "react";
+import {useState, type ReactNode} from "react";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {useGatewayState, useGatewayMutation} from "../../gateway/gatewayState.ts";
 import type {EngineState, GatewayState} from "../../gateway/types.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {Icon} from "../../ui/controls.tsx";
+import {VisionFact} from "../../ui/imageSupport.tsx";
 
 /** Engine & connections: the local engine's state and controls, and the connection profiles. */
 export function EngineScreen() {
@@ -40,8 +41,9 @@ export function EngineCard({engine}: {engine: EngineState}) {
     const busy = start.isPending || stop.isPending;
     const running = engine.status === "running" || engine.status === "starting";
     const failure = start.error ?? stop.error;
-    const rows: Array<[string, string | undefined]> = [
+    const rows: Array<[string, ReactNode]> = [
         ["Model", engine.model],
+        ["Images", engine.status === "running" ? <VisionFact mmproj={engine.mmproj} /> : undefined],
         ["Compute", engine.gpu === undefined ? undefined : engine.gpu === false ? "CPU" : `GPU (${engine.gpu})`],
         ["Threads", engine.threads?.toString()],
         ["Context size", engine.contextSize?.toLocaleString("en-US")],

@@ -70,6 +70,13 @@ export function DownloadRow({job, onCancel, cancelling}: {job: DownloadJob, onCa
                 )}
             </div>
             <div className="mono muted small break" title="source">{job.source}</div>
+            {job.projector != null && (
+                <div className="small" data-testid="download-projector" data-done={job.projector.done}>
+                    <span className="badge badge-accent">vision</span>{" "}
+                    {progress.projector != null ? "now its projector " : job.projector.done ? "with its projector " : "then its projector "}
+                    <span className="mono">{job.projector.fileName}</span>
+                </div>
+            )}
             {job.status !== "failed" && job.status !== "cancelled" && (
                 <div className={`models-bar${progress.fraction == null ? " indeterminate" : ""}`} role="progressbar" aria-label={`Download of ${job.fileName}`}
                     aria-valuemin={0} aria-valuemax={100} aria-valuenow={progress.fraction != null ? Math.round(progress.fraction * 100) : undefined}
@@ -88,7 +95,8 @@ export function DownloadRow({job, onCancel, cancelling}: {job: DownloadJob, onCa
                 <div className="field-warning" data-testid="download-retrying">Connection trouble, retrying (attempt {job.attempt}): {job.retrying}</div>
             )}
             {job.status === "done" && (
-                <div className="field-ok" data-testid="download-done">Added to the library as <span className="mono">{job.modelId}</span></div>
+                <div className="field-ok" data-testid="download-done">Added to the library as <span className="mono">{job.modelId}</span>
+                    {job.projector != null && <>, paired with <span className="mono">{job.projector.fileName}</span>: it reads images</>}</div>
             )}
             {job.status === "failed" && job.error && (
                 <div className="models-download-error" role="alert" data-testid="download-error">

@@ -1,10 +1,11 @@
 // The engine side of the Models screen: the running engine, the GPU and memory report, lifecycle settings.
-import {useState, useEffect, type FormEvent} from "react";
+import {useState, useEffect, type FormEvent, type ReactNode} from "react";
 import {formatBytes} from "../../../../base/common/format.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {Icon} from "../../ui/controls.tsx";
+import {VisionFact} from "../../ui/imageSupport.tsx";
 import {useModelsMutation, fileNameOf, useGpuReport} from "./models.ts";
 import type {ModelsState, GpuBackend, LifecycleSettings as Settings} from "./types.ts";
 
@@ -20,8 +21,9 @@ export function EnginePanel({models}: {models: ModelsState}) {
     const builtIn = engine?.model != null && models.builtIn?.path === engine.model;
     const outside = engine?.model != null && !builtIn && !models.models.some((model) => model.path === engine.model);
     const modelText = engine?.model != null ? `${fileNameOf(engine.model)}${builtIn ? " (built-in)" : outside ? " (not in the library)" : ""}` : undefined;
-    const rows: Array<[string, string | undefined, string]> = engine == null ? [] : [
+    const rows: Array<[string, ReactNode, string]> = engine == null ? [] : [
         [running ? "Model" : "Last model", modelText, "model"],
+        ["Images", engine.status === "running" ? <VisionFact mmproj={engine.mmproj} /> : undefined, "vision"],
         ["Compute", engine.gpu === undefined ? undefined : engine.gpu === false ? "CPU" : `GPU (${engine.gpu})`, "compute"],
         ["Threads", engine.threads?.toString(), "threads"],
         ["Context size", engine.contextSize != null ? `${engine.contextSize.toLocaleString("en-US")} tokens` : undefined, "context"]
@@ -39,7 +41,7 @@ export function EnginePanel({models}: {models: ModelsState}) {
             </div>
             <dl className="models-facts">
                 {rows.map(([label, value, id]) => (
-                    <div className="models-fact" key={id}>
+                    <div className={id === "vision" ? "models-fact wide" : "models-fact"} key={id}>
                         <dt>{label}</dt>
                         <dd className="mono break" data-testid={`models-engine-${id}`} title={id === "model" ? engine?.model : undefined}>{value ?? "—"}</dd>
                     </div>

@@ -81,3 +81,17 @@ test("a finished or failed download shows no speed or time left", () => {
 test("more bytes than announced never overflows the bar", () => {
     assert.equal(downloadProgress(job({receivedBytes: 150, totalBytes: 100})).fraction, 1);
 });
+
+test("a vision model's job: the model's figures first, then its projector's once the model is complete", () => {
+    const projector = {fileName: "mmproj-m.gguf", url: "http://127.0.0.1/p.gguf", receivedBytes: 0, done: false};
+    const model = downloadProgress(job({receivedBytes: 50, totalBytes: 100, projector}));
+    assert.equal(model.fraction, 0.5);
+    assert.equal(model.projector, undefined);
+    const next = downloadProgress(job({receivedBytes: 100, totalBytes: 100, projector: {...projector, receivedBytes: 1024, totalBytes: 4096}}));
+    assert.equal(next.projector, "mmproj-m.gguf");
+    assert.equal(next.fraction, 0.25);
+    assert.equal(next.bytes, "1.00 KiB of 4.00 KiB");
+    const done = downloadProgress(job({status: "done", receivedBytes: 100, totalBytes: 100, projector: {...projector, receivedBytes: 4096, totalBytes: 4096, done: true}}));
+    assert.equal(done.projector, undefined);
+    assert.equal(done.fraction, 1);
+});

@@ -92,17 +92,28 @@ export type DownloadProgressView = {
     /** "1.20 MiB/s"; absent when nothing is flowing. */
     speed?: string,
     /** "3 s left"; absent when unknown or finished. */
-    eta?: string
+    eta?: string,
+    /** The vision projector's file name while it is the file downloading (after its model, in the same job). */
+    projector?: string
 };
 
-/** The figures one download row shows. */
+/** A vision model's job fetches its projector once the model is complete: the figures are then the projector's. */
+function projectorInFlight(job: DownloadJob): DownloadJob["projector"] {
+    const modelComplete = job.totalBytes != null && job.receivedBytes >= job.totalBytes;
+    return job.status === "downloading" && job.projector != null && !job.projector.done && modelComplete ? job.projector : undefined;
+}
+
+/** The figures one download row shows: of the model, or of its projector once that one is downloading. */
 export function downloadProgress(job: DownloadJob): DownloadProgressView {
-    const total = job.totalBytes;
-    const fraction = total != null && total > 0 ? Math.min(1, job.receivedBytes / total) : job.status === "done" ? 1 : undefined;
+    const projector = projectorInFlight(job);
+    const received = projector?.receivedBytes ?? job.receivedBytes;
+    const total = projector != null ? projector.totalBytes : job.totalBytes;
+    const fraction = total != null && total > 0 ? Math.min(1, received / total) : job.status === "done" ? 1 : undefined;
     const downloading = job.status === "downloading";
     return {
+        ...(projector != null ? {projector: projector.fileName} : {}),
         fraction,
-        bytes: total != null ? `${formatBytes(job.receivedBytes)} of ${formatBytes(total)}` : formatBytes(job.receivedBytes),
+        bytes: total != null ? `${formatBytes(received)} of ${formatBytes(total)}` : formatBytes(received),
         speed: downloading && job.bytesPerSecond > 0 ? `${formatBytes(job.bytesPerSecond)}/s` : undefined,
         eta: downloading && job.etaSeconds != null ? `${formatDuration(job.etaSeconds)} left` : undefined
     };

@@ -1,6 +1,8 @@
 // The chat playground: system prompt, the editable conversation, Run, the reply; settings on the right.
 import {AutoTextarea, Icon} from "../../ui/controls.tsx";
 import {ImageAttachButton, ImagePreviews} from "../../ui/images.tsx";
+import {ImageSupportNote, imageSupport} from "../../ui/imageSupport.tsx";
+import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ChatReplyView} from "./ChatReplyView.tsx";
 import {ChatSettings} from "./ChatSettings.tsx";
 import {buildChatRequest, type DraftMessage, type DraftRole} from "./chat.ts";
@@ -14,6 +16,8 @@ export function ChatScreen() {
     const run = useChatStore((state) => state.run);
     const draft = useChatStore((state) => state.draft);
     const problems = Object.values(buildChatRequest(draft).errors);
+    const {data: gateway} = useGatewayState();
+    const imageCount = draft.messages.reduce((count, message) => count + message.images.length, 0);
     return (
         <div className="playground">
             <div className="workspace" data-testid="chat-screen">
@@ -23,6 +27,7 @@ export function ChatScreen() {
                         onChange={(event) => useChatStore.getState().setSystemPrompt(event.target.value)} />
                 </div>
                 <MessageList />
+                <ImageSupportNote support={imageSupport(gateway?.engine, activeConnection(gateway))} imageCount={imageCount} />
                 <RunBar run={run} onRun={() => void runChat()} onStop={() => stopRun("chat")} disabledReason={problems.length ? problems[0] : null} />
                 <ChatReplyView />
             </div>

@@ -3,6 +3,8 @@ import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import {AutoTextarea, SidePanel, Icon} from "../../ui/controls.tsx";
 import {ImageAttachButton} from "../../ui/images.tsx";
+import {ImageSupportNote, imageSupport} from "../../ui/imageSupport.tsx";
+import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
 import {responsesParamSpecs} from "./params.ts";
 import {type ResponsesReply, outputTokensOf} from "./responses.ts";
@@ -44,6 +46,7 @@ export function ResponsesScreen() {
 export function ResponsesInputParts() {
     const parts = useResponsesStore((state) => state.draft.parts);
     const {setPartText, removePart, addTextPart, addImageParts} = useResponsesStore.getState();
+    const {data: gateway} = useGatewayState();
     return (
         <div className="card">
             <div className="card-label">Input (user message parts)</div>
@@ -63,6 +66,7 @@ export function ResponsesInputParts() {
                 <button type="button" className="btn btn-ghost btn-sm" onClick={addTextPart}><Icon name="plus" /> Text part</button>
                 <ImageAttachButton testId="responses-image-input" label="Image part" onImages={addImageParts} />
             </div>
+            <ImageSupportNote support={imageSupport(gateway?.engine, activeConnection(gateway))} imageCount={parts.filter((part) => part.type === "input_image").length} />
         </div>
     );
 }
