@@ -39,7 +39,9 @@ export async function meteringOverhead(modelPath: string, threads: number, reque
     try {
         const cases = [
             {name: "GET /models (no charge)", body: undefined, path: "/svc-1/v1/models"},
-            {name: "completion, 4 tokens (charged)", path: "/svc-1/v1/completions", body: JSON.stringify({model: "svc-1", prompt: "Once upon a time", max_tokens: 4, temperature: 0})}
+            {name: "completion, 4 tokens (charged)", path: "/svc-1/v1/completions", body: JSON.stringify({model: "svc-1", prompt: "Once upon a time", max_tokens: 4, temperature: 0})},
+            // A request of a more usual length: the gate's cost is per request, so its share falls as the work grows.
+            {name: "completion, 64 tokens (charged)", path: "/svc-1/v1/completions", body: JSON.stringify({model: "svc-1", prompt: "Once upon a time", max_tokens: 64, temperature: 0})}
         ];
         console.log(`${rounds} rounds of ${requests} request pairs (off, on; sequential); node:http keep-alive client. ` +
             "on/off: requests/s ratio, median of rounds; added: median of the pairs' latency differences");

@@ -8,7 +8,7 @@ import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {readPageStorage} from "./utils/readPageStorage.ts";
-import {expectCount} from "./utils/expect.ts";
+import {eventually, expectCount} from "./utils/expect.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startEngine, type Engine} from "./utils/startEngine.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
@@ -120,7 +120,11 @@ describe("remote connection: the key stays in the gateway", {skip: noChromium ??
         assert.equal(await page.getByTestId("api-error-type").textContent(), "type: authentication_error");
         await screenshot(page, "chat-remote-401");
         // Back to the local engine.
-        await page.getByTestId("connection-switcher").selectOption("local");
+        const switcher = page.getByTestId("connection-switcher");
+        await switcher.selectOption("local");
+        // The switch is a gateway call: run only once it took (the select is disabled while pending and shows the
+        // gateway's active connection after), or the run can still go to the refusing remote.
+        await eventually(async () => assert.ok(await switcher.isEnabled() && await switcher.inputValue() === "local"));
         await page.getByTestId("run-button").click();
         await status().filter({hasText: "done"}).waitFor({timeout: 30_000});
         assert.match(await page.getByText(/^via /).textContent() ?? "", /via Local engine|via local/i);
