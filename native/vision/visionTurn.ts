@@ -112,5 +112,7 @@ async function toBindingMessage(message: ChatMessage): Promise<BindingMessage> {
 async function toBindingPart(part: ChatContentPart): Promise<MessagePart> {
     if (part.type === "text") return {type: "text", text: part.text};
     // `detail` is accepted and has no effect (issue 18): the projector decides the image's tokens.
-    return {type: "image_url", image_url: {url: await decodableDataUrl(readImageDataUrl(part.image_url.url, []))}};
+    // A PNG, JPEG or GIF goes as it came; only a WebP is decoded and re-encoded (not base64 back and forth for all).
+    const image = readImageDataUrl(part.image_url.url, []);
+    return {type: "image_url", image_url: {url: image.format === "webp" ? await decodableDataUrl(image) : part.image_url.url}};
 }
