@@ -68,7 +68,13 @@ export class UpstreamClient {
         if (this.apiKey != null) headers.Authorization = `Bearer ${this.apiKey}`;
         let response: Response;
         try {
-            response = await fetch(url, {...init, headers, signal});
+            response = await fetch(url, {...init, headers, signal}).catch((error: unknown) => {
+                // A kept-alive connection the upstream closed while idle (llama-server's cpp-httplib drops them after
+                // 5 s; a busy event loop can miss undici's 4 s expiry) fails at once with a reset before any answer.
+                // undici retries only idempotent methods, so a POST is sent again here, once, on a fresh connection.
+                if (signal.aborted || !isStaleConnection(error)) throw error;
+                return fetch(url, {...init, headers, signal});
+            });
         } catch (error) {
             // A deadline of our own (the probe's) passing is the upstream not answering: a 502 like any other failure.
             if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError")
@@ -82,6 +88,12 @@ export class UpstreamClient {
         }
         return response;
     }
+}
+
+/** The error of a request written to a connection the other side had already closed (CI printed `UND_ERR_SOCKET`). */
+function isStaleConnection(error: unknown): boolean {
+    const code = (error as {cause?: {code?: string}}).cause?.code;
+    return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
 }
 
 async function readJson<T>(response: Response, url: string): Promise<T> {
