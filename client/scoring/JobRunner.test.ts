@@ -147,6 +147,31 @@ test("pause lets the requests in flight finish and sends nothing more until resu
     }
 });
 
+test("a pause that comes while the rows are still being read sends nothing until resume", async () => {
+    // The UI test clicks Pause right after Start: the first batch is still being read from the file then.
+    const server = await startTestServer([decisionReply({delayMs: 5})]);
+    try {
+        let release!: () => void;
+        const readable = new Promise<void>((resolve) => release = resolve);
+        const rows = async function* () {
+            await readable;
+            yield* batches(tableRows(6))();
+        };
+        const job = runner(server.url, new MemoryResultStore(), [], {rows, totalRows: 6});
+        const finished = job.run();
+        while (job.status !== "running") await new Promise((resolve) => setTimeout(resolve, 1));
+        job.pause();
+        release();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        assert.equal(server.requests.length, 0, "nothing sent while paused");
+        job.resume();
+        const final = await finished;
+        assert.deepEqual([final.status, final.done, server.requests.length], ["completed", 6, 6]);
+    } finally {
+        await server.close();
+    }
+});
+
 test("400 / 422 answers are the row's error and the job goes on; a 401 stops the job, unretried, and stores nothing for the row", async () => {
     const bad: Reply = (res, request) => requestText(request).includes("bad row")
         ? json(400, {error: {message: "input exceeds the context limit", type: "invalid_request_error", code: "request_rejected"}})(res, request)

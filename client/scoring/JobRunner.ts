@@ -219,6 +219,10 @@ export class JobRunner {
                 return;
             }
             if (next.done || this.stopped()) return;
+            // A pause that came while the row was being read (the first batch of a file takes a moment) holds it
+            // here: pause means nothing new is sent, and this row was not in flight yet.
+            await this.gate.passed();
+            if (this.stopped()) return;
             await this.score(next.value);
         }
     }
