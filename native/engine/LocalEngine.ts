@@ -6,6 +6,7 @@ import {getLlama, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type Llam
 import {planModelLoad, type GpuLayersChoice, type ModelLoadPlan} from "../gpu/planModelLoad.ts";
 import {checkModelFile, ModelFileError} from "../library/modelFile.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
+import {DecodeGathering} from "./decodeGathering.ts";
 import {longestTokenBytes, TokenLimitError} from "./promptTokens.ts";
 import type {SamplingParams} from "../../protocol/validation.ts";
 import type {CompletionUsage} from "../../protocol/completions.ts";
@@ -191,16 +192,20 @@ export class LocalEngine {
         // Worked out now, not on the first request: for a 150,000-token vocabulary it takes about 0.2 s.
         longestTokenBytes(model);
         const contextSize = memory.contextSize;
+        // The scheduler needs the context's sequences, and the context the gathering schedule: it reads the leases late.
+        const leases: {scheduler?: SequenceScheduler} = {};
+        const gathering = new DecodeGathering({leasedSequenceIds: () => leases.scheduler?.leasedSequenceIds() ?? new Set()});
         const context = await model.createContext({
             contextSize,
             sequences: parallel,
             threads: {ideal: threads, min: 1},
             // On CPU llama.cpp's flash-attention kernel makes small batches over a long cached prefix 2-20x slower
             // (measured on decision suffixes and single-token generation steps); on a GPU it is the faster kernel.
-            flashAttention: llama.gpu !== false
+            flashAttention: llama.gpu !== false,
+            batching: {dispatchSchedule: gathering.schedule}
         });
         const sequences = Array.from({length: parallel}, () => context.getSequence());
-        const scheduler = new SequenceScheduler(sequences, {maxQueue: options.maxQueue ?? parallel * 16});
+        const scheduler = leases.scheduler = new SequenceScheduler(sequences, {maxQueue: options.maxQueue ?? parallel * 16});
         return new LocalEngine(llama, model, context, scheduler, {
             modelPath: options.modelPath,
             gpu: llama.gpu,

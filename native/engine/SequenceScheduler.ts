@@ -24,12 +24,14 @@ type Waiter = {prompt: readonly Token[], resolve(lease: SequenceLease): void, re
  * and past that the request is refused with 429 `service_busy` (spec §7) instead of queueing forever.
  */
 export class SequenceScheduler {
+    private readonly sequences: readonly LlamaContextSequence[];
     private readonly free: LlamaContextSequence[];
     private readonly waiting: Waiter[] = [];
     private readonly maxQueue: number;
     private readonly retryAfterSeconds: number;
 
     public constructor(sequences: LlamaContextSequence[], {maxQueue, retryAfterSeconds = 1}: {maxQueue: number, retryAfterSeconds?: number}) {
+        this.sequences = sequences;
         this.free = [...sequences];
         this.maxQueue = maxQueue;
         this.retryAfterSeconds = retryAfterSeconds;
@@ -41,6 +43,19 @@ export class SequenceScheduler {
 
     public get idle() {
         return this.free.length;
+    }
+
+    /**
+     * Ids of the sequences leased to requests now (decodeGathering.ts waits only for these). A sequence's id is its
+     * place in the list given to the constructor: node-llama-cpp numbers the sequences of a fresh context 0, 1, ... in
+     * the order they are taken, as LocalEngine takes them (it keeps the id to itself).
+     */
+    public leasedSequenceIds(): ReadonlySet<number> {
+        const ids = new Set<number>();
+        this.sequences.forEach((sequence, id) => {
+            if (!this.free.includes(sequence)) ids.add(id);
+        });
+        return ids;
     }
 
     public acquire(prompt: readonly Token[], signal?: AbortSignal): Promise<SequenceLease> {
@@ -85,16 +100,24 @@ export class SequenceScheduler {
         waiter.resolve(this.lease(this.takeBestFor(waiter.prompt), waiter.prompt));
     }
 
+    /**
+     * The free sequence holding the longest prefix of `prompt`; among equals the lowest id, which keeps the busy
+     * sequences' ids consecutive: llama.cpp decodes a gap in them (sequences 0 and 2) as separate ubatches.
+     */
     private takeBestFor(prompt: readonly Token[]): LlamaContextSequence {
         let bestIndex = 0;
         let bestLength = -1;
         this.free.forEach((sequence, index) => {
             const length = commonPrefixLength(sequence.contextTokens, prompt);
-            if (length > bestLength) {
+            if (length > bestLength || (length === bestLength && this.idOf(sequence) < this.idOf(this.free[bestIndex]))) {
                 bestLength = length;
                 bestIndex = index;
             }
         });
         return this.free.splice(bestIndex, 1)[0];
+    }
+
+    private idOf(sequence: LlamaContextSequence): number {
+        return this.sequences.indexOf(sequence);
     }
 }
