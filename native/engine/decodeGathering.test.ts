@@ -1,7 +1,7 @@
-import {after, before, test} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {getLlama, LlamaLogLevel, type Llama, type LlamaContext, type LlamaModel} from "node-llama-cpp";
-import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
+import type {LlamaContext} from "node-llama-cpp";
+import {useTinyModel} from "../../test/support/tinyModel.ts";
 import {DecodeGathering} from "./decodeGathering.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
 
@@ -10,17 +10,7 @@ import {SequenceScheduler} from "./SequenceScheduler.ts";
 // count: patches/node-llama-cpp+*.patch adds a batch's sequences in id order and passes the queued ids to a custom
 // dispatch schedule; DecodeGathering uses them to wait for every generating sequence. The decodes are observed at the
 // binding (`addToBatch` per sequence, then `decodeBatch`), not timed.
-let llama: Llama;
-let model: LlamaModel;
-
-before(async () => {
-    llama = await getLlama({gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error});
-    model = await llama.loadModel({modelPath: await ensureTinyGguf()});
-});
-after(async () => {
-    await model?.dispose();
-    await llama?.dispose();
-});
+const tiny = useTinyModel();
 
 /** Records the sequence ids of each decode the context runs. */
 function recordDecodes(context: LlamaContext): number[][] {
@@ -51,7 +41,7 @@ async function generateOnFour(context: LlamaContext, tokens: number, generating 
     await Promise.all(sequences.map((sequence, id) => [sequence, id] as const).reverse().map(async ([sequence, id]) => {
         let count = 0;
         // End-of-generation tokens are yielded and fed back like any other, so each runs for all of its tokens.
-        for await (const token of sequence.evaluate(model.tokenize(`once upon a time ${id}`), {yieldEogToken: true})) {
+        for await (const token of sequence.evaluate(tiny.model.tokenize(`once upon a time ${id}`), {yieldEogToken: true})) {
             void token;
             if (++count >= tokens) break;
         }
@@ -60,7 +50,7 @@ async function generateOnFour(context: LlamaContext, tokens: number, generating 
 }
 
 test("a decode adds its sequences in ascending id order, whatever order they were queued in", async () => {
-    const context = await model.createContext({contextSize: 1024, sequences: 4, threads: {ideal: 1, min: 1}, flashAttention: false});
+    const context = await tiny.model.createContext({contextSize: 1024, sequences: 4, threads: {ideal: 1, min: 1}, flashAttention: false});
     try {
         const decodes = recordDecodes(context);
         await generateOnFour(context, 24);
@@ -75,7 +65,7 @@ test("a decode adds its sequences in ascending id order, whatever order they wer
 test("with the gathering schedule every step of 4 generating sequences is one decode of all 4", async () => {
     const generating = new Set<number>();
     const gathering = new DecodeGathering({leasedSequenceIds: () => generating, maxWaitMs: 1_000, stepShare: Infinity});
-    const context = await model.createContext({contextSize: 1024, sequences: 4, threads: {ideal: 1, min: 1}, flashAttention: false,
+    const context = await tiny.model.createContext({contextSize: 1024, sequences: 4, threads: {ideal: 1, min: 1}, flashAttention: false,
         batching: {dispatchSchedule: gathering.schedule}});
     try {
         const decodes = recordDecodes(context);
@@ -120,7 +110,7 @@ test("a sequence that stops generating is waited for at most once; idle ones nev
 });
 
 test("the scheduler hands out the lowest free sequence among equals, so the busy ones stay consecutive from 0", async () => {
-    const context = await model.createContext({contextSize: 1024, sequences: 4, threads: {ideal: 1, min: 1}, flashAttention: false});
+    const context = await tiny.model.createContext({contextSize: 1024, sequences: 4, threads: {ideal: 1, min: 1}, flashAttention: false});
     try {
         const scheduler = new SequenceScheduler([0, 1, 2, 3].map(() => context.getSequence()), {maxQueue: 4});
         const leases = [await scheduler.acquire([]), await scheduler.acquire([]), await scheduler.acquire([])];

@@ -1,20 +1,10 @@
-import {after, before, test} from "node:test";
+import {test} from "node:test";
 import assert from "node:assert/strict";
-import {getLlama, LlamaLogLevel, resolveChatWrapper, type Llama, type LlamaModel} from "node-llama-cpp";
-import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
+import {resolveChatWrapper} from "node-llama-cpp";
+import {useTinyModel} from "../../test/support/tinyModel.ts";
 import {fewestTokens, longestTokenBytes, promptPieces, TokenLimitError, tokenizeLongText, tokenizePieces} from "./promptTokens.ts";
 
-let llama: Llama;
-let model: LlamaModel;
-
-before(async () => {
-    llama = await getLlama({gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error});
-    model = await llama.loadModel({modelPath: await ensureTinyGguf()});
-});
-after(async () => {
-    await model?.dispose();
-    await llama?.dispose();
-});
+const tiny = useTinyModel();
 
 /** Deterministic text of words, spaces and line breaks from the fixture's vocabulary and beyond it. */
 function sampleText(length: number, seed = 7): string {
@@ -29,35 +19,35 @@ function sampleText(length: number, seed = 7): string {
 }
 
 test("the byte count bounds the token count from below (fewestTokens)", () => {
-    const longest = longestTokenBytes(model);
+    const longest = longestTokenBytes(tiny.model);
     assert.ok(longest > 1 && longest < 64, `longest token ${longest} bytes`);
-    assert.equal(longestTokenBytes(model), longest, "worked out once");
+    assert.equal(longestTokenBytes(tiny.model), longest, "worked out once");
     for (const text of [sampleText(5_000), "x".repeat(5_000), " ".repeat(5_000), "hello".repeat(1_000), "é".repeat(2_000)]) {
-        const tokens = model.tokenize(text, false).length;
-        assert.ok(fewestTokens(model, Buffer.byteLength(text)) <= tokens, `${fewestTokens(model, Buffer.byteLength(text))} > ${tokens} for ${JSON.stringify(text.slice(0, 20))}`);
+        const tokens = tiny.model.tokenize(text, false).length;
+        assert.ok(fewestTokens(tiny.model, Buffer.byteLength(text)) <= tokens, `${fewestTokens(tiny.model, Buffer.byteLength(text))} > ${tokens} for ${JSON.stringify(text.slice(0, 20))}`);
     }
 });
 
 test("a rendered chat prompt tokenizes as LlamaText.tokenize does", async () => {
-    const chatWrapper = resolveChatWrapper(model);
+    const chatWrapper = resolveChatWrapper(tiny.model);
     for (const user of ["Hi", sampleText(40_000), `a${"\n".repeat(3)}b`]) {
         const {contextText} = chatWrapper.generateContextState({chatHistory: [
             {type: "system", text: "Be brief."}, {type: "user", text: user}, {type: "model", response: []}
         ]});
-        const tokens = await tokenizePieces(model, promptPieces(contextText), {limit: Infinity});
-        assert.deepEqual(tokens, contextText.tokenize(model.tokenizer));
+        const tokens = await tokenizePieces(tiny.model, promptPieces(contextText), {limit: Infinity});
+        assert.deepEqual(tokens, contextText.tokenize(tiny.model.tokenizer));
     }
 });
 
 test("a long text cut into chunks at line breaks gives the tokens of one call", async () => {
     const text = sampleText(200_000);
-    assert.deepEqual(await tokenizeLongText(model, text, undefined, {limit: Infinity}), model.tokenize(text, false));
-    assert.deepEqual(await tokenizeLongText(model, text, "trimLeadingSpace", {limit: Infinity}), model.tokenize(text, false, "trimLeadingSpace"));
+    assert.deepEqual(await tokenizeLongText(tiny.model, text, undefined, {limit: Infinity}), tiny.model.tokenize(text, false));
+    assert.deepEqual(await tokenizeLongText(tiny.model, text, "trimLeadingSpace", {limit: Infinity}), tiny.model.tokenize(text, false, "trimLeadingSpace"));
 });
 
 test("tokenizing stops soon after the limit, without reading the rest of the text", async () => {
     const started = performance.now();
-    await assert.rejects(tokenizeLongText(model, "hello ".repeat(1_000_000), undefined, {limit: 4_096}), (error: unknown) => {
+    await assert.rejects(tokenizeLongText(tiny.model, "hello ".repeat(1_000_000), undefined, {limit: 4_096}), (error: unknown) => {
         assert.ok(error instanceof TokenLimitError);
         assert.ok(error.atLeast > 4_096 && error.atLeast < 4_096 + 16_384, `stopped at ${error.atLeast}`);
         return true;
@@ -72,11 +62,11 @@ test("a long text lets timers run between its chunks, and is tokenized once per 
     const timer = setInterval(() => ticks++, 0);
     let tokens;
     try {
-        tokens = await tokenizeLongText(model, text, undefined, {limit: Infinity, memo});
+        tokens = await tokenizeLongText(tiny.model, text, undefined, {limit: Infinity, memo});
     } finally {
         clearInterval(timer);
     }
     assert.ok(ticks > 0, "timers ran while the long text was tokenized");
     assert.equal(memo.size, 1);
-    assert.deepEqual(await tokenizeLongText(model, text, undefined, {limit: Infinity, memo}), tokens);
+    assert.deepEqual(await tokenizeLongText(tiny.model, text, undefined, {limit: Infinity, memo}), tokens);
 });
