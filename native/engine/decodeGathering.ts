@@ -23,15 +23,15 @@ export type DecodeGatheringOptions = {
     stepShare?: number
 };
 
-/** Steps longer than this are idle time between requests, not a measure of the decode. */
-const idleGapMs = 1_000;
-
 export class DecodeGathering {
     private readonly options: DecodeGatheringOptions;
     /** Sequences in the decode dispatched last. */
     private lastBatch: ReadonlySet<number> = new Set();
     private lastDispatchAt = 0;
-    /** A moving average of the time from one dispatch to the next while busy (decode, sampling, the tokens' JavaScript). */
+    /**
+     * A moving average of a step: from a dispatch until a sequence of that decode queues its next token (decode,
+     * sampling, the token's JavaScript). Only such returns are counted, so idle time between requests is not.
+     */
     private stepMs = 0;
     /** Decodes dispatched, and those that waited for a sequence that never came (for the bench and tests). */
     public readonly counts = {dispatches: 0, cutShort: 0};
@@ -45,6 +45,10 @@ export class DecodeGathering {
         if (queued == null) return void setImmediate(dispatch);
         const started = performance.now();
         const atSchedule = new Set(queued);
+        if (this.lastDispatchAt > 0 && [...atSchedule].some((id) => this.lastBatch.has(id))) {
+            const step = started - this.lastDispatchAt;
+            this.stepMs = this.stepMs === 0 ? step : this.stepMs * 0.8 + step * 0.2;
+        }
         // No step measured yet (the first decodes): nothing to scale a wait by, so none.
         const maxWaitMs = this.stepMs === 0 ? 0 : Math.min(this.options.maxWaitMs ?? 10, this.stepMs * (this.options.stepShare ?? 0.25));
         const check = () => {
@@ -63,10 +67,7 @@ export class DecodeGathering {
     };
 
     private dispatched(queued: QueuedSequenceIds) {
-        const now = performance.now();
-        const gap = now - this.lastDispatchAt;
-        if (this.lastDispatchAt > 0 && gap < idleGapMs) this.stepMs = this.stepMs === 0 ? gap : this.stepMs * 0.8 + gap * 0.2;
-        this.lastDispatchAt = now;
+        this.lastDispatchAt = performance.now();
         this.lastBatch = new Set(queued);
         this.counts.dispatches++;
     }
