@@ -24,14 +24,16 @@ type Waiter = {prompt: readonly Token[], resolve(lease: SequenceLease): void, re
  * and past that the request is refused with 429 `service_busy` (spec §7) instead of queueing forever.
  */
 export class SequenceScheduler {
-    private readonly sequences: readonly LlamaContextSequence[];
+    /** Each sequence's id: its place in the list given to the constructor (see leasedSequenceIds). */
+    private readonly ids: ReadonlyMap<LlamaContextSequence, number>;
+    private readonly leased = new Set<number>();
     private readonly free: LlamaContextSequence[];
     private readonly waiting: Waiter[] = [];
     private readonly maxQueue: number;
     private readonly retryAfterSeconds: number;
 
     public constructor(sequences: LlamaContextSequence[], {maxQueue, retryAfterSeconds = 1}: {maxQueue: number, retryAfterSeconds?: number}) {
-        this.sequences = sequences;
+        this.ids = new Map(sequences.map((sequence, id) => [sequence, id]));
         this.free = [...sequences];
         this.maxQueue = maxQueue;
         this.retryAfterSeconds = retryAfterSeconds;
@@ -51,11 +53,7 @@ export class SequenceScheduler {
      * the order they are taken, as LocalEngine takes them (it keeps the id to itself).
      */
     public leasedSequenceIds(): ReadonlySet<number> {
-        const ids = new Set<number>();
-        this.sequences.forEach((sequence, id) => {
-            if (!this.free.includes(sequence)) ids.add(id);
-        });
-        return ids;
+        return this.leased;
     }
 
     public acquire(prompt: readonly Token[], signal?: AbortSignal): Promise<SequenceLease> {
@@ -79,6 +77,7 @@ export class SequenceScheduler {
 
     private lease(sequence: LlamaContextSequence, prompt: readonly Token[]): SequenceLease {
         let released = false;
+        this.leased.add(this.idOf(sequence));
         return {
             sequence,
             reusablePrefix: commonPrefixLength(sequence.contextTokens, prompt),
@@ -91,13 +90,10 @@ export class SequenceScheduler {
     }
 
     private giveBack(sequence: LlamaContextSequence) {
-        const waiter = this.waiting.shift();
-        if (waiter == null) {
-            this.free.push(sequence);
-            return;
-        }
+        this.leased.delete(this.idOf(sequence));
         this.free.push(sequence);
-        waiter.resolve(this.lease(this.takeBestFor(waiter.prompt), waiter.prompt));
+        const waiter = this.waiting.shift();
+        if (waiter != null) waiter.resolve(this.lease(this.takeBestFor(waiter.prompt), waiter.prompt));
     }
 
     /**
@@ -118,6 +114,6 @@ export class SequenceScheduler {
     }
 
     private idOf(sequence: LlamaContextSequence): number {
-        return this.sequences.indexOf(sequence);
+        return this.ids.get(sequence)!;
     }
 }

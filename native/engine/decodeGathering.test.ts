@@ -114,13 +114,13 @@ test("the scheduler hands out the lowest free sequence among equals, so the busy
     try {
         const scheduler = new SequenceScheduler([0, 1, 2, 3].map(() => context.getSequence()), {maxQueue: 4});
         const leases = [await scheduler.acquire([]), await scheduler.acquire([]), await scheduler.acquire([])];
-        assert.deepEqual([...scheduler.leasedSequenceIds()], [0, 1, 2]);
+        assert.deepEqual([...scheduler.leasedSequenceIds()].sort(), [0, 1, 2]);
         leases[0].release();
         leases[1].release();
         // Free now: 3 (never leased), then 0 and 1 as they came back; none holds a prefix of an empty prompt.
         const next = await scheduler.acquire([]);
         assert.equal(next.sequence, leases[0].sequence);
-        assert.deepEqual([...scheduler.leasedSequenceIds()], [0, 2]);
+        assert.deepEqual([...scheduler.leasedSequenceIds()].sort(), [0, 2]);
     } finally {
         await context.dispose();
     }

@@ -33,8 +33,8 @@ export class DecodeGathering {
      * sampling, the token's JavaScript). Only such returns are counted, so idle time between requests is not.
      */
     private stepMs = 0;
-    /** Decodes dispatched, and those that waited for a sequence that never came (for the bench and tests). */
-    public readonly counts = {dispatches: 0, cutShort: 0};
+    /** Decodes that waited for a sequence that never came (for the tests). */
+    public readonly counts = {cutShort: 0};
 
     public constructor(options: DecodeGatheringOptions) {
         this.options = options;
@@ -45,7 +45,8 @@ export class DecodeGathering {
         if (queued == null) return void setImmediate(dispatch);
         const started = performance.now();
         const atSchedule = new Set(queued);
-        if (this.lastDispatchAt > 0 && [...atSchedule].some((id) => this.lastBatch.has(id))) {
+        const first = atSchedule.values().next().value as number;
+        if (this.lastDispatchAt > 0 && this.lastBatch.has(first)) {
             const step = started - this.lastDispatchAt;
             this.stepMs = this.stepMs === 0 ? step : this.stepMs * 0.8 + step * 0.2;
         }
@@ -53,12 +54,10 @@ export class DecodeGathering {
         const maxWaitMs = this.stepMs === 0 ? 0 : Math.min(this.options.maxWaitMs ?? 10, this.stepMs * (this.options.stepShare ?? 0.25));
         const check = () => {
             // Gone from the queue: node-llama-cpp dispatched on its own (it does once every sequence is queued).
-            if ([...atSchedule].some((id) => !queued.has(id))) return this.dispatched(atSchedule);
-            const waited = performance.now() - started;
-            // Read again each time: a request that ends while we wait stops being waited for at once.
-            const leased = this.options.leasedSequenceIds();
-            const complete = [...this.lastBatch].every((id) => queued.has(id) || !leased.has(id));
-            if (!complete && waited < maxWaitMs) return void setImmediate(check);
+            if (!queued.has(first)) return this.dispatched(atSchedule);
+            // Leases are read again each time: a request that ends while we wait stops being waited for at once.
+            const complete = this.waitingFor(queued) === undefined;
+            if (!complete && performance.now() - started < maxWaitMs) return void setImmediate(check);
             if (!complete && maxWaitMs > 0) this.counts.cutShort++;
             this.dispatched(queued);
             dispatch();
@@ -66,9 +65,15 @@ export class DecodeGathering {
         setImmediate(check);
     };
 
-    private dispatched(queued: QueuedSequenceIds) {
+    /** A sequence of the previous decode, still leased, that has not queued its next tokens; none when complete. */
+    private waitingFor(queued: QueuedSequenceIds): number | undefined {
+        const leased = this.options.leasedSequenceIds();
+        for (const id of this.lastBatch) if (!queued.has(id) && leased.has(id)) return id;
+        return undefined;
+    }
+
+    private dispatched(batch: QueuedSequenceIds) {
         this.lastDispatchAt = performance.now();
-        this.lastBatch = new Set(queued);
-        this.counts.dispatches++;
+        this.lastBatch = new Set(batch);
     }
 }
