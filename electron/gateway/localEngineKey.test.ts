@@ -15,7 +15,8 @@ import {ConnectionStore} from "../connections/ConnectionStore.ts";
 import {EngineSupervisor} from "../engine/EngineSupervisor.ts";
 import {KeyVault} from "../secrets/KeyVault.ts";
 import {Gateway} from "./Gateway.ts";
-import {isEngineAdminPath, workspaceKeyHint} from "./localEngineKey.ts";
+import {workspaceKeyHint} from "./localEngineKey.ts";
+import {isEngineAdminPath} from "../../protocol/admin/routes.ts";
 
 const dir = await mkdtemp(path.join(os.tmpdir(), "svc-local-key-"));
 const engine = new EngineSupervisor({modelPath: await ensureTinyGguf(), threads: 1, gpu: "off", dataDir: path.join(dir, "engine")});

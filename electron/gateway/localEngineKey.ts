@@ -1,7 +1,8 @@
 // Which credential the gateway sends to the app's own engine (issue 14). The engine takes its per-launch key as a
 // static key and as its admin key (native/cli/main.ts); once its store holds a workspace, every model request needs
 // a workspace key (`ck_...`) instead, so the user chooses one on the Workspace screen and the gateway keeps it.
-import {adminPrefix} from "../../protocol/admin/routes.ts";
+import {isEngineAdminPath} from "../../protocol/admin/routes.ts";
+import {keyLookup, keyPrefix} from "../../protocol/admin/contract.ts";
 import {GatewayError} from "../api/answers.ts";
 import type {KeyStore} from "../secrets/KeyVault.ts";
 import {localConnectionId} from "../connections/ConnectionStore.ts";
@@ -14,12 +15,9 @@ const localKeyId = localConnectionId;
  * when `secret` is not shaped like a workspace key (spec §5 rule 1: keys start with `ck_`).
  */
 export function workspaceKeyHint(secret: string): string | undefined {
-    return /^(ck_[A-Za-z0-9]+_)[A-Za-z0-9_-]+$/.exec(secret)?.[1];
-}
-
-/** The engine's own routes (admin API, metrics), which take the launch key whatever the mode. */
-export function isEngineAdminPath(path: string): boolean {
-    return path === "/metrics" || path === adminPrefix || path.startsWith(`${adminPrefix}/`);
+    // The engine's own rule: a secret it would refuse as malformed is never stored as the app's key.
+    const lookup = keyLookup(secret);
+    return lookup === undefined ? undefined : `${keyPrefix}${lookup}_`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import {randomUUID} from "node:crypto";
-import {adminPrefix} from "../../protocol/admin/routes.ts";
+import {isEngineAdminPath} from "../../protocol/admin/routes.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import {type AnyUsage, type MeteredTokens, meteredTokens} from "../../protocol/usage.ts";
 import {bearerToken, missingKeyMessage, type RequestGate, type RequestMeter, unauthorized} from "../http/gate.ts";
@@ -9,7 +9,8 @@ import {closeIfBodyUnread} from "../http/requests.ts";
 import {hasWorkspaces} from "./accounts.ts";
 import {AdminAccess, createAdminHandler} from "./adminRoutes.ts";
 import {costMicros, holdMicros, Ledger} from "./billing.ts";
-import {findKey, hashKey, keyLookup, keyMatches, keyState} from "./keys.ts";
+import {findKey, hashKey, keyMatches, keyState} from "./keys.ts";
+import {keyLookup} from "../../protocol/admin/contract.ts";
 import {type QueueProbe, ServiceMetrics} from "./metrics.ts";
 import {getPrice, getRateLimit} from "./pricing.ts";
 import {RateLimiter} from "./rateLimits.ts";
@@ -65,7 +66,7 @@ export class ServiceGate implements RequestGate {
     }
 
     public owns(url: URL): boolean {
-        return url.pathname === "/metrics" || url.pathname === adminPrefix || url.pathname.startsWith(`${adminPrefix}/`);
+        return isEngineAdminPath(url.pathname);
     }
 
     public async handle(context: RequestContext) {

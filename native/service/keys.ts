@@ -1,15 +1,10 @@
 import {createHash, randomBytes, timingSafeEqual} from "node:crypto";
-import type {ApiKeyInfo, IssuedKey, KeyState, NewKey} from "../../protocol/admin/contract.ts";
+import {keyPrefix, type ApiKeyInfo, type IssuedKey, type KeyState, type NewKey} from "../../protocol/admin/contract.ts";
 import {isoTime, newId, ServiceStoreError, type ServiceStore} from "./store.ts";
 import {requireWorkspace} from "./accounts.ts";
 
-/** Spec §5 rule 1: every key starts `ck_`. */
-export const keyPrefix = "ck_";
-
-// `ck_<lookup>_<secret>`: the lookup (12 hex characters) finds the row and may be shown; the secret (32 random
-// bytes, base64url) is never stored, only the SHA-256 of the whole key. A hash without salt is enough for a
-// 256-bit random secret, which no dictionary holds.
-const keyPattern = /^ck_([0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
+// The key's shape is the admin contract's (keyLookup): the secret is never stored, only the SHA-256 of the whole key.
+// A hash without salt is enough for a 256-bit random secret, which no dictionary holds.
 
 /** The row of a key, as authorization reads it. */
 export type KeyRecord = {
@@ -24,11 +19,6 @@ type KeyRow = {
     id: string, workspace_id: string, name: string, owner_user: string | null, visibility: "private" | "shared",
     lookup: string, created_at: number, issued_at: number, revoked_at: number | null
 };
-
-/** The lookup part of a well-formed key, or undefined for a malformed one (no `ck_` prefix, wrong shape). */
-export function keyLookup(key: string): string | undefined {
-    return keyPattern.exec(key)?.[1];
-}
 
 export function hashKey(key: string): Buffer {
     return createHash("sha256").update(key, "utf8").digest();

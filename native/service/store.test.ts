@@ -5,7 +5,8 @@ import {tmpdir} from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import {migrations, ServiceStore, serviceDbFile} from "./store.ts";
-import {createKey, hashKey, keyLookup, keyMatches, keyState, listKeys, rotateKey} from "./keys.ts";
+import {createKey, hashKey, keyMatches, keyState, listKeys, rotateKey} from "./keys.ts";
+import {keyLookup} from "../../protocol/admin/contract.ts";
 import {createOrganization, createWorkspace, requireWorkspace} from "./accounts.ts";
 
 async function withDir(run: (dir: string) => Promise<void> | void) {

@@ -4,6 +4,18 @@
 //
 // Money is integer micro-units of the currency (1 = 0.000001), never a float (money.ts converts).
 
+/** Spec §5 rule 1: every key starts `ck_`. */
+export const keyPrefix = "ck_";
+
+// `ck_<lookup>_<secret>`: the lookup (12 hex characters) finds the key's row and may be shown (the `hint`); the
+// secret is 32 random bytes, base64url.
+const keyPattern = /^ck_([0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
+
+/** The lookup part of a well-formed key, or undefined for a malformed one (no `ck_` prefix, wrong shape). */
+export function keyLookup(key: string): string | undefined {
+    return keyPattern.exec(key)?.[1];
+}
+
 export type Organization = {id: string, name: string, createdAt: string};
 
 /** Spec §3: a workspace is not activated, or activated (the local stand-in for "a payment method is added"). */

@@ -6,6 +6,11 @@ import type {ApiKeyInfo, IssuedKey, ModelPrice, NewKey, Organization, RateLimit,
 /** Every admin path starts here; `/metrics` sits beside it under the same authorization. */
 export const adminPrefix = "/admin/v1";
 
+/** The engine's own routes, the admin API and `/metrics`: the admin key's, whatever the mode. */
+export function isEngineAdminPath(pathname: string): boolean {
+    return pathname === "/metrics" || pathname === adminPrefix || pathname.startsWith(`${adminPrefix}/`);
+}
+
 export const adminRoutes = {
     organizations: {method: "GET", path: "/organizations"},
     createOrganization: {method: "POST", path: "/organizations"},
