@@ -3,6 +3,7 @@ import {EventEmitter} from "node:events";
 import {DownloadError, downloadModel, type DownloadOptions} from "../../native/download/downloadModel.ts";
 import {parseModelSource} from "../../native/download/parseModelSource.ts";
 import {catalog} from "../../native/library/catalog.ts";
+import {projectorFileName} from "../../native/library/projectors.ts";
 import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import type {CatalogModel, DownloadJob, DownloadRequest} from "../../protocol/gateway/contract.ts";
@@ -45,10 +46,9 @@ export class ModelDownloads extends EventEmitter {
         let source, projector;
         try {
             source = parseModelSource(request.source, request.fileName);
-            // Saved under the name that pairs it with the model (library/projectors.ts), as `svc-studio pull` does; a
-            // model saved under another name takes the projector along under that name.
+            // Saved under the name that pairs it with the model, as `svc-studio pull` does.
             if (request.projector != null)
-                projector = parseModelSource(request.projector.uri, request.fileName != null ? `mmproj-${source.fileName}` : request.projector.fileName);
+                projector = parseModelSource(request.projector.uri, projectorFileName(request.projector.fileName, request.fileName != null ? source.fileName : undefined));
         } catch (error) {
             throw new ApiError(400, "invalid_model_source", (error as Error).message);
         }

@@ -2,6 +2,7 @@ import {parseArgs} from "node:util";
 import {detectGpu, formatGpuReport} from "../gpu/detectGpu.ts";
 import {catalog} from "../library/catalog.ts";
 import {ModelLibrary} from "../library/ModelLibrary.ts";
+import {projectorFileName} from "../library/projectors.ts";
 import {formatBytes} from "../../base/common/format.ts";
 import {UsageError} from "./serveArgs.ts";
 import {downloadModel} from "../download/downloadModel.ts";
@@ -105,9 +106,6 @@ export async function runPull(argv: string[]): Promise<void> {
             onRetry: ({delayMs, error}) => printer.note(`retrying in ${(delayMs / 1000).toFixed(1)} s: ${error.message}`)
         });
         printer.done();
-        if (values.default) await library.setDefault(result.fileName);
-        else await library.adopt(result.fileName);
-        const listing = await library.list();
         console.log(result.alreadyPresent
             ? `already in the library: ${result.path} (${formatBytes(result.sizeBytes)})`
             : `saved ${result.path} (${formatBytes(result.sizeBytes)}${result.resumed ? ", resumed" : ""})`);
@@ -118,7 +116,7 @@ export async function runPull(argv: string[]): Promise<void> {
             const projector = await downloadModel({
                 source: entry.projector.uri,
                 dir: library.dir,
-                fileName: entry.projector.fileName,
+                fileName: projectorFileName(entry.projector.fileName, values.name != null ? result.fileName : undefined),
                 signal: controller.signal,
                 onProgress: (progress) => printer.update(progress),
                 onRetry: ({delayMs, error}) => printer.note(`retrying in ${(delayMs / 1000).toFixed(1)} s: ${error.message}`)
@@ -126,6 +124,10 @@ export async function runPull(argv: string[]): Promise<void> {
             printer.done();
             console.log(`saved ${projector.path} (${formatBytes(projector.sizeBytes)}${projector.resumed ? ", resumed" : ""}): ${result.fileName} reads images`);
         }
+        // Adopted once its projector is there too, as the app's downloads do: a server never starts it half-equipped.
+        if (values.default) await library.setDefault(result.fileName);
+        else await library.adopt(result.fileName);
+        const listing = await library.list();
         console.log(listing.defaultId === result.fileName
             ? "it is the default model: start it with `npm run serve`"
             : `default model is ${listing.defaultId}; serve this one with \`npm run serve -- --model ${JSON.stringify(result.path)}\` or make it the default: svc-studio models default ${result.fileName}`);

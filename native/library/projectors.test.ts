@@ -5,7 +5,7 @@ import path from "node:path";
 import {after, test} from "node:test";
 import {ensureTinyVisionGguf} from "../../test/fixtures/gguf/ensureTinyVisionGguf.ts";
 import {ModelLibrary} from "./ModelLibrary.ts";
-import {findProjectorFor, pairingStem, pairProjectors} from "./projectors.ts";
+import {findProjectorFor, pairingStem, pairProjectors, projectorFileName} from "./projectors.ts";
 import {catalog} from "./catalog.ts";
 
 const root = await mkdtemp(path.join(os.tmpdir(), "svc-projectors-"));
@@ -62,4 +62,11 @@ test("catalog vision models download a projector saved under a name that pairs i
         assert.match(model.projector!.uri, /^hf:[^/]+\/[^/]+\/mmproj-[^/]+\.gguf$/);
         assert.match(model.projector!.sizeLabel, /approximate/);
     }
+});
+
+test("a catalog projector saved for a renamed model pairs with that model (pull --name, the app's download)", () => {
+    const catalogName = "mmproj-model-f16.gguf";
+    assert.equal(projectorFileName(catalogName), catalogName);
+    const saved = projectorFileName(catalogName, "my-gemma.gguf");
+    assert.deepEqual([...pairProjectors(["my-gemma.gguf", "other.gguf"], [saved])], [["my-gemma.gguf", saved]]);
 });

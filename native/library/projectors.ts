@@ -20,6 +20,14 @@ export function pairingStem(fileName: string): string {
     return stem;
 }
 
+/**
+ * The name a catalog model's projector is saved under so that it pairs with the model: the catalog's own name, or
+ * `mmproj-<file name>` when the model is saved under a name of the user's (`pull --name`, the app's download).
+ */
+export function projectorFileName(catalogName: string, modelSavedAs?: string): string {
+    return modelSavedAs != null ? `mmproj-${modelSavedAs}` : catalogName;
+}
+
 /** Whether a file name says it is a projector (`mmproj` in it); the header decides where it can be read. */
 export function namedAsProjector(fileName: string): boolean {
     return /mmproj/i.test(fileName);
