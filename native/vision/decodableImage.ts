@@ -30,9 +30,9 @@ export async function decodableDataUrl(image: Pick<NormalizedImage, "format" | "
     let pixels: {width: number, height: number, data: Uint8ClampedArray};
     try {
         // libwebp reads the first frame of an animated WebP, as GIFs are read.
-        pixels = await decodeWebp(Uint8Array.from(image.bytes).buffer);
+        pixels = await decodeWebp(image.bytes.slice().buffer);
     } catch (error) {
         throw new ImageDecodeError(`the WebP image could not be decoded (${(error as Error).message}); it may be corrupt or truncated`);
     }
-    return `data:image/png;base64,${encodePng(pixels.width, pixels.height, pixels.data).toString("base64")}`;
+    return `data:image/png;base64,${encodePng(pixels.width, pixels.height, pixels.data, {level: 1}).toString("base64")}`;
 }
