@@ -60,10 +60,11 @@ export function visionDecisionBackend(text: DecisionBackend, vision: VisionEngin
                     // each round's own tail, although the binding's workaround (VisionEngine.complete) reads each afresh.
                     let inputTokens = counted.tokens;
                     let previous: readonly Token[] | undefined;
+                    const names = tokenNames(model);
                     for (const round of rounds) {
-                        const {probabilities} = await vision.nextTokenProbabilities(toPrompt(round.tokens), media, vocabularySize(model), signal);
+                        const {probabilities} = await vision.nextTokenProbabilities(toPrompt(round.tokens), media, names.vocabularySize, signal);
                         // Log-probabilities serve as logits: the per-round shift cancels in the label softmax.
-                        const logProbability = (id: Token) => Math.log(probabilities.get(piece(model, id)) ?? 0);
+                        const logProbability = (id: Token) => Math.log(probabilities.get(names.piece(id)) ?? 0);
                         logits.push(round.labelTokens.map((ids) => new Map(ids.map((id) => [id, logProbability(id)]))));
                         if (labelMass) labelMasses.push([...new Set(round.labelTokens.flat())].reduce((sum, id) => sum + Math.exp(logProbability(id)), 0));
                         if (previous != null) inputTokens += round.tokens.length - commonPrefixLength(previous, round.tokens);
@@ -85,14 +86,31 @@ export function visionDecisionBackend(text: DecisionBackend, vision: VisionEngin
     };
 }
 
-/** The piece the binding names a token by (its tokens_to_output_formatted_string), read with a line break before it so no leading space is dropped. */
-function piece(model: LlamaModel, id: Token): string {
-    return model.detokenize([id], true, model.tokenize("\n", false));
-}
+type TokenNames = {vocabularySize: number, piece(id: Token): string};
+/** Per model: label tokens repeat across rounds and requests, so each piece is read once. */
+const tokenNamesOf = new WeakMap<LlamaModel, TokenNames>();
 
-function vocabularySize(model: LlamaModel): number {
-    const tokens = (model.fileInfo.metadata.tokenizer as {ggml?: {tokens?: readonly unknown[]}} | undefined)?.ggml?.tokens;
-    return tokens?.length ?? 262_144;
+/**
+ * The pieces the binding names tokens by (its tokens_to_output_formatted_string), each read with a line break before
+ * it so no leading space is dropped, and the vocabulary's size (how many alternatives ask for all of them).
+ */
+function tokenNames(model: LlamaModel): TokenNames {
+    let names = tokenNamesOf.get(model);
+    if (names == null) {
+        const newline = model.tokenize("\n", false);
+        const pieces = new Map<Token, string>();
+        const tokens = (model.fileInfo.metadata.tokenizer as {ggml?: {tokens?: readonly unknown[]}} | undefined)?.ggml?.tokens;
+        names = {
+            vocabularySize: tokens?.length ?? 262_144,
+            piece(id) {
+                let text = pieces.get(id);
+                if (text == null) pieces.set(id, text = model.detokenize([id], true, newline));
+                return text;
+            }
+        };
+        tokenNamesOf.set(model, names);
+    }
+    return names;
 }
 
 /** `backend` (the text engine's) able to take requests with images, on `vision`. */

@@ -2,6 +2,7 @@
 // the local engine reads them only when its model was loaded with a vision projector (mmproj, issue 18); without
 // one it answers 400 ("cannot read images"), which the page would otherwise show only after the run.
 import type {Connection, EngineState} from "../gateway/types.ts";
+import {fileNameOf} from "../../../base/common/fileNameOf.ts";
 
 export type ImageSupport =
     /** The hosted service: it reads images (spec 2.1), nothing to say. */
@@ -13,17 +14,12 @@ export type ImageSupport =
     /** The local engine is not running (or still loading): what it can read is known once it runs. */
     | {kind: "unknown", status: EngineState["status"]};
 
-/** The last segment of a path the engine reported (POSIX or Windows). */
-function baseName(filePath: string): string {
-    return filePath.split(/[\\/]/).filter((part) => part !== "").at(-1) ?? filePath;
-}
-
 /** What the active connection does with images, from the gateway state's engine status (EngineStatus.mmproj). */
 export function imageSupport(engine: EngineState | undefined, connection: Connection): ImageSupport {
     if (connection.kind === "remote") return {kind: "remote"};
     if (engine == null || engine.status !== "running" || engine.model == null) return {kind: "unknown", status: engine?.status ?? "stopped"};
-    const model = baseName(engine.model);
-    return engine.mmproj != null ? {kind: "sees", model, projector: baseName(engine.mmproj)} : {kind: "blind", model};
+    const model = fileNameOf(engine.model);
+    return engine.mmproj != null ? {kind: "sees", model, projector: fileNameOf(engine.mmproj)} : {kind: "blind", model};
 }
 
 /**
@@ -61,6 +57,6 @@ export function ImageSupportNote({support, imageCount}: {support: ImageSupport, 
 /** Whether the running local model reads images (the Engine and Models screens): "vision" and its projector's file, or why not. */
 export function VisionFact({mmproj}: {mmproj?: string}) {
     return mmproj != null
-        ? <span className="row-gap" title={mmproj}><span className="badge badge-ok" data-testid="engine-vision-badge">vision</span> {baseName(mmproj)}</span>
+        ? <span className="row-gap" title={mmproj}><span className="badge badge-ok" data-testid="engine-vision-badge">vision</span> {fileNameOf(mmproj)}</span>
         : <span className="muted" title="No vision projector (mmproj-<name>.gguf) beside the model: requests with images are refused">text only, no projector</span>;
 }

@@ -54,10 +54,7 @@ export function isModelInUse(model: LibraryModel, active: ModelsState["active"])
     return active.modelId === model.id && (active.status === "running" || active.status === "starting");
 }
 
-/** The last segment of a file path, POSIX or Windows (the engine reports the model's full path). */
-export function fileNameOf(filePath: string): string {
-    return filePath.split(/[\\/]/).filter((part) => part !== "").at(-1) ?? filePath;
-}
+export {fileNameOf} from "../../../../base/common/fileNameOf.ts";
 
 export type CatalogEntryState = {kind: "installed", modelId: string} | {kind: "downloading", job: DownloadJob} | {kind: "available"};
 
