@@ -1,6 +1,6 @@
 import type {ChatMessage as BindingMessage, MessagePart} from "@fugood/llama.node";
 import {ApiError} from "../../protocol/errors.ts";
-import {readImageDataUrl} from "../../protocol/images.ts";
+import {decodeBase64, readImageDataUrl} from "../../protocol/images.ts";
 import type {ChatContentPart, ChatMessage} from "../../protocol/chat/types.ts";
 import type {SamplingParams} from "../../protocol/validation.ts";
 import type {CompletionUsage} from "../../protocol/completions.ts";
@@ -113,6 +113,16 @@ async function toBindingPart(part: ChatContentPart): Promise<MessagePart> {
     if (part.type === "text") return {type: "text", text: part.text};
     // `detail` is accepted and has no effect (issue 18): the projector decides the image's tokens.
     // A PNG, JPEG or GIF goes as it came; only a WebP is decoded and re-encoded (not base64 back and forth for all).
-    const image = readImageDataUrl(part.image_url.url, []);
-    return {type: "image_url", image_url: {url: image.format === "webp" ? await decodableDataUrl(image) : part.image_url.url}};
+    const url = part.image_url.url;
+    return {type: "image_url", image_url: {url: holdsWebp(url) ? await decodableDataUrl(readImageDataUrl(url, [])) : url}};
+}
+
+/**
+ * Whether an image data URL (checked by the request's parser already) holds a WebP, from its first 12 bytes
+ * (`RIFF....WEBP`): the whole image is decoded again only when it must be converted.
+ */
+function holdsWebp(url: string): boolean {
+    const start = url.indexOf(",") + 1;
+    const head = decodeBase64(url.slice(start, start + 64).replace(/\s+/g, "").slice(0, 16));
+    return head != null && String.fromCharCode(...head.subarray(0, 4)) === "RIFF" && String.fromCharCode(...head.subarray(8, 12)) === "WEBP";
 }
