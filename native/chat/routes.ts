@@ -166,10 +166,5 @@ async function streamChoices(context: RequestContext, request: ChatCompletionReq
         }, scoring);
         stream.send(chunk([{index, delta: {}, finish_reason: result.finishReason, logprobs: null}]));
     }
-    // Charged before the last events go out (spec §2.3, §7), whether or not the client asked to see the usage.
-    const usage = session.usage();
-    settleUsage(context, usage);
-    if (includeUsage) stream.send(chunk([], usage));
-    stream.send("[DONE]");
-    stream.end();
+    stream.finish(session.usage(), includeUsage ? (usage) => chunk([], usage) : undefined);
 }

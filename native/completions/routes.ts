@@ -160,13 +160,8 @@ export function createCompletionsRoute(engine: LocalEngine, model: string): Rout
             }
 
             // Charged before the last bytes go out (spec §2.3, §7), streamed or not.
+            if (stream != null) return stream.finish(usage, includeUsage ? () => ({...common, choices: [], usage}) : undefined);
             settleUsage(context, usage);
-            if (stream != null) {
-                if (includeUsage) stream.send({...common, choices: [], usage});
-                stream.send("[DONE]");
-                stream.end();
-                return;
-            }
             writeSuccess(context, {...common, choices, usage} satisfies TextCompletion);
         }
     };

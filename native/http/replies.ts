@@ -3,6 +3,8 @@ import {formatPath, ValidationError} from "../../protocol/validation.ts";
 import {MalformedJsonError} from "./requests.ts";
 import type {ServerResponse} from "node:http";
 import type {RequestContext} from "./HttpServer.ts";
+import {settleUsage} from "./gate.ts";
+import type {AnyUsage} from "../../protocol/usage.ts";
 
 export type FormattedError = {status: number, body: unknown, headers?: Record<string, string>};
 
@@ -73,6 +75,17 @@ export class SseStream {
         this.start();
         const payload = typeof data === "string" ? data : JSON.stringify(data);
         this.context.res.write((event != null ? `event: ${event}\n` : "") + `data: ${payload}\n\n`);
+    }
+
+    /**
+     * Ends a chat or completions stream (spec 6.1): the usage charged first (§2.3, §7), whether or not the client
+     * asked to see it, then the usage chunk `usageChunk` builds when it did, then `[DONE]`.
+     */
+    public finish<U extends AnyUsage>(usage: U, usageChunk?: (usage: U) => unknown) {
+        settleUsage(this.context, usage);
+        if (usageChunk != null) this.send(usageChunk(usage));
+        this.send("[DONE]");
+        this.end();
     }
 
     public end() {

@@ -69,7 +69,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
             const choices = toSpecChunkChoices(piece, request.include_reasoning);
             if (choices.length > 0) stream.send(chunk(choices));
         }
-        finishStream(context, stream, usage, includeUsage ? (final) => stream.send(chunk([], final)) : undefined);
+        finishStream(context, stream, usage, includeUsage ? (final) => chunk([], final) : undefined);
     });
 
     const responses = upstreamRoute(upstream, "/v1/responses", async (context, body) => {
@@ -144,23 +144,18 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
             const choices = toSpecTextChoices(piece, false);
             if (choices.length > 0) stream.send({...common, choices, ...(includeUsage ? {usage: null} : {})});
         }
-        finishStream(context, stream, usage, includeUsage ? (final) => stream.send({...common, choices: [], usage: final}) : undefined);
+        finishStream(context, stream, usage, includeUsage ? (final) => ({...common, choices: [], usage: final}) : undefined);
     });
 
     return [chat, responses, completions];
 }
 
 /**
- * Ends a chat or completions stream (spec 6.1): usage settled first, the usage chunk when the client asked for it,
- * then `[DONE]`. A stream the client left is not charged (its meter is never settled, §6 rule 3 allows either).
+ * Ends a stream as SseStream.finish does, with the upstream's usage (zero when it sent none). A stream the client
+ * left is not charged (its meter is never settled, §6 rule 3 allows either).
  */
-function finishStream(context: RequestContext, stream: SseStream, usage: CompletionUsage | undefined, sendUsage?: (usage: CompletionUsage) => void) {
-    if (context.signal.aborted) return;
-    const final = usage ?? toSpecUsage(undefined);
-    settleUsage(context, final);
-    sendUsage?.(final);
-    stream.send("[DONE]");
-    stream.end();
+function finishStream(context: RequestContext, stream: SseStream, usage: CompletionUsage | undefined, usageChunk?: (usage: CompletionUsage) => unknown) {
+    if (!context.signal.aborted) stream.finish(usage ?? toSpecUsage(undefined), usageChunk);
 }
 
 /** `logprobs.content` of an upstream choice or chunk: the scored tokens of its text, as Responses carries them. */
