@@ -7,6 +7,7 @@ import {planModelLoad, type GpuLayersChoice, type ModelLoadPlan} from "../gpu/pl
 import {checkModelFile, ModelFileError} from "../library/modelFile.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
 import {DecodeGathering} from "./decodeGathering.ts";
+import {InlineDecode} from "./inlineDecode.ts";
 import {longestTokenBytes, TokenLimitError} from "./promptTokens.ts";
 import type {SamplingParams} from "../../protocol/validation.ts";
 import type {CompletionUsage} from "../../protocol/completions.ts";
@@ -202,7 +203,7 @@ export class LocalEngine {
             // On CPU llama.cpp's flash-attention kernel makes small batches over a long cached prefix 2-20x slower
             // (measured on decision suffixes and single-token generation steps); on a GPU it is the faster kernel.
             flashAttention: llama.gpu !== false,
-            batching: {dispatchSchedule: gathering.schedule}
+            batching: {dispatchSchedule: gathering.schedule, decodeTiming: new InlineDecode()}
         });
         const sequences = Array.from({length: parallel}, () => context.getSequence());
         const scheduler = leases.scheduler = new SequenceScheduler(sequences, {maxQueue: options.maxQueue ?? parallel * 16});

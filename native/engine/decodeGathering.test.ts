@@ -23,10 +23,10 @@ function recordDecodes(context: LlamaContext): number[][] {
         current.push(sequenceId);
         return addToBatch(sequenceId, ...rest);
     }});
-    Object.defineProperty(binding, "decodeBatch", {value: () => {
+    Object.defineProperty(binding, "decodeBatch", {value: (...args: unknown[]) => {
         decodes.push(current);
         current = [];
-        return decodeBatch();
+        return decodeBatch(...args);
     }});
     return decodes;
 }

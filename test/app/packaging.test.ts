@@ -75,6 +75,11 @@ test("only production dependencies are packed, with this platform's llama.cpp bi
     assert.deepEqual(llamaBinaries.filter((name) => !name.startsWith("@node-llama-cpp/linux-")), []);
 });
 
+test("neither node-llama-cpp's llama.cpp source nor a local build of its addon (tuned to the CPU that built it) is packed", () => {
+    const local = [...packed, ...unpacked].filter((entry) => /node-llama-cpp\/llama\/(llama\.cpp|localBuilds)\//.test(entry));
+    assert.deepEqual(local, []);
+});
+
 test("the bundled engine CLI runs on plain Node, without tsx, and serves the built-in model", async () => {
     const engine = await startProcess("", ["serve", "--port", "0", "--threads", "1", "--gpu", "off"], /listening on (http:\/\/\S+)/, {
         command: [process.execPath, path.join(repoRoot, "out/engine/cli.mjs")],

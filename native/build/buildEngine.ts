@@ -1,0 +1,103 @@
+import {spawn} from "node:child_process";
+import {createHash} from "node:crypto";
+import {existsSync} from "node:fs";
+import {cp, mkdir, readFile, rm, writeFile} from "node:fs/promises";
+import {homedir} from "node:os";
+import path from "node:path";
+import {fileURLToPath} from "node:url";
+
+/**
+ * `npm run build:engine`: compiles node-llama-cpp's addon, with the C++ part of patches/node-llama-cpp+*.patch, from
+ * the llama.cpp source node-llama-cpp bundles (`llama/gitRelease.bundle`; no network). The engine then uses this local
+ * build instead of the prebuilt binary (node-llama-cpp prefers a local build), and gets decodes that sample in the
+ * same worker job and short decodes run inline (native/engine/inlineDecode.ts): stories260K went from 0.72 to 1.09 of
+ * llama-server's tokens/s at 1 client (README, "Against llama.cpp itself"). Without it everything works as before.
+ *
+ * The build is for this machine (CPU, `GGML_NATIVE`; about 3.5 minutes on 2 cores, seconds with ccache) and is
+ * cached per patch under `~/.cache/svc-studio/engine/<key>/` (or `$SVC_ENGINE_CACHE`), so a fresh clone with the same
+ * patch copies it back. It is never packaged into the desktop app (electron-builder.yml): a native build is tuned to
+ * the CPU that built it, so the app ships node-llama-cpp's portable prebuilt binaries.
+ */
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const llamaDir = path.join(root, "node_modules/node-llama-cpp/llama");
+const cli = path.join(root, "node_modules/node-llama-cpp/dist/cli/cli.js");
+/** The files a local build needs (node-llama-cpp's getLocalBuildBinaryPath); the rest of its folder is the cmake tree. */
+const keptFiles = ["Release", "buildDone.status"];
+const stampName = "svc-studio-engine.json";
+
+async function patchFile(): Promise<string> {
+    const version = (JSON.parse(await readFile(path.join(root, "node_modules/node-llama-cpp/package.json"), "utf8")) as {version: string}).version;
+    return path.join(root, `patches/node-llama-cpp+${version}.patch`);
+}
+
+/** What the build depends on: the patch (with node-llama-cpp's version in its name), the platform and the CPU. */
+export async function engineBuildKey(): Promise<string> {
+    const hash = createHash("sha256");
+    hash.update(await readFile(await patchFile()));
+    hash.update(`${process.platform}-${process.arch}-cpu`);
+    return hash.digest("hex").slice(0, 16);
+}
+
+/** node-llama-cpp's folder name for a CPU build on this platform. */
+function localBuildDir(): string {
+    return path.join(llamaDir, "localBuilds", `${process.platform}-${process.arch}`);
+}
+
+function cacheDir(key: string): string {
+    return path.join(process.env.SVC_ENGINE_CACHE ?? path.join(homedir(), ".cache/svc-studio/engine"), key);
+}
+
+/** Whether the local build in node_modules is the one for the current patch. */
+export async function engineBuilt(key?: string): Promise<boolean> {
+    const stamp = await readFile(path.join(localBuildDir(), stampName), "utf8").catch(() => undefined);
+    return stamp != null && (JSON.parse(stamp) as {key: string}).key === (key ?? await engineBuildKey());
+}
+
+function run(args: string[], log: (line: string) => void): Promise<void> {
+    log(`$ node-llama-cpp ${args.join(" ")}`);
+    // ccache, where installed, makes a rebuild after a patch change take seconds instead of minutes.
+    const ccache = ["/usr/bin/ccache", "/usr/local/bin/ccache"].find((file) => existsSync(file));
+    const env = ccache == null ? process.env : {...process.env, CMAKE_C_COMPILER_LAUNCHER: ccache, CMAKE_CXX_COMPILER_LAUNCHER: ccache};
+    return new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [cli, ...args], {cwd: root, env, stdio: ["ignore", "pipe", "pipe"]});
+        let tail = "";
+        const keep = (chunk: Buffer) => {
+            tail = (tail + chunk.toString()).slice(-4000);
+        };
+        child.stdout.on("data", keep);
+        child.stderr.on("data", keep);
+        child.on("error", reject);
+        child.on("close", (code) => code === 0 ? resolve() : reject(new Error(`node-llama-cpp ${args[0]} ${args[1]} exited with ${code}:\n${tail}`)));
+    });
+}
+
+/** Builds (or restores from the cache) the patched engine; a no-op when node_modules already holds it. */
+export async function ensureEngineBuild(log: (line: string) => void = (line) => console.error(line)): Promise<"built" | "restored" | "up to date"> {
+    const key = await engineBuildKey();
+    if (await engineBuilt(key)) return "up to date";
+    const target = localBuildDir();
+    const cached = cacheDir(key);
+    let outcome: "built" | "restored" = "restored";
+    if (!existsSync(path.join(cached, stampName))) {
+        if (!existsSync(path.join(llamaDir, "llama.cpp"))) await run(["source", "download", "--skipBuild"], log);
+        await run(["source", "build", "--gpu", "false"], log);
+        await rm(cached, {recursive: true, force: true});
+        await mkdir(cached, {recursive: true});
+        for (const file of keptFiles) await cp(path.join(target, file), path.join(cached, file), {recursive: true});
+        // The stamp goes in last: a cache folder without it is a half-done copy and is made again.
+        await writeFile(path.join(cached, stampName), JSON.stringify({key}));
+        outcome = "built";
+    } else {
+        await rm(target, {recursive: true, force: true});
+        await mkdir(target, {recursive: true});
+        for (const file of keptFiles) await cp(path.join(cached, file), path.join(target, file), {recursive: true});
+    }
+    await writeFile(path.join(target, stampName), JSON.stringify({key}));
+    return outcome;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+    const started = Date.now();
+    const outcome = await ensureEngineBuild();
+    console.log(`engine (node-llama-cpp addon with the svc-studio patch, CPU): ${outcome} in ${((Date.now() - started) / 1000).toFixed(0)} s, ${localBuildDir()}`);
+}

@@ -1,0 +1,38 @@
+/**
+ * Which decodes run on the main thread (issue 16). node-llama-cpp runs each decode as a worker job: the main thread
+ * hands it to a pool thread and is woken when it ends. On this 2-core VM that hand-off costs about 150 us per decode
+ * on top of llama_decode (stories260K, 1 thread: a decode awaited for 380 us, of which llama.cpp counted 230 us), and
+ * llama.cpp's own server, whose loop never hands off, serves a token in 340 us. Where a decode is that short the hand-off
+ * is most of the cost; where it is long (a real model on a CPU: 65 ms a token for the Qwen3-0.6B shape) it is noise,
+ * and blocking the main thread for it would hold every other request up.
+ *
+ * The rule: a decode runs on the main thread when the last decode of the same number of tokens took less than
+ * `maxInlineMs` (4 ms: the hand-off is then at most about 7% of a step, and a step blocks the event loop no longer
+ * than that). A batch size never seen yet is decoded as a worker job and timed. Times keep being measured, so a decode
+ * that grows slower (a long context) goes back to the worker. The patched node-llama-cpp
+ * (`patches/node-llama-cpp+*.patch`) asks `inline` before each decode, when the binding has `decodeBatchSync` (a
+ * binding built by `npm run build:engine`), gives the event loop one turn first, and reports every decode's time.
+ */
+export type InlineDecodeOptions = {maxInlineMs?: number};
+
+export class InlineDecode {
+    private readonly maxInlineMs: number;
+    /** The last decode time seen for each batch size, in milliseconds. */
+    private readonly lastMs = new Map<number, number>();
+    /** Decodes run each way (for the tests and the benchmark). */
+    public readonly counts = {inline: 0, worker: 0};
+
+    public constructor(options: InlineDecodeOptions = {}) {
+        this.maxInlineMs = options.maxInlineMs ?? 4;
+    }
+
+    public readonly inline = (batchSize: number): boolean => {
+        const last = this.lastMs.get(batchSize);
+        return last != null && last < this.maxInlineMs;
+    };
+
+    public readonly measured = (batchSize: number, milliseconds: number, inline: boolean): void => {
+        this.lastMs.set(batchSize, milliseconds);
+        this.counts[inline ? "inline" : "worker"]++;
+    };
+}
