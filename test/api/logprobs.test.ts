@@ -206,7 +206,8 @@ describe("legacy completions logprobs", () => {
 
     test("the values are the log-softmax of the model's raw logits, checked against an independent pass", async () => {
         const completion = await complete({logprobs: 5, max_tokens: 1, temperature: 1.5, presence_penalty: 1, seed: 3});
-        const context = await server.engine.model.createContext({contextSize: 256, sequences: 1});
+        // The engine's attention kernel (flash attention off on a CPU), so only the batch shapes differ between the passes.
+        const context = await server.engine.model.createContext({contextSize: 256, sequences: 1, flashAttention: server.engine.llama.gpu !== false});
         try {
             const sequence = context.getSequence();
             const prompt = await tokenizePrompt(server.engine.model, "Once upon a time");
@@ -221,7 +222,10 @@ describe("legacy completions logprobs", () => {
             const top = Object.entries(completion.choices[0].logprobs.top_logprobs[0]) as Array<[string, number]>;
             top.forEach(([text, logprob], index) => {
                 assert.equal(text, server.engine.model.detokenize([expected[index].token], true));
-                assert.ok(Math.abs(logprob - expected[index].logprob) < 1e-4, `${logprob} vs ${expected[index].logprob}`);
+                // 1e-3: a natively compiled llama.cpp (npm run build:engine) gives logits that differ by about 2e-4
+                // between a one-token decode and a batch. Scaling by the request's temperature (1.5) or its presence
+                // penalty would move these values by more than 1.
+                assert.ok(Math.abs(logprob - expected[index].logprob) < 1e-3, `${logprob} vs ${expected[index].logprob}`);
             });
         } finally {
             await context.dispose();
