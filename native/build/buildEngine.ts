@@ -13,10 +13,13 @@ import {fileURLToPath} from "node:url";
  * same worker job and short decodes run inline (native/engine/inlineDecode.ts): stories260K went from 0.72 to 1.09 of
  * llama-server's tokens/s at 1 client (README, "Against llama.cpp itself"). Without it everything works as before.
  *
- * The build is for this machine (CPU, `GGML_NATIVE`; about 3.5 minutes on 2 cores, seconds with ccache) and is
- * cached per patch under `~/.cache/svc-studio/engine/<key>/` (or `$SVC_ENGINE_CACHE`), so a fresh clone with the same
- * patch copies it back. It is never packaged into the desktop app (electron-builder.yml): a native build is tuned to
- * the CPU that built it, so the app ships node-llama-cpp's portable prebuilt binaries.
+ * It is built as node-llama-cpp builds its own prebuilt binaries (`buildOptions`): one CPU library per CPU family,
+ * chosen when it loads, so it is portable like them. Measured in process against a `GGML_NATIVE` build with OpenMP
+ * (node-llama-cpp's default for a local build): the Qwen3-0.6B shape 13.4-14.0 against 12.4-12.9 tok/s (the prebuilt
+ * binary 12.6-13.7), stories260K 315-320 against 322-325 us a token. About 7 minutes on 2 cores (seconds again with
+ * ccache), cached per patch and options under `~/.cache/svc-studio/engine/<key>/` (or `$SVC_ENGINE_CACHE`), so a
+ * fresh clone with the same patch copies it back. The desktop app packs it when the packaging machine built it
+ * (electron-builder.yml), and node-llama-cpp's prebuilt binaries otherwise.
  */
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const llamaDir = path.join(root, "node_modules/node-llama-cpp/llama");
@@ -24,6 +27,17 @@ const cli = path.join(root, "node_modules/node-llama-cpp/dist/cli/cli.js");
 /** The files a local build needs (node-llama-cpp's getLocalBuildBinaryPath); the rest of its folder is the cmake tree. */
 const keptFiles = ["Release", "buildDone.status"];
 const stampName = "svc-studio-engine.json";
+
+/** node-llama-cpp's options for its prebuilt CPU binaries (compileLlamaCpp in CI mode), as its environment variables. */
+function buildOptions(): Record<string, string> {
+    const variants = process.arch === "x64" || (process.arch === "arm64" && ["linux", "darwin"].includes(process.platform));
+    return {
+        NODE_LLAMA_CPP_CMAKE_OPTION_GGML_NATIVE: "OFF",
+        NODE_LLAMA_CPP_CMAKE_OPTION_GGML_OPENMP: "OFF",
+        NODE_LLAMA_CPP_CMAKE_OPTION_GGML_BACKEND_DL: "ON",
+        ...variants ? {NODE_LLAMA_CPP_CMAKE_OPTION_GGML_CPU_ALL_VARIANTS: "ON"} : {}
+    };
+}
 
 async function patchFile(): Promise<string> {
     const version = (JSON.parse(await readFile(path.join(root, "node_modules/node-llama-cpp/package.json"), "utf8")) as {version: string}).version;
@@ -34,11 +48,14 @@ async function patchFile(): Promise<string> {
 export async function engineBuildKey(): Promise<string> {
     const hash = createHash("sha256");
     hash.update(await readFile(await patchFile()));
-    hash.update(`${process.platform}-${process.arch}-cpu`);
+    hash.update(`${process.platform}-${process.arch}-cpu ${JSON.stringify(buildOptions())}`);
     return hash.digest("hex").slice(0, 16);
 }
 
-/** node-llama-cpp's folder name for a CPU build on this platform. */
+/**
+ * node-llama-cpp's folder name for a CPU build with no custom options on this platform: the one its getLlama looks in
+ * (a build with custom options lands in a folder named with their hash, and is moved here).
+ */
 function localBuildDir(): string {
     return path.join(llamaDir, "localBuilds", `${process.platform}-${process.arch}`);
 }
@@ -57,7 +74,7 @@ function run(args: string[], log: (line: string) => void): Promise<void> {
     log(`$ node-llama-cpp ${args.join(" ")}`);
     // ccache, where installed, makes a rebuild after a patch change take seconds instead of minutes.
     const ccache = ["/usr/bin/ccache", "/usr/local/bin/ccache"].find((file) => existsSync(file));
-    const env = ccache == null ? process.env : {...process.env, CMAKE_C_COMPILER_LAUNCHER: ccache, CMAKE_CXX_COMPILER_LAUNCHER: ccache};
+    const env = {...process.env, ...buildOptions(), ...ccache == null ? {} : {CMAKE_C_COMPILER_LAUNCHER: ccache, CMAKE_CXX_COMPILER_LAUNCHER: ccache}};
     return new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [cli, ...args], {cwd: root, env, stdio: ["ignore", "pipe", "pipe"]});
         let tail = "";
@@ -81,18 +98,22 @@ export async function ensureEngineBuild(log: (line: string) => void = (line) => 
     if (!existsSync(path.join(cached, stampName))) {
         if (!existsSync(path.join(llamaDir, "llama.cpp"))) await run(["source", "download", "--skipBuild"], log);
         await run(["source", "build", "--gpu", "false"], log);
+        const built = path.join(llamaDir, "localBuilds", (JSON.parse(await readFile(path.join(llamaDir, "lastBuild.json"), "utf8")) as {folderName: string}).folderName);
         await rm(cached, {recursive: true, force: true});
         await mkdir(cached, {recursive: true});
-        for (const file of keptFiles) await cp(path.join(target, file), path.join(cached, file), {recursive: true});
+        for (const file of keptFiles) await cp(path.join(built, file), path.join(cached, file), {recursive: true});
+        // The rest of that folder is cmake's tree (about 100 MB); ccache, where installed, keeps rebuilds fast.
+        if (built !== target) await rm(built, {recursive: true, force: true});
         // The stamp goes in last: a cache folder without it is a half-done copy and is made again.
         await writeFile(path.join(cached, stampName), JSON.stringify({key}));
         outcome = "built";
-    } else {
-        await rm(target, {recursive: true, force: true});
-        await mkdir(target, {recursive: true});
-        for (const file of keptFiles) await cp(path.join(cached, file), path.join(target, file), {recursive: true});
     }
+    await rm(target, {recursive: true, force: true});
+    await mkdir(target, {recursive: true});
+    for (const file of keptFiles) await cp(path.join(cached, file), path.join(target, file), {recursive: true});
     await writeFile(path.join(target, stampName), JSON.stringify({key}));
+    // What node-llama-cpp's getLlama("lastBuild") would load.
+    await writeFile(path.join(llamaDir, "lastBuild.json"), JSON.stringify({folderName: path.basename(target)}));
     return outcome;
 }
 
