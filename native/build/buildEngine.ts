@@ -1,10 +1,10 @@
-import {spawn} from "node:child_process";
 import {createHash} from "node:crypto";
 import {existsSync} from "node:fs";
 import {cp, mkdir, readFile, rm, writeFile} from "node:fs/promises";
 import {homedir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
+import {runCommand} from "../../base/node/runCommand.ts";
 
 /**
  * `npm run build:engine`: compiles node-llama-cpp's addon, with the C++ part of patches/node-llama-cpp+*.patch, from
@@ -71,21 +71,10 @@ export async function engineBuilt(key?: string): Promise<boolean> {
 }
 
 function run(args: string[], log: (line: string) => void): Promise<void> {
-    log(`$ node-llama-cpp ${args.join(" ")}`);
     // ccache, where installed, makes a rebuild after a patch change take seconds instead of minutes.
     const ccache = ["/usr/bin/ccache", "/usr/local/bin/ccache"].find((file) => existsSync(file));
     const env = {...process.env, ...buildOptions(), ...ccache == null ? {} : {CMAKE_C_COMPILER_LAUNCHER: ccache, CMAKE_CXX_COMPILER_LAUNCHER: ccache}};
-    return new Promise((resolve, reject) => {
-        const child = spawn(process.execPath, [cli, ...args], {cwd: root, env, stdio: ["ignore", "pipe", "pipe"]});
-        let tail = "";
-        const keep = (chunk: Buffer) => {
-            tail = (tail + chunk.toString()).slice(-4000);
-        };
-        child.stdout.on("data", keep);
-        child.stderr.on("data", keep);
-        child.on("error", reject);
-        child.on("close", (code) => code === 0 ? resolve() : reject(new Error(`node-llama-cpp ${args[0]} ${args[1]} exited with ${code}:\n${tail}`)));
-    });
+    return runCommand(process.execPath, [cli, ...args], {cwd: root, env, log});
 }
 
 /** Builds (or restores from the cache) the patched engine; a no-op when node_modules already holds it. */

@@ -1,9 +1,9 @@
-import {spawn} from "node:child_process";
 import {existsSync} from "node:fs";
 import {mkdir, readFile, rename, rm} from "node:fs/promises";
 import {homedir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
+import {runCommand} from "../../base/node/runCommand.ts";
 
 /**
  * llama.cpp's own `llama-server` and `llama-bench`, built from the very source node-llama-cpp bundles
@@ -32,21 +32,6 @@ export async function builtLlamaCpp(): Promise<LlamaCppTools | undefined> {
     return existsSync(tools.server) && existsSync(tools.bench) ? tools : undefined;
 }
 
-function run(command: string, args: string[], cwd: string, log: (line: string) => void): Promise<void> {
-    return new Promise((resolve, reject) => {
-        log(`$ ${command} ${args.join(" ")}`);
-        const child = spawn(command, args, {cwd, stdio: ["ignore", "pipe", "pipe"]});
-        let tail = "";
-        const keep = (chunk: Buffer) => {
-            tail = (tail + chunk.toString()).slice(-4000);
-        };
-        child.stdout.on("data", keep);
-        child.stderr.on("data", keep);
-        child.on("error", reject);
-        child.on("close", (code) => code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}:\n${tail}`)));
-    });
-}
-
 /** Builds the tools once into the cache (a half-done build never counts: the binaries move in last). */
 export async function ensureLlamaCpp(log: (line: string) => void = (line) => console.error(line)): Promise<LlamaCppTools> {
     const built = await builtLlamaCpp();
@@ -56,11 +41,11 @@ export async function ensureLlamaCpp(log: (line: string) => void = (line) => con
     await rm(work, {recursive: true, force: true});
     await mkdir(work, {recursive: true});
     const source = path.join(work, "src");
-    await run("git", ["clone", "--quiet", path.join(bundledLlama, "gitRelease.bundle"), source], work, log);
+    await runCommand("git", ["clone", "--quiet", path.join(bundledLlama, "gitRelease.bundle"), source], {cwd: work, log});
     const jobs = String(Math.max(1, (await import("node:os")).availableParallelism()));
-    await run("cmake", ["-S", source, "-B", path.join(work, "build"), "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF",
-        "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DGGML_NATIVE=ON"], work, log);
-    await run("cmake", ["--build", path.join(work, "build"), "--config", "Release", "-j", jobs, "--target", "llama-server", "llama-bench"], work, log);
+    await runCommand("cmake", ["-S", source, "-B", path.join(work, "build"), "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF",
+        "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DGGML_NATIVE=ON"], {cwd: work, log});
+    await runCommand("cmake", ["--build", path.join(work, "build"), "--config", "Release", "-j", jobs, "--target", "llama-server", "llama-bench"], {cwd: work, log});
     await mkdir(path.join(dir, "bin"), {recursive: true});
     for (const tool of ["llama-bench", "llama-server"])
         await rename(path.join(work, "build/bin", tool), path.join(dir, "bin", tool));
