@@ -44,10 +44,16 @@ async function patchFile(): Promise<string> {
     return path.join(root, `patches/node-llama-cpp+${version}.patch`);
 }
 
-/** What the build depends on: the patch (with node-llama-cpp's version in its name), the platform and the CPU. */
+/**
+ * What the build depends on: the patch's C++ part (a change to its JavaScript needs no rebuild), node-llama-cpp's
+ * version (in the patch's name), the build options, the platform and the CPU architecture.
+ */
 export async function engineBuildKey(): Promise<string> {
     const hash = createHash("sha256");
-    hash.update(await readFile(await patchFile()));
+    const file = await patchFile();
+    hash.update(path.basename(file));
+    const sections = (await readFile(file, "utf8")).split(/^(?=diff --git )/m);
+    for (const section of sections.filter((text) => text.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"))) hash.update(section);
     hash.update(`${process.platform}-${process.arch}-cpu ${JSON.stringify(buildOptions())}`);
     return hash.digest("hex").slice(0, 16);
 }
