@@ -281,8 +281,9 @@ class ScoredDeltas {
     public async score(lease: SequenceLease, sampled: number, {topCount, withIds}: {topCount: number, withIds: boolean}, onDelta?: (delta: ChatDelta) => void): Promise<TokenLogprob[]> {
         const {sequence} = lease;
         const context = [...sequence.contextTokens];
-        const scores = await scoreTokens(sequence, context, locateOutputTokens(context, sampled, this.tokens), topCount);
-        const logprobs = toTokenLogprobs(sequence.model, scores, withIds);
+        const targets = locateOutputTokens(context, sampled, this.tokens);
+        const scores = await scoreTokens(sequence, context, targets, topCount);
+        const logprobs = toTokenLogprobs(sequence.model, scores, {withIds, before: context.slice(0, targets[0]?.position ?? 0)});
         if (onDelta == null) return logprobs;
         let tokenStart = 0;
         const lastContent = this.deltas.findLastIndex(({delta}) => delta.content != null);

@@ -105,7 +105,7 @@ async function scoreCompletion(lease: SequenceLease, prompt: Token[], output: To
     output.forEach((token, index) => targets.push({position: prompt.length + index, token}));
     const scores = await scoreTokens(lease.sequence, [...prompt, ...output], targets, topLogprobs);
     const echoed = echo != null ? prompt.length - shownFrom - 1 : 0;
-    const outputLogprobs = toLegacyLogprobs(model, output, scores.slice(Math.max(0, echoed)), {textStart: echo?.length ?? 0, withIds});
+    const outputLogprobs = toLegacyLogprobs(model, output, scores.slice(Math.max(0, echoed)), {textStart: echo?.length ?? 0, withIds, before: prompt});
     if (echo == null) return outputLogprobs;
     const promptScores = [null, ...scores.slice(0, echoed)];
     return joinLegacyLogprobs(toLegacyLogprobs(model, prompt.slice(shownFrom), promptScores, {withIds}), outputLogprobs);

@@ -78,15 +78,22 @@ export function toTokenBias(model: LlamaModel, logitBias: LogitBias | undefined)
     return bias;
 }
 
+/** How many preceding tokens a token's text is read after: enough for SentencePiece's word-start spaces. */
+const pieceContext = 4;
+
 /**
- * A token's text as the client reads it, with its bytes. A byte-fallback token (SentencePiece's `<0xE2>`) holds part
- * of a character: its text is U+FFFD, as in OpenAI's replies, and its bytes are the one byte it stands for, so the
- * bytes of consecutive tokens join into the text.
+ * A token's text as the client reads it, with its bytes, read after the tokens `before` it: a SentencePiece token
+ * such as `▁there` reads " there" after other text and "there" at the start of a text (detokenized alone it lost
+ * its space, so the pieces of a completion did not join into its text). A byte-fallback token (`<0xE2>`) holds
+ * part of a character: its text is U+FFFD, as in OpenAI's replies, and its bytes are the one byte it stands for,
+ * so the bytes of consecutive tokens join into the text.
  */
-function tokenPiece(model: LlamaModel, token: Token): {token: string, bytes: number[]} {
-    const text = model.detokenize([token], true);
-    const byte = text === "\uFFFD" ? /^<0x([0-9A-Fa-f]{2})>$/.exec(model.fileInfo.metadata.tokenizer?.ggml?.tokens?.[token] ?? "") : null;
-    return {token: text, bytes: byte != null ? [Number.parseInt(byte[1], 16)] : [...Buffer.from(text, "utf8")]};
+function tokenPiece(model: LlamaModel, token: Token, before: readonly Token[]): {token: string, bytes: number[]} {
+    const alone = model.detokenize([token], true);
+    const byte = alone === "\uFFFD" ? /^<0x([0-9A-Fa-f]{2})>$/.exec(model.fileInfo.metadata.tokenizer?.ggml?.tokens?.[token] ?? "") : null;
+    if (byte != null) return {token: alone, bytes: [Number.parseInt(byte[1], 16)]};
+    const text = before.length === 0 ? alone : model.detokenize([token], true, before.slice(-pieceContext));
+    return {token: text, bytes: [...Buffer.from(text, "utf8")]};
 }
 
 /** The local-only id field of a token when the request asked for ids (`x_svc.token_ids`), else nothing. */
@@ -94,15 +101,25 @@ const idField = (token: Token, withIds: boolean) => (withIds ? {x_svc: {token_id
 
 /**
  * Scored tokens in OpenAI's chat shape (`logprobs.content[]`, also the Responses `output_text.logprobs[]`); with
- * `withIds` each entry and alternative also carries its token id in `x_svc`.
+ * `withIds` each entry and alternative also carries its token id in `x_svc`. `before` holds the tokens that precede
+ * the first scored one (the prompt's): each text is read after what precedes it.
  */
-export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[], withIds = false): TokenLogprob[] {
-    return scored.map(({token, logprob, top}) => ({
-        ...tokenPiece(model, token),
-        logprob,
-        top_logprobs: top.map((alternative) => ({...tokenPiece(model, alternative.token), logprob: alternative.logprob, ...idField(alternative.token, withIds)})),
-        ...idField(token, withIds)
-    }));
+export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[], {withIds = false, before = []}: {withIds?: boolean, before?: readonly Token[]} = {}): TokenLogprob[] {
+    return scored.map(({token, logprob, top}, index) => {
+        const preceding = precedingTokens(before, scored.map((item) => item.token), index);
+        return {
+            ...tokenPiece(model, token, preceding),
+            logprob,
+            top_logprobs: top.map((alternative) => ({...tokenPiece(model, alternative.token, preceding), logprob: alternative.logprob, ...idField(alternative.token, withIds)})),
+            ...idField(token, withIds)
+        };
+    });
+}
+
+/** The last few tokens before `tokens[index]`, reaching into `before` for the first ones. */
+function precedingTokens(before: readonly Token[], tokens: readonly Token[], index: number): Token[] {
+    const own = tokens.slice(Math.max(0, index - pieceContext), index);
+    return own.length >= pieceContext ? own : [...before.slice(before.length - (pieceContext - own.length)), ...own];
 }
 
 /**
@@ -110,14 +127,15 @@ export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[
  * unscored (the first prompt token, which nothing precedes). Offsets count UTF-16 characters from `textStart`.
  * With `withIds`, `x_svc` holds the tokens' ids and the alternatives' ids keyed by their text, as `top_logprobs` is.
  */
-export function toLegacyLogprobs(model: LlamaModel, tokens: readonly Token[], scores: ReadonlyArray<ScoredToken | null>, {textStart = 0, withIds = false} = {}): LegacyLogprobs {
+export function toLegacyLogprobs(model: LlamaModel, tokens: readonly Token[], scores: ReadonlyArray<ScoredToken | null>, {textStart = 0, withIds = false, before = []}: {textStart?: number, withIds?: boolean, before?: readonly Token[]} = {}): LegacyLogprobs {
     const result: LegacyLogprobs = {tokens: [], token_logprobs: [], top_logprobs: [], text_offset: []};
     const ids: NonNullable<LegacyLogprobs["x_svc"]> = {token_ids: [...tokens], top_token_ids: []};
     let offset = textStart;
     tokens.forEach((token, index) => {
-        const text = model.detokenize([token], true);
+        const preceding = precedingTokens(before, tokens, index);
+        const text = tokenPiece(model, token, preceding).token;
         const score = scores[index];
-        const top = score?.top.map((item) => [model.detokenize([item.token], true), item] as const);
+        const top = score?.top.map((item) => [tokenPiece(model, item.token, preceding).token, item] as const);
         result.tokens.push(text);
         result.token_logprobs.push(score?.logprob ?? null);
         result.top_logprobs.push(top == null ? null : Object.fromEntries(top.map(([piece, item]) => [piece, item.logprob])));
