@@ -48,7 +48,7 @@ async function patchFile(): Promise<string> {
  * What the build depends on: the patch's C++ part (a change to its JavaScript needs no rebuild), node-llama-cpp's
  * version (in the patch's name), the build options, the platform and the CPU architecture.
  */
-export async function engineBuildKey(): Promise<string> {
+async function engineBuildKey(): Promise<string> {
     const hash = createHash("sha256");
     const file = await patchFile();
     hash.update(path.basename(file));
@@ -70,10 +70,10 @@ function cacheDir(key: string): string {
     return path.join(process.env.SVC_ENGINE_CACHE ?? path.join(homedir(), ".cache/svc-studio/engine"), key);
 }
 
-/** Whether the local build in node_modules is the one for the current patch. */
-export async function engineBuilt(key?: string): Promise<boolean> {
+/** Whether the local build in node_modules is the one for this key. */
+async function engineBuilt(key: string): Promise<boolean> {
     const stamp = await readFile(path.join(localBuildDir(), stampName), "utf8").catch(() => undefined);
-    return stamp != null && (JSON.parse(stamp) as {key: string}).key === (key ?? await engineBuildKey());
+    return stamp != null && (JSON.parse(stamp) as {key: string}).key === key;
 }
 
 function run(args: string[], log: (line: string) => void): Promise<void> {

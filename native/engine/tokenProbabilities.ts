@@ -89,10 +89,10 @@ const pieceContext = 4;
  * so the bytes of consecutive tokens join into the text.
  */
 function tokenPiece(model: LlamaModel, token: Token, before: readonly Token[]): {token: string, bytes: number[]} {
-    const alone = model.detokenize([token], true);
-    const byte = alone === "\uFFFD" ? /^<0x([0-9A-Fa-f]{2})>$/.exec(model.fileInfo.metadata.tokenizer?.ggml?.tokens?.[token] ?? "") : null;
-    if (byte != null) return {token: alone, bytes: [Number.parseInt(byte[1], 16)]};
-    const text = before.length === 0 ? alone : model.detokenize([token], true, before.slice(-pieceContext));
+    // Only a byte-fallback token is detokenized alone (an ASCII one such as <0x0A> reads as its character).
+    const byte = /^<0x([0-9A-Fa-f]{2})>$/.exec(model.fileInfo.metadata.tokenizer?.ggml?.tokens?.[token] ?? "");
+    if (byte != null && model.detokenize([token], true) === "\uFFFD") return {token: "\uFFFD", bytes: [Number.parseInt(byte[1], 16)]};
+    const text = model.detokenize([token], true, before);
     return {token: text, bytes: [...Buffer.from(text, "utf8")]};
 }
 
@@ -105,8 +105,9 @@ const idField = (token: Token, withIds: boolean) => (withIds ? {x_svc: {token_id
  * the first scored one (the prompt's): each text is read after what precedes it.
  */
 export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[], {withIds = false, before = []}: {withIds?: boolean, before?: readonly Token[]} = {}): TokenLogprob[] {
+    const tokens = scored.map((item) => item.token);
     return scored.map(({token, logprob, top}, index) => {
-        const preceding = precedingTokens(before, scored.map((item) => item.token), index);
+        const preceding = precedingTokens(before, tokens, index);
         return {
             ...tokenPiece(model, token, preceding),
             logprob,
@@ -119,7 +120,7 @@ export function toTokenLogprobs(model: LlamaModel, scored: readonly ScoredToken[
 /** The last few tokens before `tokens[index]`, reaching into `before` for the first ones. */
 function precedingTokens(before: readonly Token[], tokens: readonly Token[], index: number): Token[] {
     const own = tokens.slice(Math.max(0, index - pieceContext), index);
-    return own.length >= pieceContext ? own : [...before.slice(before.length - (pieceContext - own.length)), ...own];
+    return own.length >= pieceContext ? own : [...before.slice(Math.max(0, before.length - (pieceContext - own.length))), ...own];
 }
 
 /**
