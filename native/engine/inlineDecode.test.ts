@@ -113,6 +113,24 @@ test("with the patched engine, short decodes run inline and sample their tokens:
     }
 });
 
+test("with the patched engine, a decode dispatched on a later turn of the event loop does not wait for another", async (t) => {
+    if (!patchedEngine()) return t.skip(notBuilt);
+    // With a second, idle sequence node-llama-cpp dispatches each decode from a setImmediate, after I/O was polled.
+    const context = await createContext(2, new InlineDecode({maxInlineMs: Infinity}));
+    try {
+        const {seen, stop} = observe(context);
+        await generate(context, "once upon a time", 24);
+        stop();
+        const turns = seen.loopTurnsAtInline;
+        const gaps = turns.slice(1).map((at, index) => at - turns[index]);
+        assert.equal(gaps.length, 21);
+        assert.ok(gaps.every((gap) => gap >= 1), `the event loop turned before every inline decode: ${gaps}`);
+        assert.ok(gaps.filter((gap) => gap === 1).length >= 18, `one turn a step, not two: ${gaps}`);
+    } finally {
+        await context.dispose();
+    }
+});
+
 test("with the patched engine, 4 generating sequences share their inline decodes", async (t) => {
     if (!patchedEngine()) return t.skip(notBuilt);
     const prompts = [0, 1, 2, 3].map((id) => `once upon a time ${id}`);

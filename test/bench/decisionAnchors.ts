@@ -3,6 +3,11 @@ import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequ
 import {LlamaDecisionEngine} from "../../native/decisions/LlamaDecisionEngine.ts";
 import {LocalEngine} from "../../native/engine/LocalEngine.ts";
 import {median} from "./measure.ts";
+import {llamaBenchRates} from "./llamaServerBench.ts";
+import type {LlamaCppTools} from "../support/llamaCpp.ts";
+import {buildQuestionRounds} from "../../native/decisions/rounds.ts";
+import {commonPrefixLength} from "../../native/engine/SequenceScheduler.ts";
+import type {NormalizedDecisionRequest} from "../../protocol/decisions/types.ts";
 
 const sentence = "Once upon a time there was a little girl named Lily who liked to play with her red ball in the big green garden. ";
 const colours = ["red", "green", "blue", "yellow"];
@@ -11,10 +16,17 @@ const colours = ["red", "green", "blue", "yellow"];
  * Issue 16, decisions in questions/s on one document and one question set, in process:
  * (a) node-llama-cpp's own `LlamaDecisionContext` (yes/no as its "noul" questions, choices as "choice"), with its
  * default 4 parallel question sequences; (b) our engine with one option order, as node-llama-cpp asks; (c) our
- * product default, both option orders averaged. Against the prefill bound: the tokens our request read divided by
- * llama-bench's prompt-processing rate at the same threads (`promptRate`, when the anchor is built).
+ * product default, both option orders averaged. Against two prefill bounds, when llama-bench is built (`tools`):
+ * - the issue's: the tokens our request read divided by llama-bench's prompt-processing rate on 512 tokens from an
+ *   empty cache, at the same threads;
+ * - the same reads at the same depths: the shared prefix at llama-bench's rate for that many tokens from an empty
+ *   cache, plus the rounds' own tokens at its rate for a mean round's tokens on top of that prefix (`-d`). A round
+ *   attends to the whole document before it: on stories260K a 77-token round on a 550-token prefix reads at 2,100
+ *   tok/s against 3,100 for 512 tokens from empty, so the first bound asks for more than llama.cpp itself does.
  */
-export async function decisionAnchors(modelPath: string, threads: number, {questionCount = 32, rounds = 3, promptRate}: {questionCount?: number, rounds?: number, promptRate?: number} = {}) {
+export type DecisionAnchorOptions = {questionCount?: number, rounds?: number, tools?: LlamaCppTools, withNodeLlamaCpp?: boolean};
+
+export async function decisionAnchors(modelPath: string, threads: number, {questionCount = 32, rounds = 3, tools, withNodeLlamaCpp = true}: DecisionAnchorOptions = {}) {
     const engine = await LocalEngine.load({modelPath, threads, gpu: "off", contextSize: 2048});
     let document = "";
     while (engine.model.tokenize(document).length < 500) document += sentence;
@@ -25,17 +37,15 @@ export async function decisionAnchors(modelPath: string, threads: number, {quest
         ? {type: "noul", instruction: question.instructions}
         : {type: "choice", instruction: question.instructions, criteria: Object.fromEntries(colours.map((colour) => [colour, null]))}]));
 
-    const llama = await getLlama({gpu: false, build: "never", maxThreads: threads, logLevel: LlamaLogLevel.error});
-    const theirModel = await llama.loadModel({modelPath});
-    const theirs = await theirModel.createDecisionContext({contextSize: 2048, threads});
+    const their = withNodeLlamaCpp ? await loadTheirs(modelPath, threads) : undefined;
     const oneOrder = new LlamaDecisionEngine(engine, {orderDebias: false});
     const bothOrders = new LlamaDecisionEngine(engine);
     const tokensRead = {one: 0, both: 0};
     // A fresh first word each run, so neither side reuses the previous run's cached document.
     const cases: Record<string, (run: number) => Promise<void>> = {
-        "(a) node-llama-cpp LlamaDecisionContext": async (run) => {
-            await theirs.decideWithMeta(`Story ${run}. ${document}`, theirQuestions);
-        },
+        ...(their == null ? {} : {"(a) node-llama-cpp LlamaDecisionContext": async (run: number) => {
+            await their.context.decideWithMeta(`Story ${run}. ${document}`, theirQuestions);
+        }}),
         "(b) ours, one option order": async (run) => {
             const request = parseDecisionsRequest({model: "svc-1-decision", input: `Story ${run}. ${document}`, questions: asked});
             tokensRead.one = (await oneOrder.decide(request, new AbortController().signal)).usage.inputTokens;
@@ -54,17 +64,48 @@ export async function decisionAnchors(modelPath: string, threads: number, {quest
             await job(run++);
             seconds[name].push((performance.now() - started) / 1000);
         }
-    const [a, b, c] = Object.values(seconds).map(median);
+    const time = Object.fromEntries(Object.entries(seconds).map(([name, list]) => [name, median(list)]));
     console.log(`document ${engine.model.tokenize(document).length} tokens, ${questionCount} questions (half yes/no, half 4-option choice), threads ${threads}, median of ${rounds}`);
-    for (const [name, time] of Object.keys(cases).map((name, index) => [name, [a, b, c][index]] as const))
-        console.log(`${name.padEnd(44)}${time.toFixed(2).padStart(7)} s ${(questionCount / time).toFixed(1).padStart(8)} q/s`);
-    console.log(`ours / node-llama-cpp, questions/s: one order ${(a / b).toFixed(2)}x, both orders ${(a / c).toFixed(2)}x`);
-    if (promptRate != null) {
-        for (const [label, time, tokens] of [["one order", b, tokensRead.one], ["both orders", c, tokensRead.both]] as const)
-            console.log(`prefill bound (${label}): ${tokens} tokens read / ${promptRate.toFixed(0)} tok/s (llama-bench pp) = ${(tokens / promptRate).toFixed(2)} s; ours takes ${(time / (tokens / promptRate)).toFixed(2)}x the bound`);
+    for (const [name, value] of Object.entries(time))
+        console.log(`${name.padEnd(44)}${value.toFixed(2).padStart(7)} s ${(questionCount / value).toFixed(1).padStart(8)} q/s`);
+    const [theirTime, oneTime, bothTime] = [time["(a) node-llama-cpp LlamaDecisionContext"], time["(b) ours, one option order"], time["(c) ours, both orders (default)"]];
+    if (theirTime != null) console.log(`ours / node-llama-cpp, questions/s: one order ${(theirTime / oneTime).toFixed(2)}x, both orders ${(theirTime / bothTime).toFixed(2)}x`);
+
+    if (tools != null) {
+        const prefix = await sharedPrefixLength(oneOrder, parseDecisionsRequest({model: "svc-1-decision", input: `Story 0. ${document}`, questions: asked}));
+        const fromEmpty = (await llamaBenchRates(tools, modelPath, threads, 512, 0)).pp;
+        const prefixRate = (await llamaBenchRates(tools, modelPath, threads, prefix, 0)).pp;
+        // Every question here is one round per order (yes/no, or 4 options).
+        for (const [label, seconds, tokens, roundCount] of [["one order", oneTime, tokensRead.one, questionCount], ["both orders", bothTime, tokensRead.both, 2 * questionCount]] as const) {
+            const meanRound = Math.round((tokens - prefix) / roundCount);
+            const roundRate = (await llamaBenchRates(tools, modelPath, threads, meanRound, 0, prefix)).pp;
+            const bound = tokens / fromEmpty;
+            const sameDepths = prefix / prefixRate + (tokens - prefix) / roundRate;
+            console.log(`prefill bound (${label}): ${tokens} tokens read / ${fromEmpty.toFixed(0)} tok/s (llama-bench pp512) = ${bound.toFixed(2)} s; ours takes ${(seconds / bound).toFixed(2)}x the bound`);
+            console.log(`  the same reads at the same depths: ${prefix} prefix tokens at ${prefixRate.toFixed(0)} tok/s + ${roundCount} rounds of ${meanRound} ` +
+                `on top at ${roundRate.toFixed(0)} tok/s (pp${meanRound} @ d${prefix}) = ${sameDepths.toFixed(2)} s; ours takes ${(seconds / sameDepths).toFixed(2)}x`);
+        }
     }
-    await theirs.dispose();
-    await theirModel.dispose();
-    await llama.dispose();
+    await their?.dispose();
     await engine.dispose();
+}
+
+async function loadTheirs(modelPath: string, threads: number) {
+    const llama = await getLlama({gpu: false, build: "never", maxThreads: threads, logLevel: LlamaLogLevel.error});
+    const model = await llama.loadModel({modelPath});
+    const context = await model.createDecisionContext({contextSize: 2048, threads});
+    return {context, dispose: async () => {
+        await context.dispose();
+        await model.dispose();
+        await llama.dispose();
+    }};
+}
+
+/** The tokens every round of the request shares (the system prompt and the document), as the engine reads them. */
+async function sharedPrefixLength(engine: LlamaDecisionEngine, request: NormalizedDecisionRequest): Promise<number> {
+    const [first, second] = await Promise.all(request.questions.slice(0, 2).map((question) => {
+        const [round] = buildQuestionRounds(question, question.options.map((_, index) => index)).rounds;
+        return engine.roundTokens(request.text, round.prompt, round.labels);
+    }));
+    return commonPrefixLength(first.tokens, second.tokens);
 }

@@ -95,9 +95,13 @@ export async function llamaServerBench(tools: LlamaCppTools, model: {name: strin
     for (const server of servers) await server.close();
 }
 
-/** llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`, flash attention off as ours on CPU. */
-export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number, promptTokens = 2000, generated = 64): Promise<{pp: number, tg: number | undefined}> {
-    const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-fa", "0", "-p", String(promptTokens), "-n", String(generated), "-r", "2", "-o", "json"], {maxBuffer: 1 << 24});
+/**
+ * llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`, flash attention off as ours
+ * on CPU; `depth` tokens already in the cache before the timed prompt (llama-bench `-d`).
+ */
+export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number, promptTokens = 2000, generated = 64, depth = 0): Promise<{pp: number, tg: number | undefined}> {
+    const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-fa", "0", "-p", String(promptTokens), "-n", String(generated),
+        "-d", String(depth), "-r", "2", "-o", "json"], {maxBuffer: 1 << 24});
     const results = JSON.parse(stdout) as Array<{n_prompt: number, n_gen: number, avg_ts: number}>;
     return {pp: results.find((result) => result.n_prompt > 0)!.avg_ts, tg: results.find((result) => result.n_gen > 0)?.avg_ts};
 }

@@ -36,7 +36,10 @@ const sections: Array<[string, string, () => Promise<void>]> = [
             await llamaServerBench(tools, bench, threads, options);
         }
         console.log("\nDecisions against node-llama-cpp's LlamaDecisionContext and the prefill bound:");
-        await decisionAnchors(model.path, threads, {promptRate: (await llamaBenchRates(tools, model.path, threads, 512, 0)).pp});
+        await decisionAnchors(model.path, threads, {tools});
+        // A realistic shape, where the weights and not the attention over the document dominate a round: 8 questions, once.
+        console.log(`\n${shaped.name}, decisions against the prefill bound:`);
+        await decisionAnchors(shaped.path, threads, {tools, questionCount: 8, rounds: 1, withNodeLlamaCpp: false});
     }],
     ["logprobs", "Token probabilities: 64-token completions without and with logprobs (and echo)",
         () => logprobsBench(model.path, threads, Number(values.requests), Number(values.rounds))],

@@ -1,0 +1,52 @@
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {TokenBias, type LlamaContextSequence, type Token} from "node-llama-cpp";
+import {useTinyModel} from "../../test/support/tinyModel.ts";
+
+// Issue 16: the JS part of patches/node-llama-cpp+*.patch resolves and applies a sampler config that cannot change
+// between tokens once per evaluation instead of once per token (about 30 us a step of JavaScript with 4 sequences on
+// stories260K). Without the patch every case below resolves the config once per token.
+const tiny = useTinyModel();
+
+type Options = Parameters<LlamaContextSequence["evaluate"]>[1];
+
+/** `count` tokens of one evaluation, and how many times the sequence resolved its sampler config meanwhile. */
+async function generate(prompt: string, count: number, options: Options) {
+    const context = await tiny.model.createContext({contextSize: 512, threads: {ideal: 1, min: 1}, flashAttention: false});
+    try {
+        const sequence = context.getSequence();
+        const internal = sequence as unknown as {_resolveSamplerConfig(...args: unknown[]): unknown};
+        const resolve = internal._resolveSamplerConfig.bind(sequence);
+        let resolved = 0;
+        internal._resolveSamplerConfig = (...args) => {
+            resolved++;
+            return resolve(...args);
+        };
+        const tokens: Token[] = [];
+        for await (const token of sequence.evaluate(tiny.model.tokenize(prompt), {yieldEogToken: true, ...options})) {
+            tokens.push(token);
+            if (tokens.length >= count) break;
+        }
+        return {tokens, resolved};
+    } finally {
+        await context.dispose();
+    }
+}
+
+test("a seeded sampler config with no function inputs is resolved once per evaluation, and samples the same tokens", async () => {
+    const sampling = {temperature: 0.9, topK: 20, seed: 11};
+    const bias = new TokenBias(tiny.model.tokenizer);
+    const fixed = await generate("once upon a time", 16, {...sampling, tokenBias: bias});
+    assert.equal(fixed.resolved, 1);
+    // A token bias given as a function may change between tokens, so that config is resolved for every token.
+    const perToken = await generate("once upon a time", 16, {...sampling, tokenBias: () => bias});
+    assert.equal(perToken.resolved, 16);
+    assert.deepEqual(fixed.tokens, perToken.tokens);
+});
+
+test("a config that may change between tokens is still resolved for every token", async () => {
+    // Without a seed node-llama-cpp seeds from the current second, so the config is not fixed.
+    assert.equal((await generate("once upon a time", 8, {temperature: 0.9})).resolved, 8);
+    const penalised = await generate("once upon a time", 8, {temperature: 0.9, seed: 3, repeatPenalty: {punishTokens: () => [], penalty: 1.1}});
+    assert.equal(penalised.resolved, 8);
+});
