@@ -73,12 +73,13 @@ export async function decisionAnchors(modelPath: string, threads: number, {quest
 
     if (tools != null) {
         const prefix = await sharedPrefixLength(oneOrder, parseDecisionsRequest({model: "svc-1-decision", input: `Story 0. ${document}`, questions: asked}));
-        const fromEmpty = (await llamaBenchRates(tools, modelPath, threads, 512, 0)).pp;
-        const prefixRate = (await llamaBenchRates(tools, modelPath, threads, prefix, 0)).pp;
+        const rateOf = async (promptTokens: number, depth = 0) => (await llamaBenchRates(tools, modelPath, threads, {promptTokens, generated: 0, depth, repetitions: 3})).pp;
+        const fromEmpty = await rateOf(512);
+        const prefixRate = await rateOf(prefix);
         // Every question here is one round per order (yes/no, or 4 options).
         for (const [label, seconds, tokens, roundCount] of [["one order", oneTime, tokensRead.one, questionCount], ["both orders", bothTime, tokensRead.both, 2 * questionCount]] as const) {
             const meanRound = Math.round((tokens - prefix) / roundCount);
-            const roundRate = (await llamaBenchRates(tools, modelPath, threads, meanRound, 0, prefix)).pp;
+            const roundRate = await rateOf(meanRound, prefix);
             const bound = tokens / fromEmpty;
             const sameDepths = prefix / prefixRate + (tokens - prefix) / roundRate;
             console.log(`prefill bound (${label}): ${tokens} tokens read / ${fromEmpty.toFixed(0)} tok/s (llama-bench pp512) = ${bound.toFixed(2)} s; ours takes ${(seconds / bound).toFixed(2)}x the bound`);
