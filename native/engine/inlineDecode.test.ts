@@ -11,10 +11,10 @@ const tiny = useTinyModel();
 
 type Binding = Record<string, (...args: unknown[]) => unknown>;
 
-/** Counts the binding's calls; `withoutSync` hides decodeBatchSync, as a prebuilt binding lacks it. */
+/** Counts the binding's calls; `withoutSync` hides decodeBatchSync and sampleTokenSync, as a prebuilt binding lacks them. */
 function observe(context: LlamaContext, {withoutSync = false} = {}) {
     const binding = (context as unknown as {_ctx: Binding})._ctx;
-    const seen = {sampleToken: 0, workerDecodes: 0, inlineDecodes: 0, sampledInline: 0, loopTurnsAtInline: [] as number[]};
+    const seen = {sampleToken: 0, sampleTokenSync: 0, workerDecodes: 0, inlineDecodes: 0, sampledInline: 0, loopTurnsAtInline: [] as number[]};
     // Counts turns of the event loop: one setImmediate callback per turn.
     let loopTurns = 0;
     let stopped = false;
@@ -26,6 +26,7 @@ function observe(context: LlamaContext, {withoutSync = false} = {}) {
     const sampleToken = binding.sampleToken.bind(binding);
     const decodeBatch = binding.decodeBatch.bind(binding);
     const decodeBatchSync = binding.decodeBatchSync?.bind(binding);
+    const sampleTokenSync = binding.sampleTokenSync?.bind(binding);
     Object.defineProperty(binding, "sampleToken", {value: (...args: unknown[]) => {
         seen.sampleToken++;
         return sampleToken(...args);
@@ -40,6 +41,10 @@ function observe(context: LlamaContext, {withoutSync = false} = {}) {
         const tokens = decodeBatchSync(...args) as Int32Array;
         seen.sampledInline += tokens.length;
         return tokens;
+    }});
+    Object.defineProperty(binding, "sampleTokenSync", {value: withoutSync || sampleTokenSync == null ? undefined : (...args: unknown[]) => {
+        seen.sampleTokenSync++;
+        return sampleTokenSync(...args);
     }});
     return {seen, stop: () => void (stopped = true)};
 }
@@ -87,7 +92,25 @@ test("InlineDecode: a batch size runs inline only once a decode of that size was
     assert.equal(policy.inline(2), false, "each size on its own");
     policy.measured(1, 6, true);
     assert.equal(policy.inline(1), false, "grew slower: back to the worker");
-    assert.deepEqual(policy.counts, {inline: 1, worker: 1});
+    assert.deepEqual(policy.counts, {inline: 1, worker: 1, sampledInline: 0, sampledOnWorker: 0});
+});
+
+test("InlineDecode: a sampling runs inline once the last one took under its limit, while the inline ones since the event loop turned stay under the decode limit", async () => {
+    const policy = new InlineDecode({maxInlineMs: 4, maxInlineSampleMs: 1});
+    assert.equal(policy.sampleInline(), false, "none seen yet: a worker job, timed");
+    policy.sampled(0.2, false);
+    assert.equal(policy.sampleInline(), true);
+    policy.sampled(0.9, true);
+    assert.equal(policy.sampleInline(), true);
+    policy.sampled(2, true);
+    assert.equal(policy.sampleInline(), false, "grew slower: back to the worker");
+    policy.sampled(0.1, false);
+    assert.equal(policy.sampleInline(), true);
+    for (let i = 0; i < 5; i++) policy.sampled(0.9, true);
+    assert.equal(policy.sampleInline(), false, "7.4 ms of inline samplings without a turn of the event loop");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(policy.sampleInline(), true, "the event loop turned");
+    assert.deepEqual(policy.counts, {inline: 0, worker: 0, sampledInline: 7, sampledOnWorker: 2});
 });
 
 test("with the patched engine, short decodes run inline and sample their tokens: the same tokens, the event loop turning between them", async (t) => {
@@ -148,22 +171,38 @@ test("with the patched engine, 4 generating sequences share their inline decodes
     }
 });
 
-test("a token asked with its probabilities is sampled on its own, inline decode or not", async () => {
-    const context = await createContext(1, new InlineDecode());
-    try {
-        const {seen, stop} = observe(context);
-        const sequence = context.getSequence();
-        let count = 0;
-        for await (const item of sequence.evaluateWithMetadata(tiny.model.tokenize("once upon a time"), {probabilities: true}, {yieldEogToken: true})) {
-            assert.ok(item.probabilities.size > 0);
-            if (++count >= 8) break;
+test("a token asked with its probabilities is sampled on its own: with the patched engine on the main thread once seen to be short", async () => {
+    const probabilitiesOf = async (decodeTiming?: InlineDecode) => {
+        const context = await createContext(1, decodeTiming);
+        try {
+            const {seen, stop} = observe(context);
+            const sequence = context.getSequence();
+            const items: Array<[Token, Array<[Token, number]>]> = [];
+            for await (const item of sequence.evaluateWithMetadata(tiny.model.tokenize("once upon a time"), {probabilities: true}, {yieldEogToken: true})) {
+                items.push([item.token, [...item.probabilities]]);
+                if (items.length >= 8) break;
+            }
+            stop();
+            assert.equal(seen.sampledInline, 0, "not with the decode");
+            return {items, seen};
+        } finally {
+            await context.dispose();
         }
-        stop();
-        assert.equal(seen.sampleToken, 8);
-        assert.equal(seen.sampledInline, 0);
-    } finally {
-        await context.dispose();
+    };
+    const reference = await probabilitiesOf();
+    assert.equal(reference.seen.sampleToken, 8);
+    assert.ok(reference.items.every(([, probabilities]) => probabilities.length > 0));
+    const policy = new InlineDecode({maxInlineMs: Infinity, maxInlineSampleMs: Infinity});
+    const timed = await probabilitiesOf(policy);
+    assert.deepEqual(timed.items, reference.items, "the same tokens and probabilities");
+    if (!patchedEngine()) {
+        assert.equal(timed.seen.sampleToken, 8);
+        return;
     }
+    // The first is a worker job, timed; every later one runs on the main thread.
+    assert.equal(timed.seen.sampleToken, 1);
+    assert.equal(timed.seen.sampleTokenSync, 7);
+    assert.deepEqual([policy.counts.sampledOnWorker, policy.counts.sampledInline], [1, 7]);
 });
 
 test("a binding without decodeBatchSync (node-llama-cpp's prebuilt ones) decodes on the worker and samples as before", async () => {
@@ -176,7 +215,7 @@ test("a binding without decodeBatchSync (node-llama-cpp's prebuilt ones) decodes
         assert.equal(seen.inlineDecodes, 0);
         assert.equal(seen.workerDecodes, 12);
         assert.equal(seen.sampleToken, 12);
-        assert.deepEqual(policy.counts, {inline: 0, worker: 12});
+        assert.deepEqual(policy.counts, {inline: 0, worker: 12, sampledInline: 0, sampledOnWorker: 0});
     } finally {
         await context.dispose();
     }

@@ -12,18 +12,31 @@
  * that grows slower (a long context) goes back to the worker. The patched node-llama-cpp
  * (`patches/node-llama-cpp+*.patch`) asks `inline` before each decode, when the binding has `decodeBatchSync` (a
  * binding built by `npm run build:engine`), gives the event loop one turn first, and reports every decode's time.
+ *
+ * Samplings that return probabilities or logits (a logprobs request's scoring pass: one per output token after one
+ * decode; a decision round's label logits) are worker jobs of their own, and for a small vocabulary the hand-off is
+ * nearly all of one: 64 of them took 4.5-7.7 ms on stories260K, about 100 us each. One runs on the main thread
+ * (`sampleTokenSync`) when the last one took under `maxInlineSampleMs` (1 ms; a 151,936-token vocabulary sorted for
+ * its top alternatives takes longer, and stays on the worker), and while the samplings run inline since the event
+ * loop last turned add up to less than `maxInlineMs`.
  */
-export type InlineDecodeOptions = {maxInlineMs?: number};
+export type InlineDecodeOptions = {maxInlineMs?: number, maxInlineSampleMs?: number};
 
 export class InlineDecode {
     private readonly maxInlineMs: number;
+    private readonly maxInlineSampleMs: number;
     /** The last decode time seen for each batch size, in milliseconds. */
     private readonly lastMs = new Map<number, number>();
-    /** Decodes run each way (for the tests and the benchmark). */
-    public readonly counts = {inline: 0, worker: 0};
+    /** The last sampling's time (none seen yet: a worker job, timed). */
+    private lastSampleMs = Infinity;
+    /** Time spent in inline samplings since the event loop last turned. */
+    private sampledInlineMs = 0;
+    /** Decodes and samplings run each way (for the tests and the benchmark). */
+    public readonly counts = {inline: 0, worker: 0, sampledInline: 0, sampledOnWorker: 0};
 
     public constructor(options: InlineDecodeOptions = {}) {
         this.maxInlineMs = options.maxInlineMs ?? 4;
+        this.maxInlineSampleMs = options.maxInlineSampleMs ?? 1;
     }
 
     public readonly inline = (batchSize: number): boolean => {
@@ -34,5 +47,15 @@ export class InlineDecode {
     public readonly measured = (batchSize: number, milliseconds: number, inline: boolean): void => {
         this.lastMs.set(batchSize, milliseconds);
         this.counts[inline ? "inline" : "worker"]++;
+    };
+
+    public readonly sampleInline = (): boolean => this.lastSampleMs < this.maxInlineSampleMs && this.sampledInlineMs < this.maxInlineMs;
+
+    public readonly sampled = (milliseconds: number, inline: boolean): void => {
+        this.lastSampleMs = milliseconds;
+        this.counts[inline ? "sampledInline" : "sampledOnWorker"]++;
+        if (!inline) return;
+        if (this.sampledInlineMs === 0) setImmediate(() => this.sampledInlineMs = 0);
+        this.sampledInlineMs += milliseconds;
     };
 }
