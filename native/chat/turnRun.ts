@@ -9,7 +9,7 @@ import {LlamaChat, LlamaJsonSchemaValidationError, type ChatHistoryItem, type Ch
 import type {SamplingParams} from "../../protocol/validation.ts";
 import type {CompletionUsage} from "../../protocol/completions.ts";
 import type {TokenLogprob} from "../../protocol/logprobs.ts";
-import {locateOutputTokens, scoreTokens, toTokenLogprobs} from "../engine/tokenProbabilities.ts";
+import {locateOutputTokens, recordTokenLogprobs, scoreTokens, toTokenLogprobs} from "../engine/tokenProbabilities.ts";
 
 /** What chat completions and Responses answer from: a text turn (ChatTurnSession) or a turn with images (native/vision). */
 export type TurnSession = Pick<ChatTurnSession, "run" | "usage" | "release">;
@@ -184,6 +184,7 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
     const scored = topLogprobs != null ? new ScoredDeltas() : undefined;
     const onDelta = scored != null ? (delta: ChatDelta) => scored.add(delta) : options.onDelta;
     const chat = new LlamaChat({contextSequence: lease.sequence, chatWrapper});
+    const recording = topLogprobs != null ? recordTokenLogprobs(lease.sequence, topLogprobs) : undefined;
     const outputBefore = lease.sequence.tokenMeter.usedOutputTokens;
     const spent = () => lease.sequence.tokenMeter.usedOutputTokens - outputBefore;
     let reasoning = "";
@@ -257,6 +258,7 @@ export async function generateChatTurn(options: ChatTurnOptions): Promise<ChatTu
             reasoningTokens: allThought ? completionTokens : reasoningTokens
         };
     } finally {
+        recording?.stop();
         chat.dispose({disposeSequence: false});
     }
 }

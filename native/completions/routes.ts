@@ -11,7 +11,7 @@ import {SseStream, writeSuccess} from "../http/replies.ts";
 import {settleUsage} from "../http/gate.ts";
 import type {SamplingParams} from "../../protocol/validation.ts";
 import type {LegacyLogprobs} from "../../protocol/logprobs.ts";
-import {joinLegacyLogprobs, scoreTokens, toLegacyLogprobs, toTokenBias, type ScoreTarget} from "../engine/tokenProbabilities.ts";
+import {joinLegacyLogprobs, recordTokenLogprobs, scoreTokens, toLegacyLogprobs, toTokenBias, type ScoreTarget} from "../engine/tokenProbabilities.ts";
 
 /**
  * Raw-text prompt tokens with the BOS token the model expects, exactly as they are evaluated; a long prompt is
@@ -68,6 +68,7 @@ export async function generateCompletionText({lease, prompt, maxTokens, sampling
     const input = tokens.shouldPrependBosToken && prompt[0] === tokens.bos ? prompt.slice(1) : prompt;
     // The tokens behind the returned text, collected only when they are to be scored.
     const output: Token[] = [];
+    const recording = scoring.topLogprobs != null ? recordTokenLogprobs(lease.sequence, scoring.topLogprobs) : undefined;
     try {
         const result = await completion.generateCompletionWithMeta(input, {
             ...toGenerationOptions(sampling, {choiceIndex}),
@@ -89,6 +90,7 @@ export async function generateCompletionText({lease, prompt, maxTokens, sampling
             logprobs: await scoreIfAsked(output)
         };
     } finally {
+        recording?.stop();
         completion.dispose({disposeSequence: false});
     }
 }

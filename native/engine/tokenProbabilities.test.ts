@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import {after, before, describe, test} from "node:test";
-import {getLlama, LlamaLogLevel, type Llama, type LlamaModel, type Token} from "node-llama-cpp";
+import {getLlama, LlamaLogLevel, TokenBias, type Llama, type LlamaModel, type Token} from "node-llama-cpp";
 import {ApiError} from "../../protocol/errors.ts";
 import {embeddedModelPath} from "../library/embeddedModel.ts";
-import {locateOutputTokens, toLegacyLogprobs, toTokenLogprobs} from "./tokenProbabilities.ts";
+import {locateOutputTokens, recordTokenLogprobs, scoreTokens, toLegacyLogprobs, toTokenLogprobs} from "./tokenProbabilities.ts";
+import {InlineDecode} from "./inlineDecode.ts";
 
 const tokens = (...ids: number[]) => ids as Token[];
 
@@ -52,5 +53,69 @@ describe("token texts on a SentencePiece vocabulary (the built-in stories260K)",
         const {model} = loaded;
         const prompt = model.tokenize("Once upon a time");
         assert.deepEqual(toLegacyLogprobs(model, prompt, prompt.map(() => null)).tokens, ["Once", " upon", " a", " time"]);
+    });
+});
+
+describe("token logprobs read during generation (the patched engine's tokenLogprobsSync)", () => {
+    const loaded = {} as {llama: Llama, model: LlamaModel};
+    before(async () => {
+        loaded.llama = await getLlama({gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error});
+        loaded.model = await loaded.llama.loadModel({modelPath: embeddedModelPath});
+    });
+    after(async () => {
+        await loaded.model?.dispose();
+        await loaded.llama?.dispose();
+    });
+
+    /** A seeded, biased, hot generation of `count` tokens on a fresh sequence, with or without the recorder. */
+    async function generate(record: boolean, decodeTiming?: InlineDecode) {
+        const {model} = loaded;
+        const context = await model.createContext({contextSize: 512, threads: {ideal: 1, min: 1}, flashAttention: false, batching: decodeTiming == null ? undefined : {decodeTiming}});
+        const sequence = context.getSequence();
+        const prompt = model.tokenize("Once upon a time", true);
+        const recording = record ? recordTokenLogprobs(sequence, 3) : undefined;
+        const output: Token[] = [];
+        // A bias on the second-best first token, so sampling and the raw distribution visibly differ.
+        const bias = new TokenBias(model.tokenizer);
+        bias.set(model.tokenize(" there")[0], {logit: 2});
+        for await (const token of sequence.evaluate(prompt, {temperature: 1.5, seed: 9, tokenBias: bias, yieldEogToken: true})) {
+            output.push(token);
+            if (output.length >= 24) break;
+        }
+        let passes = 0;
+        const controlledEvaluate = sequence.controlledEvaluate.bind(sequence);
+        sequence.controlledEvaluate = ((...args: Parameters<typeof controlledEvaluate>) => {
+            passes++;
+            return controlledEvaluate(...args);
+        }) as typeof controlledEvaluate;
+        const targets = output.map((token, index) => ({position: prompt.length + index, token}));
+        const scores = await scoreTokens(sequence, [...prompt, ...output], targets, 3);
+        recording?.stop();
+        await context.dispose();
+        return {output, scores, passes};
+    }
+
+    test("the same tokens and logprobs as a second pass, without the pass, on the worker path and inline", async () => {
+        const reference = await generate(false);
+        assert.equal(reference.passes, 1);
+        for (const decodeTiming of [undefined, new InlineDecode({maxInlineMs: Infinity})]) {
+            const recorded = await generate(true, decodeTiming);
+            assert.deepEqual(recorded.output, reference.output, "recording changes nothing that is sampled");
+            if (loaded.llama.buildType !== "localBuild") {
+                assert.equal(recorded.passes, 1, "the prebuilt binding reads nothing during generation: the pass scores it all");
+                continue;
+            }
+            assert.equal(recorded.passes, 0, "every token was read during generation");
+            recorded.scores.forEach((score, index) => {
+                const expected = reference.scores[index];
+                assert.equal(score.token, expected.token);
+                // Raw logprobs (the 1.5 temperature would move them by more than 1). Generation decodes one token at a
+                // time, the pass all 24 at once: their logits differ by up to 1e-3 here, more at later positions.
+                assert.ok(Math.abs(score.logprob - expected.logprob) < 5e-3, `token ${index}: ${score.logprob} against ${expected.logprob}`);
+                assert.deepEqual(score.top.map((item) => item.token), expected.top.map((item) => item.token));
+                score.top.forEach((item, rank) => assert.ok(Math.abs(item.logprob - expected.top[rank].logprob) < 5e-3,
+                    `token ${index}, alternative ${rank}: ${JSON.stringify(score.top)} against ${JSON.stringify(expected.top)}`));
+            });
+        }
     });
 });

@@ -6,8 +6,10 @@ import {commonPrefixLength} from "./SequenceScheduler.ts";
 
 // Token probabilities (issue 15). Every value is the model's raw next-token distribution: the log-softmax of the
 // logits given the tokens before, taken before logit_bias, penalties, temperature and top_p. Generation samples
-// with those on; the chosen tokens are then scored again in one teacher-forced batch on the same sequence, which
-// costs one prefill of the output, and only for requests that asked for scores.
+// with those on. With the patched engine (`npm run build:engine`) that distribution is read during generation, right
+// after each token's sampling (recordTokenLogprobs); whatever was not read so (prompt tokens for `echo`, or every
+// token with node-llama-cpp's prebuilt binding) is scored in one teacher-forced batch on the same sequence, which
+// costs one prefill of those tokens. Either way only requests that asked for scores pay.
 
 /** A token's log-probability and its most likely alternatives at the same position, best first. */
 export type ScoredToken = {token: Token, logprob: number, top: Array<{token: Token, logprob: number}>};
@@ -17,12 +19,59 @@ export type ScoreTarget = {position: number, token: Token};
 
 type ControlledInput = Parameters<LlamaContextSequence["controlledEvaluate"]>[0];
 
+/** What the patched node-llama-cpp fills while a sequence generates (`_svcTokenLogprobs`, read by its `_evaluate`). */
+type Recorder = {top: number, record(position: number, token: Token, values: Float64Array): void};
+type RecordingSequence = {_svcTokenLogprobs?: Recorder};
+type Recorded = {top: number, byPosition: Map<number, {token: Token, values: Float64Array}>};
+const recordings = new WeakMap<LlamaContextSequence, Recorded>();
+
+/**
+ * Has the sequence read each generated token's raw distribution (its logprob and the `topCount` best alternatives)
+ * as it is sampled, until `stop`; scoreTokens then takes the tokens found there instead of scoring them again.
+ * Measured on stories260K: the second pass over a 64-token output was 13 ms of a 33 ms request.
+ */
+export function recordTokenLogprobs(sequence: LlamaContextSequence, topCount: number): {stop(): void} {
+    const recorded: Recorded = {top: topCount, byPosition: new Map()};
+    recordings.set(sequence, recorded);
+    (sequence as unknown as RecordingSequence)._svcTokenLogprobs = {
+        top: topCount,
+        record: (position, token, values) => void recorded.byPosition.set(position, {token, values})
+    };
+    return {
+        stop: () => {
+            if (recordings.get(sequence) !== recorded) return;
+            recordings.delete(sequence);
+            delete (sequence as unknown as RecordingSequence)._svcTokenLogprobs;
+        }
+    };
+}
+
+/** A target's score as read during generation, when it was: the same token at the same position. */
+function recordedScore(sequence: LlamaContextSequence, target: ScoreTarget, topCount: number): ScoredToken | undefined {
+    const recorded = recordings.get(sequence);
+    const entry = recorded?.byPosition.get(target.position);
+    if (entry == null || entry.token !== target.token || recorded!.top < topCount) return undefined;
+    const top: ScoredToken["top"] = [];
+    for (let index = 0; index < topCount; index++)
+        top.push({token: entry.values[1 + 2 * index] as Token, logprob: entry.values[2 + 2 * index]});
+    return {token: target.token, logprob: entry.values[0], top};
+}
+
 /**
  * Scores `targets` (ascending positions, each at least 1 and at most `context.length`) against `context`, on
- * `sequence`: its cached prefix of `context` is kept, the rest is evaluated with logits at each target. The sequence
- * is left holding a prefix of `context`, so the next lease still reuses what it can.
+ * `sequence`: a target the sequence read as it was generated (recordTokenLogprobs) is taken from there; for the others
+ * its cached prefix of `context` is kept, the rest is evaluated with logits at each target. The sequence is left
+ * holding a prefix of `context`, so the next lease still reuses what it can.
  */
 export async function scoreTokens(sequence: LlamaContextSequence, context: readonly Token[], targets: readonly ScoreTarget[], topCount: number): Promise<ScoredToken[]> {
+    const found = targets.map((target) => recordedScore(sequence, target, topCount));
+    const rest = targets.filter((_, index) => found[index] == null);
+    const scored = await scoreAgain(sequence, context, rest, topCount);
+    return found.map((score) => score ?? scored.shift()!);
+}
+
+/** Scores `targets` in one teacher-forced batch on `sequence` (see scoreTokens). */
+async function scoreAgain(sequence: LlamaContextSequence, context: readonly Token[], targets: readonly ScoreTarget[], topCount: number): Promise<ScoredToken[]> {
     if (targets.length === 0) return [];
     const first = targets[0].position;
     const last = targets.at(-1)!.position;
