@@ -24,7 +24,7 @@ test("tokens that cannot be matched are a 500, never scores at wrong positions",
     assert.throws(() => locateOutputTokens(tokens(1, 2, 3), 1, tokens(8, 9)), (error) => error instanceof ApiError && error.status === 500);
 });
 
-describe("token texts on a SentencePiece vocabulary (the built-in stories260K)", () => {
+describe("on the built-in stories260K: token texts on a SentencePiece vocabulary, and logprobs read during generation", () => {
     const loaded = {} as {llama: Llama, model: LlamaModel};
     before(async () => {
         loaded.llama = await getLlama({gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error});
@@ -54,19 +54,8 @@ describe("token texts on a SentencePiece vocabulary (the built-in stories260K)",
         const prompt = model.tokenize("Once upon a time");
         assert.deepEqual(toLegacyLogprobs(model, prompt, prompt.map(() => null)).tokens, ["Once", " upon", " a", " time"]);
     });
-});
 
-describe("token logprobs read during generation (the patched engine's tokenLogprobsSync)", () => {
-    const loaded = {} as {llama: Llama, model: LlamaModel};
-    before(async () => {
-        loaded.llama = await getLlama({gpu: false, build: "never", maxThreads: 1, logLevel: LlamaLogLevel.error});
-        loaded.model = await loaded.llama.loadModel({modelPath: embeddedModelPath});
-    });
-    after(async () => {
-        await loaded.model?.dispose();
-        await loaded.llama?.dispose();
-    });
-
+    // Token logprobs read during generation (the patched engine's tokenLogprobsSync), against a second pass.
     /** A seeded, biased, hot generation of `count` tokens on a fresh sequence, with or without the recorder. */
     async function generate(record: boolean, decodeTiming?: InlineDecode) {
         const {model} = loaded;
