@@ -57,9 +57,12 @@ describe("on the built-in stories260K: token texts on a SentencePiece vocabulary
 
     // Token logprobs read during generation (the patched engine's tokenLogprobsSync), against a second pass.
     /** A seeded, biased, hot generation of `count` tokens on a fresh sequence, with or without the recorder. */
-    async function generate(record: boolean, decodeTiming?: InlineDecode) {
+    async function generate(record: boolean, decodeTiming?: InlineDecode, {failingReads = false} = {}) {
         const {model} = loaded;
         const context = await model.createContext({contextSize: 512, threads: {ideal: 1, min: 1}, flashAttention: false, batching: decodeTiming == null ? undefined : {decodeTiming}});
+        if (failingReads) Object.defineProperty((context as unknown as {_ctx: object})._ctx, "tokenLogprobsSync", {value: () => {
+            throw new Error("no logits at this batch position");
+        }});
         const sequence = context.getSequence();
         const prompt = model.tokenize("Once upon a time", true);
         const recording = record ? recordTokenLogprobs(sequence, 3) : undefined;
@@ -105,6 +108,16 @@ describe("on the built-in stories260K: token texts on a SentencePiece vocabulary
                 score.top.forEach((item, rank) => assert.ok(Math.abs(item.logprob - expected.top[rank].logprob) < 5e-3,
                     `token ${index}, alternative ${rank}: ${JSON.stringify(score.top)} against ${JSON.stringify(expected.top)}`));
             });
+        }
+    });
+
+    test("a token whose read fails is left to the second pass, and the generation goes on", async () => {
+        const reference = await generate(false);
+        for (const decodeTiming of [undefined, new InlineDecode({maxInlineMs: Infinity})]) {
+            const failing = await generate(true, decodeTiming, {failingReads: true});
+            assert.deepEqual(failing.output, reference.output);
+            assert.equal(failing.passes, 1);
+            assert.deepEqual(failing.scores, reference.scores);
         }
     });
 });
