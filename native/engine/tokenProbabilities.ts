@@ -19,11 +19,12 @@ export type ScoreTarget = {position: number, token: Token};
 
 type ControlledInput = Parameters<LlamaContextSequence["controlledEvaluate"]>[0];
 
-/** What the patched node-llama-cpp fills while a sequence generates (`_svcTokenLogprobs`, read by its `_evaluate`). */
-type Recorder = {top: number, record(position: number, token: Token, values: Float64Array): void};
-type RecordingSequence = {_svcTokenLogprobs?: Recorder};
-type Recorded = {top: number, byPosition: Map<number, {token: Token, values: Float64Array}>};
-const recordings = new WeakMap<LlamaContextSequence, Recorded>();
+/**
+ * What the patched node-llama-cpp fills while a sequence generates (`_svcTokenLogprobs`, read by its `_evaluate`):
+ * per position, the sampled token and [its logprob, then `top` pairs of id and logprob].
+ */
+type Recorder = {top: number, byPosition: Map<number, {token: Token, values: Float64Array}>, record(position: number, token: Token, values: Float64Array): void};
+const recorderOf = (sequence: LlamaContextSequence) => sequence as unknown as {_svcTokenLogprobs?: Recorder};
 
 /**
  * Has the sequence read each generated token's raw distribution (its logprob and the `topCount` best alternatives)
@@ -31,26 +32,20 @@ const recordings = new WeakMap<LlamaContextSequence, Recorded>();
  * Measured on stories260K: the second pass over a 64-token output was 13 ms of a 33 ms request.
  */
 export function recordTokenLogprobs(sequence: LlamaContextSequence, topCount: number): {stop(): void} {
-    const recorded: Recorded = {top: topCount, byPosition: new Map()};
-    recordings.set(sequence, recorded);
-    (sequence as unknown as RecordingSequence)._svcTokenLogprobs = {
-        top: topCount,
-        record: (position, token, values) => void recorded.byPosition.set(position, {token, values})
-    };
+    const byPosition: Recorder["byPosition"] = new Map();
+    const recorder: Recorder = {top: topCount, byPosition, record: (position, token, values) => void byPosition.set(position, {token, values})};
+    recorderOf(sequence)._svcTokenLogprobs = recorder;
     return {
         stop: () => {
-            if (recordings.get(sequence) !== recorded) return;
-            recordings.delete(sequence);
-            delete (sequence as unknown as RecordingSequence)._svcTokenLogprobs;
+            if (recorderOf(sequence)._svcTokenLogprobs === recorder) delete recorderOf(sequence)._svcTokenLogprobs;
         }
     };
 }
 
 /** A target's score as read during generation, when it was: the same token at the same position. */
-function recordedScore(sequence: LlamaContextSequence, target: ScoreTarget, topCount: number): ScoredToken | undefined {
-    const recorded = recordings.get(sequence);
-    const entry = recorded?.byPosition.get(target.position);
-    if (entry == null || entry.token !== target.token || recorded!.top < topCount) return undefined;
+function recordedScore(recorder: Recorder | undefined, target: ScoreTarget, topCount: number): ScoredToken | undefined {
+    const entry = recorder?.byPosition.get(target.position);
+    if (entry == null || entry.token !== target.token || recorder!.top < topCount) return undefined;
     const top: ScoredToken["top"] = [];
     for (let index = 0; index < topCount; index++)
         top.push({token: entry.values[1 + 2 * index] as Token, logprob: entry.values[2 + 2 * index]});
@@ -64,10 +59,11 @@ function recordedScore(sequence: LlamaContextSequence, target: ScoreTarget, topC
  * holding a prefix of `context`, so the next lease still reuses what it can.
  */
 export async function scoreTokens(sequence: LlamaContextSequence, context: readonly Token[], targets: readonly ScoreTarget[], topCount: number): Promise<ScoredToken[]> {
-    const found = targets.map((target) => recordedScore(sequence, target, topCount));
-    const rest = targets.filter((_, index) => found[index] == null);
-    const scored = await scoreAgain(sequence, context, rest, topCount);
-    return found.map((score) => score ?? scored.shift()!);
+    const recorder = recorderOf(sequence)._svcTokenLogprobs;
+    const found = targets.map((target) => recordedScore(recorder, target, topCount));
+    const scored = await scoreAgain(sequence, context, targets.filter((_, index) => found[index] == null), topCount);
+    let next = 0;
+    return found.map((score) => score ?? scored[next++]);
 }
 
 /** Scores `targets` in one teacher-forced batch on `sequence` (see scoreTokens). */
