@@ -28,14 +28,26 @@ const cli = path.join(root, "node_modules/node-llama-cpp/dist/cli/cli.js");
 const keptFiles = ["Release", "buildDone.status"];
 const stampName = "svc-studio-engine.json";
 
-/** node-llama-cpp's options for its prebuilt CPU binaries (compileLlamaCpp in CI mode), as its environment variables. */
-function buildOptions(): Record<string, string> {
-    const variants = process.arch === "x64" || (process.arch === "arm64" && ["linux", "darwin"].includes(process.platform));
+/** CPU only, or node-llama-cpp's CUDA backend as well (`npm run build:engine -- --gpu cuda`). */
+export type EngineGpu = false | "cuda";
+
+/**
+ * node-llama-cpp's options for its prebuilt binaries (compileLlamaCpp in CI mode), as its environment variables. A CUDA
+ * build compiles ggml-cuda for llama.cpp's default list of 7 GPU architectures unless `CUDAARCHS` names them;
+ * `CUDAARCHS=native` builds for this machine alone, its GPU and its CPU (no CPU variants, no loadable backends): a
+ * fraction of the compile time.
+ */
+function buildOptions(gpu: EngineGpu): Record<string, string> {
+    const architectures = gpu === "cuda" ? process.env.CUDAARCHS : undefined;
+    const thisMachine = architectures === "native";
+    const variants = !thisMachine && (process.arch === "x64" || (process.arch === "arm64" && ["linux", "darwin"].includes(process.platform)));
     return {
-        NODE_LLAMA_CPP_CMAKE_OPTION_GGML_NATIVE: "OFF",
+        NODE_LLAMA_CPP_CMAKE_OPTION_GGML_NATIVE: thisMachine ? "ON" : "OFF",
         NODE_LLAMA_CPP_CMAKE_OPTION_GGML_OPENMP: "OFF",
-        NODE_LLAMA_CPP_CMAKE_OPTION_GGML_BACKEND_DL: "ON",
-        ...variants ? {NODE_LLAMA_CPP_CMAKE_OPTION_GGML_CPU_ALL_VARIANTS: "ON"} : {}
+        // ggml refuses GGML_NATIVE with loadable backends (its CPU feature check needs the variants' definitions).
+        ...thisMachine ? {} : {NODE_LLAMA_CPP_CMAKE_OPTION_GGML_BACKEND_DL: "ON"},
+        ...variants ? {NODE_LLAMA_CPP_CMAKE_OPTION_GGML_CPU_ALL_VARIANTS: "ON"} : {},
+        ...architectures != null && architectures !== "" ? {NODE_LLAMA_CPP_CMAKE_OPTION_CMAKE_CUDA_ARCHITECTURES: architectures} : {}
     };
 }
 
@@ -46,24 +58,25 @@ async function patchFile(): Promise<string> {
 
 /**
  * What the build depends on: the patch's C++ part (a change to its JavaScript needs no rebuild), node-llama-cpp's
- * version (in the patch's name), the build options, the platform and the CPU architecture.
+ * version (in the patch's name), the build options, the GPU backend, the platform and the CPU architecture.
  */
-async function engineBuildKey(): Promise<string> {
+async function engineBuildKey(gpu: EngineGpu): Promise<string> {
     const hash = createHash("sha256");
     const file = await patchFile();
     hash.update(path.basename(file));
     const sections = (await readFile(file, "utf8")).split(/^(?=diff --git )/m);
     for (const section of sections.filter((text) => text.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"))) hash.update(section);
-    hash.update(`${process.platform}-${process.arch}-cpu ${JSON.stringify(buildOptions())}`);
+    hash.update(`${process.platform}-${process.arch}-${gpu === false ? "cpu" : gpu} ${JSON.stringify(buildOptions(gpu))}`);
     return hash.digest("hex").slice(0, 16);
 }
 
 /**
- * node-llama-cpp's folder name for a CPU build with no custom options on this platform: the one its getLlama looks in
- * (a build with custom options lands in a folder named with their hash, and is moved here).
+ * node-llama-cpp's folder name for a build of this backend with no custom options on this platform: the one its
+ * getLlama looks in, a GPU's first (a build with custom options lands in a folder named with their hash, and is moved
+ * here).
  */
-function localBuildDir(): string {
-    return path.join(llamaDir, "localBuilds", `${process.platform}-${process.arch}`);
+function localBuildDir(gpu: EngineGpu): string {
+    return path.join(llamaDir, "localBuilds", `${process.platform}-${process.arch}${gpu === false ? "" : `-${gpu}`}`);
 }
 
 function cacheDir(key: string): string {
@@ -71,28 +84,28 @@ function cacheDir(key: string): string {
 }
 
 /** Whether the local build in node_modules is the one for this key. */
-async function engineBuilt(key: string): Promise<boolean> {
-    const stamp = await readFile(path.join(localBuildDir(), stampName), "utf8").catch(() => undefined);
+async function engineBuilt(key: string, gpu: EngineGpu): Promise<boolean> {
+    const stamp = await readFile(path.join(localBuildDir(gpu), stampName), "utf8").catch(() => undefined);
     return stamp != null && (JSON.parse(stamp) as {key: string}).key === key;
 }
 
-function run(args: string[], log: (line: string) => void): Promise<void> {
+function run(args: string[], gpu: EngineGpu, log: (line: string) => void): Promise<void> {
     // ccache, where installed, makes a rebuild after a patch change take seconds instead of minutes.
     const ccache = ["/usr/bin/ccache", "/usr/local/bin/ccache"].find((file) => existsSync(file));
-    const env = {...process.env, ...buildOptions(), ...ccache == null ? {} : {CMAKE_C_COMPILER_LAUNCHER: ccache, CMAKE_CXX_COMPILER_LAUNCHER: ccache}};
+    const env = {...process.env, ...buildOptions(gpu), ...ccache == null ? {} : {CMAKE_C_COMPILER_LAUNCHER: ccache, CMAKE_CXX_COMPILER_LAUNCHER: ccache}};
     return runCommand(process.execPath, [cli, ...args], {cwd: root, env, log});
 }
 
 /** Builds (or restores from the cache) the patched engine; a no-op when node_modules already holds it. */
-export async function ensureEngineBuild(log: (line: string) => void = (line) => console.error(line)): Promise<"built" | "restored" | "up to date"> {
-    const key = await engineBuildKey();
-    if (await engineBuilt(key)) return "up to date";
-    const target = localBuildDir();
+export async function ensureEngineBuild(log: (line: string) => void = (line) => console.error(line), gpu: EngineGpu = false): Promise<"built" | "restored" | "up to date"> {
+    const key = await engineBuildKey(gpu);
+    if (await engineBuilt(key, gpu)) return "up to date";
+    const target = localBuildDir(gpu);
     const cached = cacheDir(key);
     let outcome: "built" | "restored" = "restored";
     if (!existsSync(path.join(cached, stampName))) {
-        if (!existsSync(path.join(llamaDir, "llama.cpp"))) await run(["source", "download", "--skipBuild"], log);
-        await run(["source", "build", "--gpu", "false"], log);
+        if (!existsSync(path.join(llamaDir, "llama.cpp"))) await run(["source", "download", "--skipBuild"], gpu, log);
+        await run(["source", "build", "--gpu", gpu === false ? "false" : gpu], gpu, log);
         const built = path.join(llamaDir, "localBuilds", (JSON.parse(await readFile(path.join(llamaDir, "lastBuild.json"), "utf8")) as {folderName: string}).folderName);
         await rm(cached, {recursive: true, force: true});
         await mkdir(cached, {recursive: true});
@@ -114,6 +127,9 @@ export async function ensureEngineBuild(log: (line: string) => void = (line) => 
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const started = Date.now();
-    const outcome = await ensureEngineBuild();
-    console.log(`engine (node-llama-cpp addon with the svc-studio patch, CPU): ${outcome} in ${((Date.now() - started) / 1000).toFixed(0)} s, ${localBuildDir()}`);
+    const gpuFlag = process.argv.indexOf("--gpu");
+    const gpu: EngineGpu = gpuFlag < 0 || process.argv[gpuFlag + 1] === "off" ? false : "cuda";
+    if (gpuFlag >= 0 && !["off", "cuda"].includes(process.argv[gpuFlag + 1])) throw new Error("--gpu must be off or cuda");
+    const outcome = await ensureEngineBuild(undefined, gpu);
+    console.log(`engine (node-llama-cpp addon with the svc-studio patch, ${gpu === false ? "CPU" : gpu}): ${outcome} in ${((Date.now() - started) / 1000).toFixed(0)} s, ${localBuildDir(gpu)}`);
 }

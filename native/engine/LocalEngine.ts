@@ -150,6 +150,17 @@ export function defaultThreads(cores = os.availableParallelism()): number {
     return Math.max(1, cores - 1);
 }
 
+/**
+ * The context's flash attention. Off on CPU, where llama.cpp's kernel makes small batches over a long cached prefix
+ * 2-20x slower (measured on decision suffixes and single-token generation steps). With a GPU, llama.cpp's "auto": on
+ * where the GPU runs the op (the faster kernel there), off where it cannot and would send every layer's attention back
+ * to the CPU. Forced on, stories260K's 8-wide heads read a 512-token prompt at 4,954 tok/s on an H100 against 252,860
+ * with it off, and generated at 2,293 against 5,233 tok/s (llama-bench, README "CUDA").
+ */
+export function flashAttentionFor(gpu: Llama["gpu"]): false | "auto" {
+    return gpu === false ? false : "auto";
+}
+
 /** The loaded model, its context of parallel sequences and their scheduler: what every endpoint generates with. */
 export class LocalEngine {
     public readonly llama: Llama;
@@ -200,9 +211,7 @@ export class LocalEngine {
             contextSize,
             sequences: parallel,
             threads: {ideal: threads, min: 1},
-            // On CPU llama.cpp's flash-attention kernel makes small batches over a long cached prefix 2-20x slower
-            // (measured on decision suffixes and single-token generation steps); on a GPU it is the faster kernel.
-            flashAttention: llama.gpu !== false,
+            flashAttention: flashAttentionFor(llama.gpu),
             batching: {dispatchSchedule: gathering.schedule, decodeTiming: new InlineDecode()}
         });
         const sequences = Array.from({length: parallel}, () => context.getSequence());

@@ -27,7 +27,8 @@ const colours = ["red", "green", "blue", "yellow"];
 export type DecisionAnchorOptions = {questionCount?: number, rounds?: number, tools?: LlamaCppTools, withNodeLlamaCpp?: boolean};
 
 export async function decisionAnchors(modelPath: string, threads: number, {questionCount = 32, rounds = 3, tools, withNodeLlamaCpp = true}: DecisionAnchorOptions = {}) {
-    const engine = await LocalEngine.load({modelPath, threads, gpu: "off", contextSize: 2048});
+    const gpu = tools?.gpu ?? false;
+    const engine = await LocalEngine.load({modelPath, threads, gpu: gpu === false ? "off" : gpu, gpuLayers: gpu === false ? "auto" : "max", contextSize: 2048});
     let document = "";
     while (engine.model.tokenize(document).length < 500) document += sentence;
     const asked = Array.from({length: questionCount}, (_, index) => index % 2 === 0
@@ -37,7 +38,7 @@ export async function decisionAnchors(modelPath: string, threads: number, {quest
         ? {type: "noul", instruction: question.instructions}
         : {type: "choice", instruction: question.instructions, criteria: Object.fromEntries(colours.map((colour) => [colour, null]))}]));
 
-    const their = withNodeLlamaCpp ? await loadTheirs(modelPath, threads) : undefined;
+    const their = withNodeLlamaCpp ? await loadTheirs(modelPath, threads, gpu) : undefined;
     const oneOrder = new LlamaDecisionEngine(engine, {orderDebias: false});
     const bothOrders = new LlamaDecisionEngine(engine);
     const tokensRead = {one: 0, both: 0};
@@ -92,9 +93,9 @@ export async function decisionAnchors(modelPath: string, threads: number, {quest
     await engine.dispose();
 }
 
-async function loadTheirs(modelPath: string, threads: number) {
-    const llama = await getLlama({gpu: false, build: "never", maxThreads: threads, logLevel: LlamaLogLevel.error});
-    const model = await llama.loadModel({modelPath});
+async function loadTheirs(modelPath: string, threads: number, gpu: LlamaCppTools["gpu"]) {
+    const llama = await getLlama({gpu, build: "never", maxThreads: threads, logLevel: LlamaLogLevel.error});
+    const model = await llama.loadModel({modelPath, gpuLayers: gpu === false ? 0 : "max"});
     const context = await model.createDecisionContext({contextSize: 2048, threads});
     return {context, dispose: async () => {
         await context.dispose();

@@ -13,17 +13,26 @@ const prompt = "Once upon a time, there was a little girl named Lily. She";
 type Server = {name: string, completionsUrl: string, close(): Promise<void>};
 
 /**
+ * Flash attention as our engine has it (LocalEngine's flashAttentionFor): off on CPU, where its kernel made small
+ * batches over a long prefix 2-20x slower (llama-server's default "auto" turns it on), and llama.cpp's "auto" with a
+ * GPU (on where the GPU runs it).
+ */
+export function flashAttentionLike(tools: LlamaCppTools): "auto" | "off" {
+    return tools.gpu === false ? "off" : "auto";
+}
+
+/**
  * llama.cpp's own server on the same file, threads and slots as ours: `-np 4` slots of 2,048 tokens each (llama-server
- * splits `-c` between its slots), CPU only, and flash attention off as our engine has it on CPU (LocalEngine: on
- * CPU its kernel made small batches over a long prefix 2-20x slower; llama-server's default "auto" turns it on).
+ * splits `-c` between its slots), on the tools' backend (every layer on the GPU, or CPU only), flash attention as ours.
  */
 async function startTheirs(tools: LlamaCppTools, modelPath: string, threads: number): Promise<Server> {
-    const server = await startLlamaServer(modelPath, {threads, parallel, contextSize: parallel * contextPerSequence, tools, args: ["-fa", "off"]});
+    const server = await startLlamaServer(modelPath, {threads, parallel, contextSize: parallel * contextPerSequence, tools, args: ["-fa", flashAttentionLike(tools)]});
     return {name: "llama-server", completionsUrl: `${server.url}/v1/completions`, close: () => server.close()};
 }
 
-async function startOurs(modelPath: string, threads: number): Promise<Server> {
-    const server = await spawnServer(["--model", modelPath, "--threads", String(threads), "--gpu", "off", "--parallel", String(parallel), "--context-size", String(contextPerSequence)]);
+async function startOurs(modelPath: string, threads: number, gpu: LlamaCppTools["gpu"]): Promise<Server> {
+    const server = await spawnServer(["--model", modelPath, "--threads", String(threads), "--gpu", gpu === false ? "off" : gpu, "--gpu-layers", gpu === false ? "auto" : "max",
+        "--parallel", String(parallel), "--context-size", String(contextPerSequence)]);
     return {name: "svc-studio", completionsUrl: `${server.url}/svc-1/v1/completions`, close: () => server.close()};
 }
 
@@ -36,7 +45,7 @@ type Usage = {prompt_tokens: number, completion_tokens: number};
  * of per-round ratios, so the shared machine's drift hits both sides of a round alike.
  */
 export async function llamaServerBench(tools: LlamaCppTools, model: {name: string, path: string}, threads: number, {rounds, maxTokens, requests}: {rounds: number, maxTokens: number, requests: number}) {
-    const ours = await startOurs(model.path, threads);
+    const ours = await startOurs(model.path, threads, tools.gpu);
     const theirs = await startTheirs(tools, model.path, threads);
     const servers = [ours, theirs];
     const body = JSON.stringify({model: "svc-1", prompt, max_tokens: maxTokens, temperature: 0});
@@ -96,13 +105,14 @@ export async function llamaServerBench(tools: LlamaCppTools, model: {name: strin
 }
 
 /**
- * llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`, flash attention off as ours
- * on CPU; `depth` tokens already in the cache before the timed prompt (llama-bench `-d`). Each rate is the median of
+ * llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`, on the tools' backend
+ * with flash attention as ours; `depth` tokens already in the cache before the timed prompt (llama-bench `-d`). Each rate is the median of
  * `repetitions` timed runs, so one run slowed by the shared VM does not set it, or with `best` the fastest (a bound).
  */
 export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number,
     {promptTokens = 2000, generated = 64, depth = 0, repetitions = 2, best = false}: {promptTokens?: number, generated?: number, depth?: number, repetitions?: number, best?: boolean} = {}): Promise<{pp: number, tg: number | undefined}> {
-    const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-fa", "0", "-p", String(promptTokens), "-n", String(generated),
+    const {stdout} = await promisify(execFile)(tools.bench, ["-m", modelPath, "-t", String(threads), "-ngl", tools.gpu === false ? "0" : "999",
+        "-fa", flashAttentionLike(tools), "-p", String(promptTokens), "-n", String(generated),
         "-d", String(depth), "-r", String(repetitions), "-o", "json"], {maxBuffer: 1 << 24});
     const results = JSON.parse(stdout) as Array<{n_prompt: number, n_gen: number, samples_ts: number[]}>;
     const rate = (result: {samples_ts: number[]} | undefined) => result == null ? undefined : best ? Math.max(...result.samples_ts) : median(result.samples_ts);

@@ -9,25 +9,29 @@ import {upstreamBench} from "./upstreamBench.ts";
 import {threadSweep} from "./threadSweep.ts";
 import {decisionAnchors} from "./decisionAnchors.ts";
 import {llamaBenchRates, llamaServerBench} from "./llamaServerBench.ts";
-import {ensureLlamaCpp} from "../support/llamaCpp.ts";
+import {ensureLlamaCpp, gpuArgument} from "../support/llamaCpp.ts";
 import {ensureShapedGguf, modelShapes} from "../fixtures/gguf/writeShapedGguf.ts";
 
-// `npm run bench [-- --threads N --requests N --rounds N --only a,b]`: prints ratios against baselines measured in the
-// same run. Sections: http, logprobs, metering, decisions, scoring, upstream, threads, llama (against llama.cpp's own server and
-// llama-bench, built once by `npm run bench:llama-server`, about 15 minutes on 2 cores, then cached).
-const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "24"}, rounds: {type: "string", default: "11"}, only: {type: "string"}}});
+// `npm run bench [-- --threads N --requests N --rounds N --only a,b --gpu cuda]`: prints ratios against baselines measured
+// in the same run. Sections: http, logprobs, metering, decisions, scoring, upstream, threads, llama (against llama.cpp's own
+// server and llama-bench, built once by `npm run bench:llama-server`, about 15 minutes on 2 cores, then cached). With
+// `--gpu cuda` the llama section runs both sides with every layer on the GPU (`npm run bench:llama-server -- --gpu cuda`
+// and `npm run build:engine -- --gpu cuda` build them); the other sections stay on CPU.
+const {values} = parseArgs({options: {threads: {type: "string"}, requests: {type: "string", default: "24"}, rounds: {type: "string", default: "11"}, only: {type: "string"},
+    gpu: {type: "string", default: "off"}}});
+const gpu = gpuArgument(["--gpu", values.gpu!]);
 const only = values.only?.split(",");
 const wanted = (section: string) => only == null || only.includes(section);
 // One thread by default: on 2 cores llama.cpp's 2-thread pool stalls whenever anything else runs.
 const threads = Number(values.threads ?? 1);
 const model = await benchModelPath();
-console.log(`model: ${model.name} (${model.path}), threads: ${threads}, CPU`);
+console.log(`model: ${model.name} (${model.path}), threads: ${threads}, ${gpu === false ? "CPU" : `${gpu} for the llama section, CPU for the rest`}`);
 
 const sections: Array<[string, string, () => Promise<void>]> = [
     ["http", "HTTP server (b) vs in-process node-llama-cpp (a), 64-token completions",
         () => httpVsInProcess(model.path, threads, Number(values.requests), Number(values.rounds))],
     ["llama", "Against llama.cpp's own llama-server and llama-bench (same source, model and threads)", async () => {
-        const tools = await ensureLlamaCpp();
+        const tools = await ensureLlamaCpp(undefined, gpu);
         const shaped = {name: "random qwen3-0.6b shape, Q8_0", path: ensureShapedGguf(modelShapes["qwen3-0.6b"])};
         for (const [bench, options] of [[model, {rounds: Number(values.rounds), maxTokens: 64, requests: Number(values.requests)}],
             [shaped, {rounds: 3, maxTokens: 32, requests: 4}]] as const) {

@@ -22,7 +22,7 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `llama-server -m modelPath` (CPU, no web UI), built first when it is not in the cache yet (ensureLlamaCpp:
+ * Starts `llama-server -m modelPath` (every layer on the tools' GPU, or CPU; no web UI), built first when it is not in the cache yet (ensureLlamaCpp:
  * about 15 minutes once on a fresh 2-core machine, so a caller's timeout must allow for it). `parallel` slots share
  * `contextSize` tokens (llama-server splits `-c` between them). Ready when `/health` answers 200.
  */
@@ -31,10 +31,10 @@ export async function startLlamaServer(modelPath: string, {threads = 1, parallel
     /** More llama-server flags, e.g. `["-fa", "off"]`. */
     args?: string[]
 } = {}): Promise<LlamaServer> {
-    const {server} = tools ?? await ensureLlamaCpp();
+    const {server, gpu} = tools ?? await ensureLlamaCpp();
     const port = await freePort();
     const child = spawn(server, ["-m", modelPath, "--host", "127.0.0.1", "--port", String(port), "-t", String(threads), "-tb", String(threads),
-        "-np", String(parallel), ...(contextSize != null ? ["-c", String(contextSize)] : []), "-ngl", "0", "--no-webui", "--log-disable", ...args],
+        "-np", String(parallel), ...(contextSize != null ? ["-c", String(contextSize)] : []), "-ngl", gpu === false ? "0" : "999", "--no-webui", "--log-disable", ...args],
     {stdio: ["ignore", "ignore", "pipe"]});
     let log = "";
     child.stderr.on("data", (chunk: Buffer) => log = (log + chunk.toString()).slice(-4000));

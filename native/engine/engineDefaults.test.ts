@@ -1,0 +1,15 @@
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {defaultThreads, flashAttentionFor} from "./LocalEngine.ts";
+
+test("the default leaves one core to Node's own thread, and never goes below one thread", () => {
+    assert.equal(defaultThreads(1), 1);
+    assert.equal(defaultThreads(2), 1);
+    assert.equal(defaultThreads(8), 7);
+});
+
+test("flash attention is off on CPU, and left to llama.cpp's per-model check with a GPU, never forced on", () => {
+    assert.equal(flashAttentionFor(false), false);
+    // Forced on, a model whose heads the GPU kernel does not support runs its attention on the CPU (51x slower there).
+    for (const gpu of ["cuda", "vulkan", "metal"] as const) assert.equal(flashAttentionFor(gpu), "auto");
+});
