@@ -53,3 +53,18 @@ test("a config that may change between tokens is still resolved for every token"
     const fixedList = await generate("once upon a time", 8, {temperature: 0.9, seed: 3, repeatPenalty: {punishTokens: [5 as Token, 6 as Token], penalty: 1.1}});
     assert.equal(fixedList.resolved, 8);
 });
+
+test("a sampler allocates its vocabulary-sized candidates array at its first sampling, not when it is made", () => {
+    // controlledEvaluate and prefill-only evaluations make a sampler and may never sample: a decision round that reads
+    // its label logits directly paid about 2 ms for that array on a 151,936-token vocabulary (patch, AddonSampler.cpp).
+    const vocabulary = (tiny.model.fileInfo.metadata as unknown as {tokenizer: {ggml: {tokens: unknown[]}}}).tokenizer.ggml.tokens.length;
+    const candidatesBytes = vocabulary * 12; // llama_token_data: id, logit, p
+    const count = Math.ceil(128e6 / candidatesBytes);
+    const bindings = (tiny.llama as unknown as {_bindings: {AddonSampler: new (model: unknown) => {dispose(): void}}})._bindings;
+    const before = process.memoryUsage().rss;
+    const samplers = Array.from({length: count}, () => new bindings.AddonSampler((tiny.model as unknown as {_model: unknown})._model));
+    const grown = process.memoryUsage().rss - before;
+    for (const sampler of samplers) sampler.dispose();
+    // Eager arrays would add 128 MB; the samplers themselves take well under a third of that.
+    assert.ok(grown < 128e6 / 3, `${count} samplers grew the RSS by ${(grown / 1e6).toFixed(1)} MB (vocabulary ${vocabulary})`);
+});
