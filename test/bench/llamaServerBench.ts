@@ -5,6 +5,7 @@ import {createJsonPoster} from "./postJson.ts";
 import {spawnServer} from "../support/spawnServer.ts";
 import type {LlamaCppTools} from "../support/llamaCpp.ts";
 import {startLlamaServer} from "../support/startLlamaServer.ts";
+import {flashAttentionFor} from "../../native/engine/LocalEngine.ts";
 
 const parallel = 4;
 const contextPerSequence = 2048;
@@ -13,12 +14,11 @@ const prompt = "Once upon a time, there was a little girl named Lily. She";
 type Server = {name: string, completionsUrl: string, close(): Promise<void>};
 
 /**
- * Flash attention as our engine has it (LocalEngine's flashAttentionFor): off on CPU, where its kernel made small
- * batches over a long prefix 2-20x slower (llama-server's default "auto" turns it on), and llama.cpp's "auto" with a
- * GPU (on where the GPU runs it).
+ * Flash attention as our engine sets it (`flashAttentionFor`): off on CPU, where llama-server's default "auto" would
+ * turn it on, and llama.cpp's "auto" with a GPU.
  */
 export function flashAttentionLike(tools: LlamaCppTools): "auto" | "off" {
-    return tools.gpu === false ? "off" : "auto";
+    return flashAttentionFor(tools.gpu) === false ? "off" : "auto";
 }
 
 /**
