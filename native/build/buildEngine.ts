@@ -31,6 +31,15 @@ const stampName = "svc-studio-engine.json";
 /** CPU only, or node-llama-cpp's CUDA backend as well (`npm run build:engine -- --gpu cuda`). */
 export type EngineGpu = false | "cuda";
 
+/** `--gpu cuda` (or `--gpu off`) on a command line, else CPU: the engine build's and the benchmarks' flag. */
+export function gpuArgument(argv = process.argv): EngineGpu {
+    const index = argv.indexOf("--gpu");
+    const value = index < 0 ? "off" : argv[index + 1];
+    if (value === "off") return false;
+    if (value === "cuda") return value;
+    throw new Error(`--gpu must be off or cuda, not ${value}`);
+}
+
 /**
  * node-llama-cpp's options for its prebuilt binaries (compileLlamaCpp in CI mode), as its environment variables. A CUDA
  * build compiles ggml-cuda for llama.cpp's default list of 7 GPU architectures unless `CUDAARCHS` names them;
@@ -127,9 +136,7 @@ export async function ensureEngineBuild(log: (line: string) => void = (line) => 
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const started = Date.now();
-    const gpuFlag = process.argv.indexOf("--gpu");
-    const gpu: EngineGpu = gpuFlag < 0 || process.argv[gpuFlag + 1] === "off" ? false : "cuda";
-    if (gpuFlag >= 0 && !["off", "cuda"].includes(process.argv[gpuFlag + 1])) throw new Error("--gpu must be off or cuda");
+    const gpu = gpuArgument();
     const outcome = await ensureEngineBuild(undefined, gpu);
     console.log(`engine (node-llama-cpp addon with the svc-studio patch, ${gpu === false ? "CPU" : gpu}): ${outcome} in ${((Date.now() - started) / 1000).toFixed(0)} s, ${localBuildDir(gpu)}`);
 }

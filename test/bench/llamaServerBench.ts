@@ -106,8 +106,9 @@ export async function llamaServerBench(tools: LlamaCppTools, model: {name: strin
 
 /**
  * llama-bench's prompt-processing and generation rates (tokens/s) on the file, at `threads`, on the tools' backend
- * with flash attention as ours; `depth` tokens already in the cache before the timed prompt (llama-bench `-d`). Each rate is the median of
- * `repetitions` timed runs, so one run slowed by the shared VM does not set it, or with `best` the fastest (a bound).
+ * with flash attention as ours; `depth` tokens already in the cache before the timed prompt (llama-bench `-d`). Each
+ * rate is the median of `repetitions` timed runs, so one run slowed by the shared VM does not set it, or with `best`
+ * the fastest (a bound).
  */
 export async function llamaBenchRates(tools: LlamaCppTools, modelPath: string, threads: number,
     {promptTokens = 2000, generated = 64, depth = 0, repetitions = 2, best = false}: {promptTokens?: number, generated?: number, depth?: number, repetitions?: number, best?: boolean} = {}): Promise<{pp: number, tg: number | undefined}> {

@@ -9,7 +9,8 @@ import {upstreamBench} from "./upstreamBench.ts";
 import {threadSweep} from "./threadSweep.ts";
 import {decisionAnchors} from "./decisionAnchors.ts";
 import {llamaBenchRates, llamaServerBench} from "./llamaServerBench.ts";
-import {ensureLlamaCpp, gpuArgument} from "../support/llamaCpp.ts";
+import {ensureLlamaCpp} from "../support/llamaCpp.ts";
+import {gpuArgument} from "../../native/build/buildEngine.ts";
 import {ensureShapedGguf, modelShapes} from "../fixtures/gguf/writeShapedGguf.ts";
 
 // `npm run bench [-- --threads N --requests N --rounds N --only a,b --gpu cuda]`: prints ratios against baselines measured

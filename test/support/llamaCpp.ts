@@ -4,6 +4,7 @@ import {homedir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {runCommand} from "../../base/node/runCommand.ts";
+import {gpuArgument, type EngineGpu} from "../../native/build/buildEngine.ts";
 
 /**
  * llama.cpp's own `llama-server` and `llama-bench`, built from the very source node-llama-cpp bundles
@@ -17,7 +18,7 @@ const bundledLlama = path.join(path.dirname(fileURLToPath(import.meta.url)), "..
 
 /** The tools and the backend they were built for: the benchmarks offload every layer to it, as `--gpu-layers max` does ours. */
 export type LlamaCppTools = {server: string, bench: string, tag: string, gpu: LlamaCppGpu};
-export type LlamaCppGpu = false | "cuda";
+export type LlamaCppGpu = EngineGpu;
 
 export async function bundledLlamaCppTag(): Promise<string> {
     return (JSON.parse(await readFile(path.join(bundledLlama, "llama.cpp.info.json"), "utf8")) as {tag: string}).tag;
@@ -58,15 +59,6 @@ export async function ensureLlamaCpp(log: (line: string) => void = (line) => con
         await rename(path.join(work, "build/bin", tool), path.join(dir, "bin", tool));
     await rm(work, {recursive: true, force: true});
     return (await builtLlamaCpp(gpu))!;
-}
-
-/** `--gpu cuda` on the command line, else CPU. */
-export function gpuArgument(argv = process.argv): LlamaCppGpu {
-    const index = argv.indexOf("--gpu");
-    const value = index < 0 ? "off" : argv[index + 1];
-    if (value === "off") return false;
-    if (value === "cuda") return value;
-    throw new Error(`--gpu must be off or cuda, not ${value}`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
