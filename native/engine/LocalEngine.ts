@@ -169,9 +169,12 @@ export class LocalEngine {
     public readonly scheduler: SequenceScheduler;
     public readonly chatWrapper: ChatWrapper;
     public readonly info: EngineInfo;
+    /** Which decodes and samplings run on the main thread, and how long they took (benchmarks read the totals). */
+    public readonly decodeTiming: InlineDecode;
 
-    private constructor(llama: Llama, model: LlamaModel, context: LlamaContext, scheduler: SequenceScheduler, info: EngineInfo) {
+    private constructor(llama: Llama, model: LlamaModel, context: LlamaContext, scheduler: SequenceScheduler, decodeTiming: InlineDecode, info: EngineInfo) {
         this.llama = llama;
+        this.decodeTiming = decodeTiming;
         this.model = model;
         this.context = context;
         this.scheduler = scheduler;
@@ -207,16 +210,17 @@ export class LocalEngine {
         // The scheduler needs the context's sequences, and the context the gathering schedule: it reads the leases late.
         const leases: {scheduler?: SequenceScheduler} = {};
         const gathering = new DecodeGathering({leasedSequenceIds: () => leases.scheduler?.leasedSequenceIds() ?? new Set()});
+        const decodeTiming = new InlineDecode();
         const context = await model.createContext({
             contextSize,
             sequences: parallel,
             threads: {ideal: threads, min: 1},
             flashAttention: flashAttentionFor(llama.gpu),
-            batching: {dispatchSchedule: gathering.schedule, decodeTiming: new InlineDecode()}
+            batching: {dispatchSchedule: gathering.schedule, decodeTiming}
         });
         const sequences = Array.from({length: parallel}, () => context.getSequence());
         const scheduler = leases.scheduler = new SequenceScheduler(sequences, {maxQueue: options.maxQueue ?? parallel * 16});
-        return new LocalEngine(llama, model, context, scheduler, {
+        return new LocalEngine(llama, model, context, scheduler, decodeTiming, {
             modelPath: options.modelPath,
             gpu: llama.gpu,
             threads,

@@ -93,6 +93,7 @@ test("InlineDecode: a batch size runs inline only once a decode of that size was
     policy.measured(1, 6, true);
     assert.equal(policy.inline(1), false, "grew slower: back to the worker");
     assert.deepEqual(policy.counts, {inline: 1, worker: 1, sampledInline: 0, sampledOnWorker: 0});
+    assert.deepEqual(policy.milliseconds, {decodes: 6.4, samplings: 0}, "both ways add up");
 });
 
 test("InlineDecode: a sampling runs inline once the last one took under its limit, while the inline ones since the event loop turned stay under the decode limit", async () => {
@@ -111,6 +112,7 @@ test("InlineDecode: a sampling runs inline once the last one took under its limi
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(policy.sampleInline(), true, "the event loop turned");
     assert.deepEqual(policy.counts, {inline: 0, worker: 0, sampledInline: 7, sampledOnWorker: 2});
+    assert.ok(Math.abs(policy.milliseconds.samplings - 7.7) < 1e-9, `${policy.milliseconds.samplings} ms of samplings, both ways`);
 });
 
 test("with the patched engine, short decodes run inline and sample their tokens: the same tokens, the event loop turning between them", async (t) => {

@@ -33,6 +33,11 @@ export class InlineDecode {
     private sampledInlineMs = 0;
     /** Decodes and samplings run each way (for the tests and the benchmark). */
     public readonly counts = {inline: 0, worker: 0, sampledInline: 0, sampledOnWorker: 0};
+    /**
+     * Their total time, either way, as awaited (a worker job's hand-off included): a benchmark subtracts it from a
+     * request's wall time to find what the rest of the engine costs.
+     */
+    public readonly milliseconds = {decodes: 0, samplings: 0};
 
     public constructor(options: InlineDecodeOptions = {}) {
         this.maxInlineMs = options.maxInlineMs ?? 4;
@@ -47,6 +52,7 @@ export class InlineDecode {
     public readonly measured = (batchSize: number, milliseconds: number, inline: boolean): void => {
         this.lastMs.set(batchSize, milliseconds);
         this.counts[inline ? "inline" : "worker"]++;
+        this.milliseconds.decodes += milliseconds;
     };
 
     public readonly sampleInline = (): boolean => this.lastSampleMs < this.maxInlineSampleMs && this.sampledInlineMs < this.maxInlineMs;
@@ -54,6 +60,7 @@ export class InlineDecode {
     public readonly sampled = (milliseconds: number, inline: boolean): void => {
         this.lastSampleMs = milliseconds;
         this.counts[inline ? "sampledInline" : "sampledOnWorker"]++;
+        this.milliseconds.samplings += milliseconds;
         if (!inline) return;
         if (this.sampledInlineMs === 0) setImmediate(() => this.sampledInlineMs = 0);
         this.sampledInlineMs += milliseconds;
