@@ -5,13 +5,15 @@ import {homedir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {runCommand} from "../../base/node/runCommand.ts";
+import {applyLlamaCppPatch, llamaCppPatchFile} from "./llamaCppPatch.ts";
 
 /**
  * `npm run build:engine`: compiles node-llama-cpp's addon, with the C++ part of patches/node-llama-cpp+*.patch, from
- * the llama.cpp source node-llama-cpp bundles (`llama/gitRelease.bundle`; no network). The engine then uses this local
- * build instead of the prebuilt binary (node-llama-cpp prefers a local build), and gets decodes that sample in the
- * same worker job and short decodes run inline (native/engine/inlineDecode.ts): stories260K went from 0.72 to 1.09 of
- * llama-server's tokens/s at 1 client (README, "Against llama.cpp itself"). Without it everything works as before.
+ * the llama.cpp source node-llama-cpp bundles (`llama/gitRelease.bundle`; no network) with patches/llama.cpp+<tag>.diff
+ * applied (llamaCppPatch.ts). The engine then uses this local build instead of the prebuilt binary (node-llama-cpp
+ * prefers a local build), and gets decodes that sample in the same worker job and short decodes run inline
+ * (native/engine/inlineDecode.ts): stories260K went from 0.72 to 1.09 of llama-server's tokens/s at 1 client (README,
+ * "Against llama.cpp itself"). Without it everything works as before.
  *
  * It is built as node-llama-cpp builds its own prebuilt binaries (`buildOptions`): one CPU library per CPU family,
  * chosen when it loads, so it is portable like them. Measured in process against a `GGML_NATIVE` build with OpenMP
@@ -67,7 +69,8 @@ async function patchFile(): Promise<string> {
 
 /**
  * What the build depends on: the patch's C++ part (a change to its JavaScript needs no rebuild), node-llama-cpp's
- * version (in the patch's name), the build options, the GPU backend, the platform and the CPU architecture.
+ * version (in the patch's name), the llama.cpp diff (patches/llama.cpp+<tag>.diff), the build options, the GPU
+ * backend, the platform and the CPU architecture.
  */
 async function engineBuildKey(gpu: EngineGpu): Promise<string> {
     const hash = createHash("sha256");
@@ -75,6 +78,8 @@ async function engineBuildKey(gpu: EngineGpu): Promise<string> {
     hash.update(path.basename(file));
     const sections = (await readFile(file, "utf8")).split(/^(?=diff --git )/m);
     for (const section of sections.filter((text) => text.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"))) hash.update(section);
+    const llamaCppDiff = await llamaCppPatchFile(llamaDir);
+    if (llamaCppDiff != null) hash.update(`${path.basename(llamaCppDiff)}\n${await readFile(llamaCppDiff, "utf8")}`);
     hash.update(`${process.platform}-${process.arch}-${gpu === false ? "cpu" : gpu} ${JSON.stringify(buildOptions(gpu))}`);
     return hash.digest("hex").slice(0, 16);
 }
@@ -114,6 +119,11 @@ export async function ensureEngineBuild(log: (line: string) => void = (line) => 
     let outcome: "built" | "restored" = "restored";
     if (!existsSync(path.join(cached, stampName))) {
         if (!existsSync(path.join(llamaDir, "llama.cpp"))) await run(["source", "download", "--skipBuild"], gpu, log);
+        const llamaCppDiff = await llamaCppPatchFile(llamaDir);
+        if (llamaCppDiff != null) {
+            const changed = await applyLlamaCppPatch(path.join(llamaDir, "llama.cpp"), await readFile(llamaCppDiff, "utf8"));
+            log(`${path.basename(llamaCppDiff)}: ${changed === 0 ? "already applied" : `applied ${changed} hunks`}`);
+        }
         await run(["source", "build", "--gpu", gpu === false ? "false" : gpu], gpu, log);
         const built = path.join(llamaDir, "localBuilds", (JSON.parse(await readFile(path.join(llamaDir, "lastBuild.json"), "utf8")) as {folderName: string}).folderName);
         await rm(cached, {recursive: true, force: true});

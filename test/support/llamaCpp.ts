@@ -1,10 +1,11 @@
 import {existsSync} from "node:fs";
-import {mkdir, readFile, rename, rm} from "node:fs/promises";
+import {cp, mkdir, readFile, rename, rm} from "node:fs/promises";
 import {homedir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {runCommand} from "../../base/node/runCommand.ts";
 import {gpuArgument, type EngineGpu} from "../../native/build/buildEngine.ts";
+import {applyLlamaCppPatch, llamaCppPatchFile} from "../../native/build/llamaCppPatch.ts";
 
 /**
  * llama.cpp's own `llama-server` and `llama-bench`, built from the very source node-llama-cpp bundles
@@ -44,10 +45,15 @@ export async function ensureLlamaCpp(log: (line: string) => void = (line) => con
     const work = path.join(dir, "work");
     await rm(work, {recursive: true, force: true});
     await mkdir(work, {recursive: true});
-    // The bundle's release, or the same release already checked out by `npm run build:engine` (a machine without git).
+    // The bundle's release, or a copy of the same release already checked out by `npm run build:engine` (a machine
+    // without git) with our llama.cpp diff taken out again: the anchors are llama.cpp's own code, not our engine's.
     const checkedOut = path.join(bundledLlama, "llama.cpp");
-    const source = existsSync(path.join(checkedOut, "CMakeLists.txt")) ? checkedOut : path.join(work, "src");
-    if (source !== checkedOut) await runCommand("git", ["clone", "--quiet", path.join(bundledLlama, "gitRelease.bundle"), source], {cwd: work, log});
+    const source = path.join(work, "src");
+    if (existsSync(path.join(checkedOut, "CMakeLists.txt"))) {
+        await cp(checkedOut, source, {recursive: true, filter: (file) => path.basename(file) !== ".git"});
+        const diff = await llamaCppPatchFile(bundledLlama);
+        if (diff != null) await applyLlamaCppPatch(source, await readFile(diff, "utf8"), {reverse: true});
+    } else await runCommand("git", ["clone", "--quiet", path.join(bundledLlama, "gitRelease.bundle"), source], {cwd: work, log});
     const jobs = String(Math.max(1, (await import("node:os")).availableParallelism()));
     await runCommand("cmake", ["-S", source, "-B", path.join(work, "build"), "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF",
         "-DLLAMA_CURL=OFF", "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", "-DGGML_NATIVE=ON",
