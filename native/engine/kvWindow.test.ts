@@ -11,6 +11,11 @@ import {useTinyModel} from "../../test/support/tinyModel.ts";
 process.env.LLAMA_KV_CACHE_DEBUG = "1";
 const tiny = useTinyModel();
 
+/** Until `done`, or 10 s: llama.cpp's log lines reach JavaScript through the event loop, after the decode has returned. */
+async function logged(done: () => boolean): Promise<void> {
+    for (const started = Date.now(); !done() && Date.now() - started < 10_000;) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 async function windowsFor(tokenCounts: number[]): Promise<number[]> {
     const windows: number[] = [];
     tiny.llama.logger = (_level, message) => {
@@ -22,10 +27,11 @@ async function windowsFor(tokenCounts: number[]): Promise<number[]> {
     try {
         const sequence = context.getSequence();
         let text = "once upon a time";
-        for (const count of tokenCounts) {
+        for (const [step, count] of tokenCounts.entries()) {
             while (tiny.model.tokenize(text).length < count) text += " there was a little girl who liked to play";
             const tokens = tiny.model.tokenize(text).slice(0, count);
             await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(sequence.contextTokens.length));
+            await logged(() => windows.length > step);
         }
         return windows;
     } finally {
