@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, mkdir, readFile, writeFile} from "node:fs/promises";
+import {mkdtemp, mkdir, readFile, stat, utimes, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {applyLlamaCppPatch, llamaCppPatchFile, parseUnifiedDiff} from "./llamaCppPatch.ts";
@@ -37,7 +37,10 @@ test("a unified diff applies hunk by hunk, again without change, and comes out a
     const dir = await tree(original);
     assert.equal(await applyLlamaCppPatch(dir, diff), 2);
     assert.equal(await readFile(path.join(dir, "src/f.cpp"), "utf8"), patched);
+    const day = new Date("2026-01-01T00:00:00Z");
+    await utimes(path.join(dir, "src/f.cpp"), day, day);
     assert.equal(await applyLlamaCppPatch(dir, diff), 0, "already applied");
+    assert.equal((await stat(path.join(dir, "src/f.cpp"))).mtimeMs, day.getTime(), "an unchanged file is not written again");
     assert.equal(await applyLlamaCppPatch(dir, diff, {reverse: true}), 2);
     assert.equal(await readFile(path.join(dir, "src/f.cpp"), "utf8"), original);
     assert.equal(await applyLlamaCppPatch(dir, diff, {reverse: true}), 0, "already taken out");

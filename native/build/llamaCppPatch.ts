@@ -82,7 +82,8 @@ export async function applyLlamaCppPatch(sourceDir: string, diff: string, {rever
     let changed = 0;
     for (const {file, hunks} of parseUnifiedDiff(diff)) {
         const target = path.join(sourceDir, file);
-        let text = await readFile(target, "utf8");
+        const original = await readFile(target, "utf8");
+        let text = original;
         for (const hunk of hunks) {
             const [from, to] = reverse ? [hunk.after, hunk.before] : [hunk.before, hunk.after];
             if (occurrences(text, from) === 1) {
@@ -91,7 +92,8 @@ export async function applyLlamaCppPatch(sourceDir: string, diff: string, {rever
             } else if (occurrences(text, to) !== 1)
                 throw new Error(`llama.cpp patch: ${file} matches neither side of a hunk, so the source is not the release the patch was made for`);
         }
-        await writeFile(target, text);
+        // An unchanged file keeps its time stamp, so cmake does not compile it again.
+        if (text !== original) await writeFile(target, text);
     }
     return changed;
 }
