@@ -5,7 +5,7 @@ import {homedir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {runCommand} from "../../base/node/runCommand.ts";
-import {applyLlamaCppPatch, llamaCppPatchFile} from "./llamaCppPatch.ts";
+import {applyLlamaCppPatch, readLlamaCppPatch} from "./llamaCppPatch.ts";
 
 /**
  * `npm run build:engine`: compiles node-llama-cpp's addon, with the C++ part of patches/node-llama-cpp+*.patch, from
@@ -78,8 +78,8 @@ async function engineBuildKey(gpu: EngineGpu): Promise<string> {
     hash.update(path.basename(file));
     const sections = (await readFile(file, "utf8")).split(/^(?=diff --git )/m);
     for (const section of sections.filter((text) => text.startsWith("diff --git a/node_modules/node-llama-cpp/llama/"))) hash.update(section);
-    const llamaCppDiff = await llamaCppPatchFile(llamaDir);
-    if (llamaCppDiff != null) hash.update(`${path.basename(llamaCppDiff)}\n${await readFile(llamaCppDiff, "utf8")}`);
+    const llamaCppPatch = await readLlamaCppPatch(llamaDir);
+    if (llamaCppPatch != null) hash.update(`${llamaCppPatch.name}\n${llamaCppPatch.diff}`);
     hash.update(`${process.platform}-${process.arch}-${gpu === false ? "cpu" : gpu} ${JSON.stringify(buildOptions(gpu))}`);
     return hash.digest("hex").slice(0, 16);
 }
@@ -119,10 +119,10 @@ export async function ensureEngineBuild(log: (line: string) => void = (line) => 
     let outcome: "built" | "restored" = "restored";
     if (!existsSync(path.join(cached, stampName))) {
         if (!existsSync(path.join(llamaDir, "llama.cpp"))) await run(["source", "download", "--skipBuild"], gpu, log);
-        const llamaCppDiff = await llamaCppPatchFile(llamaDir);
-        if (llamaCppDiff != null) {
-            const changed = await applyLlamaCppPatch(path.join(llamaDir, "llama.cpp"), await readFile(llamaCppDiff, "utf8"));
-            log(`${path.basename(llamaCppDiff)}: ${changed === 0 ? "already applied" : `applied ${changed} hunks`}`);
+        const llamaCppPatch = await readLlamaCppPatch(llamaDir);
+        if (llamaCppPatch != null) {
+            const changed = await applyLlamaCppPatch(path.join(llamaDir, "llama.cpp"), llamaCppPatch.diff);
+            log(`${llamaCppPatch.name}: ${changed === 0 ? "already applied" : `applied ${changed} hunks`}`);
         }
         await run(["source", "build", "--gpu", gpu === false ? "false" : gpu], gpu, log);
         const built = path.join(llamaDir, "localBuilds", (JSON.parse(await readFile(path.join(llamaDir, "lastBuild.json"), "utf8")) as {folderName: string}).folderName);

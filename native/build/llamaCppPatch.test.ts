@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import {mkdtemp, mkdir, readFile, stat, utimes, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
-import {applyLlamaCppPatch, llamaCppPatchFile, parseUnifiedDiff} from "./llamaCppPatch.ts";
+import {applyLlamaCppPatch, parseUnifiedDiff, readLlamaCppPatch} from "./llamaCppPatch.ts";
 
 const original = ["int f() {", "    int a = 1;", "    int b = 2;", "", "    return a + b;", "}", "", "int g() {", "    return 3;", "}", ""].join("\n");
 const patched = ["int f() {", "    int a = 1;", "    int b = 20;", "", "    return a + b;", "}", "", "int g() {", "    // why", "    return 3;", "}", ""].join("\n");
@@ -52,9 +52,9 @@ test("a source that matches neither side of a hunk is refused, naming the file",
 });
 
 test("the repository's llama.cpp diff parses into hunks for the bundled release", async () => {
-    const file = await llamaCppPatchFile();
-    assert.ok(file != null, "patches/llama.cpp+<tag>.diff for node-llama-cpp's bundled release");
-    const files = parseUnifiedDiff(await readFile(file, "utf8"));
+    const patch = await readLlamaCppPatch();
+    assert.ok(patch != null, "patches/llama.cpp+<tag>.diff for node-llama-cpp's bundled release");
+    const files = parseUnifiedDiff(patch.diff);
     assert.deepEqual(files.map(({file}) => file), ["src/llama-kv-cache.cpp", "src/llama-kv-cache.h"]);
     for (const {hunks} of files) for (const hunk of hunks) assert.notEqual(hunk.before, hunk.after);
 });

@@ -19,11 +19,11 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export type DiffHunk = {before: string, after: string};
 export type FileDiff = {file: string, hunks: DiffHunk[]};
 
-/** The diff for the bundled llama.cpp release, when the repository has one. */
-export async function llamaCppPatchFile(llamaDir = path.join(root, "node_modules/node-llama-cpp/llama")): Promise<string | undefined> {
+/** The diff for the bundled llama.cpp release (its file name and text), when the repository has one. */
+export async function readLlamaCppPatch(llamaDir = path.join(root, "node_modules/node-llama-cpp/llama")): Promise<{name: string, diff: string} | undefined> {
     const {tag} = JSON.parse(await readFile(path.join(llamaDir, "llama.cpp.info.json"), "utf8")) as {tag: string};
     const file = path.join(root, `patches/llama.cpp+${tag}.diff`);
-    return existsSync(file) ? file : undefined;
+    return existsSync(file) ? {name: path.basename(file), diff: await readFile(file, "utf8")} : undefined;
 }
 
 /** The files and hunks of a unified diff (`git diff` output; paths after `a/` and `b/` are relative to the source root). */
@@ -34,7 +34,7 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
         if (hunk != null) files.at(-1)!.hunks.push({before: hunk.before.join("\n"), after: hunk.after.join("\n")});
         hunk = undefined;
     };
-    for (const line of text.split("\n")) {
+    for (const line of text.replace(/\n$/, "").split("\n")) {
         if (line.startsWith("diff --git ")) {
             close();
             continue;
@@ -58,13 +58,6 @@ export function parseUnifiedDiff(text: string): FileDiff[] {
         }
     }
     close();
-    // The split leaves an empty context line for the diff's own last newline: trim the pair of them.
-    for (const file of files) for (const each of file.hunks) {
-        while (each.before.endsWith("\n") && each.after.endsWith("\n")) {
-            each.before = each.before.slice(0, -1);
-            each.after = each.after.slice(0, -1);
-        }
-    }
     return files;
 }
 

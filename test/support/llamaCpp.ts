@@ -5,7 +5,7 @@ import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {runCommand} from "../../base/node/runCommand.ts";
 import {gpuArgument, type EngineGpu} from "../../native/build/buildEngine.ts";
-import {applyLlamaCppPatch, llamaCppPatchFile} from "../../native/build/llamaCppPatch.ts";
+import {applyLlamaCppPatch, readLlamaCppPatch} from "../../native/build/llamaCppPatch.ts";
 
 /**
  * llama.cpp's own `llama-server` and `llama-bench`, built from the very source node-llama-cpp bundles
@@ -51,8 +51,8 @@ export async function ensureLlamaCpp(log: (line: string) => void = (line) => con
     const source = path.join(work, "src");
     if (existsSync(path.join(checkedOut, "CMakeLists.txt"))) {
         await cp(checkedOut, source, {recursive: true, filter: (file) => path.basename(file) !== ".git"});
-        const diff = await llamaCppPatchFile(bundledLlama);
-        if (diff != null) await applyLlamaCppPatch(source, await readFile(diff, "utf8"), {reverse: true});
+        const patch = await readLlamaCppPatch(bundledLlama);
+        if (patch != null) await applyLlamaCppPatch(source, patch.diff, {reverse: true});
     } else await runCommand("git", ["clone", "--quiet", path.join(bundledLlama, "gitRelease.bundle"), source], {cwd: work, log});
     const jobs = String(Math.max(1, (await import("node:os")).availableParallelism()));
     await runCommand("cmake", ["-S", source, "-B", path.join(work, "build"), "-DCMAKE_BUILD_TYPE=Release", "-DBUILD_SHARED_LIBS=OFF",
