@@ -9,7 +9,7 @@ const forbid = (patterns, message) => ["error", {patterns: patterns.map((pattern
 const rooms = ["protocol", "native", "client", "electron", "renderer", "test"];
 const outside = (...allowed) => rooms.filter((room) => !allowed.includes(room)).map((room) => `**/${room}/**`);
 const tests = ["**/*.test.ts", "**/*.test.tsx"];
-const nodeOnly = ["node:*", "fs", "path", "os", "child_process", "http", "https", "stream", "crypto", "**/base/node/**", "better-sqlite3", "node-llama-cpp"];
+const nodeOnly = ["node:*", "fs", "path", "os", "child_process", "http", "https", "stream", "crypto", "**/base/node/**", "@photostructure/sqlite", "node-llama-cpp"];
 
 export default tseslint.config(
     {ignores: ["node_modules/**", "dist/**", "out/**", "renderer/dist/**", "test-artifacts/**", ".fixtures/**", ".scratch/**"]},

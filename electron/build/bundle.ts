@@ -3,7 +3,7 @@
 // - out/electron/preload.cjs: the sandboxed preload, one CommonJS script that requires nothing but `electron`;
 // - out/engine/cli.mjs: the engine CLI (native/cli/main.ts) the main process runs as its engine child process.
 // npm packages stay external: electron-builder ships node_modules, and native addons (node-llama-cpp,
-// better-sqlite3) must be loaded from their own folders. Each bundle lies two folders below the app root, as its
+// @photostructure/sqlite) must be loaded from their own folders. Each bundle lies two folders below the app root, as its
 // sources do, so `new URL("../../...", import.meta.url)` paths (renderer/dist, resources/models) resolve the same.
 import path from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";

@@ -1,4 +1,4 @@
-import type Database from "better-sqlite3";
+import type {TransactionFunction} from "@photostructure/sqlite";
 import type {ModelPrice} from "../../protocol/admin/contract.ts";
 import {formatMoney} from "../../protocol/admin/money.ts";
 import {ApiError} from "../../protocol/errors.ts";
@@ -54,7 +54,7 @@ export type Charge = {
  */
 export class Ledger {
     private readonly held = new Map<string, number>();
-    private readonly write: Database.Transaction<(charge: Charge, now: number) => boolean>;
+    private readonly write: TransactionFunction<(charge: Charge, now: number) => boolean>;
 
     public constructor(store: ServiceStore) {
         const insertUsage = store.db.prepare(`INSERT INTO usage (request_id, trace_id, workspace_id, key_id, model, endpoint, day, created_at,

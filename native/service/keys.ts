@@ -10,7 +10,7 @@ import {requireWorkspace} from "./accounts.ts";
 export type KeyRecord = {
     id: string,
     workspaceId: string,
-    secretHash: Buffer,
+    secretHash: Uint8Array,
     issuedAt: number,
     revokedAt: number | null
 };
@@ -25,7 +25,7 @@ export function hashKey(key: string): Buffer {
 }
 
 /** Constant-time: how long it takes says nothing about how much of the key matched. */
-export function keyMatches(key: string, secretHash: Buffer): boolean {
+export function keyMatches(key: string, secretHash: Uint8Array): boolean {
     const presented = hashKey(key);
     return presented.length === secretHash.length && timingSafeEqual(presented, secretHash);
 }
@@ -42,7 +42,7 @@ export function keyState(key: {issuedAt: number, revokedAt: number | null}, acti
 /** The row authorization needs for `lookup`, read on every request so a revocation (even by the CLI) holds at once. */
 export function findKey(store: ServiceStore, lookup: string): KeyRecord | undefined {
     const row = store.statement("SELECT id, workspace_id, secret_hash, issued_at, revoked_at FROM api_keys WHERE lookup = ?")
-        .get(lookup) as {id: string, workspace_id: string, secret_hash: Buffer, issued_at: number, revoked_at: number | null} | undefined;
+        .get(lookup) as {id: string, workspace_id: string, secret_hash: Uint8Array, issued_at: number, revoked_at: number | null} | undefined;
     return row && {id: row.id, workspaceId: row.workspace_id, secretHash: row.secret_hash, issuedAt: row.issued_at, revokedAt: row.revoked_at};
 }
 

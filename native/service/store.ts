@@ -1,7 +1,7 @@
-import Database from "better-sqlite3";
 import {mkdirSync} from "node:fs";
 import path from "node:path";
 import {createRequire} from "node:module";
+import {openSqlite, sqliteDriver, type SqliteDatabase, type SqliteStatement} from "../../base/node/sqlite.ts";
 import {Worker} from "node:worker_threads";
 
 /** The file, in the data folder (`--data-dir`), that holds organizations, workspaces, keys, prices and the ledger. */
@@ -25,12 +25,12 @@ export class ServiceStoreError extends Error {
  * back the last commits, a trade made so a charge costs no fsync on the request path (the 0.3 ms budget).
  */
 export class ServiceStore {
-    public readonly db: Database.Database;
+    public readonly db: SqliteDatabase;
     public readonly filePath: string;
-    private readonly statements = new Map<string, Database.Statement>();
+    private readonly statements = new Map<string, SqliteStatement>();
     private readonly checkpointer?: WalCheckpointer;
 
-    private constructor(db: Database.Database, filePath: string, checkpointer?: WalCheckpointer) {
+    private constructor(db: SqliteDatabase, filePath: string, checkpointer?: WalCheckpointer) {
         this.db = db;
         this.filePath = filePath;
         this.checkpointer = checkpointer;
@@ -43,7 +43,7 @@ export class ServiceStore {
     public static open(dataDir: string, {backgroundCheckpoints = false} = {}): ServiceStore {
         mkdirSync(dataDir, {recursive: true});
         const filePath = path.join(path.resolve(dataDir), serviceDbFile);
-        const db = new Database(filePath);
+        const db = openSqlite(filePath);
         try {
             db.pragma("journal_mode = WAL");
             db.pragma("synchronous = NORMAL");
@@ -64,7 +64,7 @@ export class ServiceStore {
     }
 
     /** The prepared statement for `sql`, prepared once per connection: lookups run on every request's path. */
-    public statement(sql: string): Database.Statement {
+    public statement(sql: string): SqliteStatement {
         let statement = this.statements.get(sql);
         if (statement == null) {
             statement = this.db.prepare(sql);
@@ -84,7 +84,7 @@ export class ServiceStore {
      * (removing it earlier raced that deletion: ENOTEMPTY).
      */
     public close(): Promise<void> {
-        if (this.db.open) this.db.close();
+        if (this.db.isOpen) this.db.close();
         return this.checkpointer?.stop() ?? Promise.resolve();
     }
 }
@@ -93,7 +93,7 @@ export class ServiceStore {
  * Applies the migrations the file has not seen, each in its own transaction with its `user_version` bump, so a
  * crash mid-way leaves the file at the last complete version. A file from a newer engine is refused, not guessed at.
  */
-export function migrate(db: Database.Database) {
+export function migrate(db: SqliteDatabase) {
     const version = db.pragma("user_version", {simple: true}) as number;
     if (version > migrations.length)
         throw new ServiceStoreError("schema_too_new", `the service database is at schema version ${version}, newer than this engine knows ` +
@@ -204,12 +204,12 @@ export const migrations: string[] = [
  */
 const workerSource = `
 const {parentPort, workerData} = require("node:worker_threads");
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma("busy_timeout = 1000");
+const {DatabaseSync} = require(workerData.driver);
+const db = new DatabaseSync(workerData.file);
+db.exec("PRAGMA busy_timeout = 1000");
 const timer = setInterval(() => {
     try {
-        db.pragma("wal_checkpoint(PASSIVE)");
+        db.exec("PRAGMA wal_checkpoint(PASSIVE)");
     } catch {
         // Busy or locked: the next tick tries again; the WAL only grows meanwhile.
     }
@@ -232,7 +232,7 @@ export class WalCheckpointer {
     private readonly worker: Worker;
 
     public constructor(file: string, intervalMs = 1_000) {
-        const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+        const driver = createRequire(import.meta.url).resolve(sqliteDriver);
         this.worker = new Worker(workerSource, {eval: true, workerData: {file, driver, intervalMs}});
         this.worker.unref();
         this.worker.on("error", (error) => console.error("WAL checkpoint worker failed:", error));

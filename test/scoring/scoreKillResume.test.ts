@@ -10,7 +10,7 @@ import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
-import Database from "better-sqlite3";
+import {openSqlite} from "../../base/node/sqlite.ts";
 import {parseCsv} from "../support/csv.ts";
 import {formatCsv} from "../../client/scoring/index.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
@@ -84,7 +84,7 @@ function startScore(args: string[]): {child: ChildProcess, exited: Promise<Exit>
 }
 
 function readDb(file: string): Map<number, string> {
-    const db = new Database(file, {readonly: true});
+    const db = openSqlite(file, {readOnly: true});
     try {
         const rows = db.prepare("SELECT row_index, result FROM results").all() as Array<{row_index: number, result: string}>;
         const byRow = new Map<number, string>();
@@ -138,9 +138,9 @@ test("killed with SIGKILL at random points and resumed, every row is scored exac
     assert.ok(progress.some((size) => size > 0 && size < rowCount), `a kill landed mid-run (stored after each kill: ${progress.join(", ")}; delays ${kills.map((kill) => kill.delayMs).join(", ")} ms)`);
 
     // SQLite: every row once, all present, the file intact.
-    const sqlite = new Database(db, {readonly: true});
+    const sqlite = openSqlite(db, {readOnly: true});
     const counts = sqlite.prepare("SELECT COUNT(*) AS n, COUNT(DISTINCT row_index) AS distinctRows, MIN(row_index) AS first, MAX(row_index) AS last, SUM(ok) AS ok FROM results").get();
-    assert.deepEqual(counts, {n: rowCount, distinctRows: rowCount, first: 0, last: rowCount - 1, ok: rowCount});
+    assert.deepEqual({...counts}, {n: rowCount, distinctRows: rowCount, first: 0, last: rowCount - 1, ok: rowCount});
     assert.equal(sqlite.pragma("integrity_check", {simple: true}), "ok");
     sqlite.close();
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import {mkdtemp, rm} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
-import Database from "better-sqlite3";
+import {openSqlite} from "../../../base/node/sqlite.ts";
 import type {JobRecord, RowResult} from "../types.ts";
 import {SqliteResultStore} from "./SqliteResultStore.ts";
 
@@ -40,7 +40,7 @@ test("WAL journal, one row per (job, row index): a second result for a row is ig
     await store.close();
 
     // Read back by a plain SQLite connection: the schema itself enforces uniqueness, and the journal is WAL.
-    const db = new Database(file);
+    const db = openSqlite(file);
     assert.equal(db.pragma("journal_mode", {simple: true}), "wal");
     assert.throws(() => db.prepare("INSERT INTO results (job_id, row_index, ok, result, completed_at) VALUES ('j1', 0, 1, '{}', 0)").run(), /UNIQUE constraint failed/);
     assert.equal(db.prepare("SELECT COUNT(*) FROM results WHERE job_id = 'j1'").pluck().get(), 2);

@@ -1,4 +1,4 @@
-import Database from "better-sqlite3";
+import {openSqlite, type SqliteDatabase, type SqliteStatement} from "../../../base/node/sqlite.ts";
 import type {JobRecord, JobSpec, ResultCounts, ResultStore, RowResult} from "../types.ts";
 
 const schema = `
@@ -38,12 +38,12 @@ type JobRow = {job_id: string, spec: string, status: string, total_rows: number 
  */
 export class SqliteResultStore implements ResultStore {
     public readonly filePath: string;
-    private readonly db: Database.Database;
-    private readonly insertResult: Database.Statement;
+    private readonly db: SqliteDatabase;
+    private readonly insertResult: SqliteStatement;
 
     public constructor(filePath: string, options: SqliteResultStoreOptions = {}) {
         this.filePath = filePath;
-        this.db = new Database(filePath);
+        this.db = openSqlite(filePath);
         this.db.pragma("journal_mode = WAL");
         this.db.pragma(`synchronous = ${options.synchronous === "normal" ? "NORMAL" : "FULL"}`);
         this.db.pragma("foreign_keys = ON");
@@ -112,6 +112,6 @@ export class SqliteResultStore implements ResultStore {
     }
 
     public async close(): Promise<void> {
-        if (this.db.open) this.db.close();
+        if (this.db.isOpen) this.db.close();
     }
 }
