@@ -1,6 +1,6 @@
 // Electron main process: one window on the gateway's loopback origin. All logic that can be tested without
 // Electron lives in the modules beside it (gateway/, engine/, secrets/, connections/, models/); this file wires it to the window, menus, dialogs and safeStorage.
-import {defaultThreads} from "../native/engine/LocalEngine.ts";
+import {defaultThreads} from "../native/engine/threads.ts";
 import path from "node:path";
 import {app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type MenuItemConstructorOptions, type OpenDialogOptions} from "electron";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
@@ -98,7 +98,10 @@ async function main() {
         confirmPlaintextKeyStorage: askPlaintextConsent,
         // The same library as `npm run pull` ($SVC_STUDIO_MODELS_DIR or the user data folder): pulled models show up here.
         library,
-        lifecycle: {autoStart: true, idleUnloadMinutes: Number(process.env.SVC_STUDIO_IDLE_UNLOAD_MINUTES) || 0}
+        lifecycle: {autoStart: true, idleUnloadMinutes: Number(process.env.SVC_STUDIO_IDLE_UNLOAD_MINUTES) || 0},
+        // The renderer's saved data (settings, question sets, run history, scoring jobs): the page's own storage is
+        // per origin, and the origin's port changes at every launch.
+        appDataDir: path.join(dataDir, "app-data")
     });
     secureSession();
     ipcMain.handle(openModelFileChannel, async (event) => {

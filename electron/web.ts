@@ -1,6 +1,8 @@
 // `npm run web`: the gateway and the local engine without Electron, for a browser on this machine.
-import {defaultThreads} from "../native/engine/LocalEngine.ts";
+import {defaultThreads} from "../native/engine/threads.ts";
+import path from "node:path";
 import {parseArgs} from "node:util";
+import {userDataDir} from "../base/node/userDataDir.ts";
 import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedModel.ts";
 import {ModelLibrary} from "../native/library/ModelLibrary.ts";
 import {ConnectionStore, seedEnvRemote} from "./connections/ConnectionStore.ts";
@@ -18,6 +20,8 @@ const usage = `usage: npm run web -- [options]
   --context-size <n>   tokens per sequence
   --parallel <n>       concurrent sequences
   --renderer <dir>     built renderer to serve (default renderer/dist)
+  --data-dir <dir>     the app's saved data: settings, question sets, run history, scoring jobs
+                       (default: web-app in the user data folder; kept across launches whatever the port)
 Remote connection: set SVC_REMOTE_BASE_URL and SVC_REMOTE_API_KEY (the key stays in this process).`;
 
 async function main(argv: string[]) {
@@ -34,6 +38,7 @@ async function main(argv: string[]) {
             "context-size": {type: "string"},
             "parallel": {type: "string"},
             "renderer": {type: "string"},
+            "data-dir": {type: "string"},
             "help": {type: "boolean", short: "h"}
         }
     });
@@ -51,11 +56,13 @@ async function main(argv: string[]) {
         contextSize: integer("context-size", values["context-size"]),
         parallel: integer("parallel", values.parallel)
     });
+    const appDataDir = values["data-dir"] != null ? path.resolve(values["data-dir"]) : path.join(userDataDir(), "web-app");
     const connections = ConnectionStore.inMemory();
     const vault = new MemoryKeyVault();
     await seedEnvRemote(connections, vault, process.env);
     const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer,
-        library, lifecycle: {autoStart: true, idleUnloadMinutes: integer("idle-unload", values["idle-unload"])}});
+        library, lifecycle: {autoStart: true, idleUnloadMinutes: integer("idle-unload", values["idle-unload"])},
+        appDataDir});
 
     let stopping = false;
     const stop = async (signal: string) => {
@@ -69,6 +76,7 @@ async function main(argv: string[]) {
     process.on("SIGTERM", () => void stop("SIGTERM"));
 
     console.log(`Svc Studio web: ${gateway.url}`);
+    console.log(`saved data: ${appDataDir}`);
     supervisor.on("status", (status) => {
         if (status.status === "crashed") console.error(`engine: ${status.error}`);
     });

@@ -5,9 +5,10 @@
 // npm packages stay external: electron-builder ships node_modules, and native addons (node-llama-cpp,
 // @photostructure/sqlite) must be loaded from their own folders. Each bundle lies two folders below the app root, as its
 // sources do, so `new URL("../../...", import.meta.url)` paths (renderer/dist, resources/models) resolve the same.
+import {existsSync, readdirSync, readFileSync} from "node:fs";
 import path from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
-import {build} from "esbuild";
+import {build, type Metafile} from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -37,6 +38,12 @@ export async function bundleElectron(outDir = root): Promise<string[]> {
             metafile: true,
             logLevel: "warning"
         });
+        if (bundle.entry === "electron/main.ts") {
+            // A native addon that fails to load in the main process (a wrong ABI, a missing library) would leave no
+            // window to report it in: native code only ever runs in the engine child, whose failure the window shows.
+            const native = nativePackagesImported(result.metafile);
+            if (native.length > 0) throw new Error(`the Electron main process must not load native addons at start-up; main.mjs imports ${native.join(", ")}`);
+        }
         if (sandboxed) {
             const required = Object.values(result.metafile.outputs).flatMap((output) => output.imports)
                 .filter((item) => item.external && item.path !== "electron").map((item) => item.path);
@@ -45,6 +52,42 @@ export async function bundleElectron(outDir = root): Promise<string[]> {
         written.push(outfile);
     }
     return written;
+}
+
+/**
+ * The npm packages a bundle loads when it starts (static imports: a dynamic `import()` loads when first used, and its
+ * failure is that call's) that carry a native addon, themselves or through their dependencies.
+ */
+export function nativePackagesImported(metafile: Metafile, modulesDir = path.join(root, "node_modules")): string[] {
+    const imported = Object.values(metafile.outputs).flatMap((output) => output.imports)
+        .filter((item) => item.external && item.kind !== "dynamic-import" && !item.path.startsWith("node:") && item.path !== "electron")
+        .map((item) => packageName(item.path));
+    return [...new Set(imported)].filter((name) => carriesAddon(name, modulesDir, new Set())).sort();
+}
+
+/** `@scope/name/sub/path` -> `@scope/name`, `name/sub` -> `name`. */
+function packageName(specifier: string): string {
+    const parts = specifier.split("/");
+    return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Whether the installed package (hoisted in `modulesDir`) or a dependency it installs has a `.node` file or a binding.gyp. */
+function carriesAddon(name: string, modulesDir: string, seen: Set<string>): boolean {
+    if (seen.has(name)) return false;
+    seen.add(name);
+    const dir = path.join(modulesDir, name);
+    if (!existsSync(dir)) return false;
+    if (hasAddonFile(dir)) return true;
+    const manifest = JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as {dependencies?: object, optionalDependencies?: object};
+    return Object.keys({...manifest.dependencies, ...manifest.optionalDependencies}).some((dependency) => carriesAddon(dependency, modulesDir, seen));
+}
+
+function hasAddonFile(dir: string): boolean {
+    for (const entry of readdirSync(dir, {withFileTypes: true})) {
+        if (entry.isDirectory() ? entry.name !== "node_modules" && hasAddonFile(path.join(dir, entry.name))
+            : entry.name.endsWith(".node") || entry.name === "binding.gyp") return true;
+    }
+    return false;
 }
 
 if (process.argv[1] != null && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href)

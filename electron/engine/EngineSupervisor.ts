@@ -7,8 +7,7 @@ import {EventEmitter} from "node:events";
 import {createInterface} from "node:readline";
 import {fileURLToPath} from "node:url";
 import type {EngineStatus} from "../../protocol/gateway/contract.ts";
-import {engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
-import {adminKeyEnvVar} from "../../native/service/adminRoutes.ts";
+import {adminKeyEnvVar, engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
 
 /** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
 export class TextTail {

@@ -6,6 +6,9 @@
  */
 export const engineKeyEnvVar = "SVC_STUDIO_ENGINE_KEY";
 
+/** The engine's admin key (its admin API and /metrics), handed down the same way (native/service/adminRoutes.ts). */
+export const adminKeyEnvVar = "SVC_STUDIO_ADMIN_KEY";
+
 /** The key handed down in `env`, removed from it so nothing this process starts inherits it; undefined when none. */
 export function takeEngineKey(env: NodeJS.ProcessEnv): string | undefined {
     return takeSecretEnv(env, engineKeyEnvVar);

@@ -10,7 +10,7 @@ import {parseServeArgs, serveUsage, UsageError, NoModelError, resolveServeModel}
 import {runGpu, runModels, runPull} from "./modelCommands.ts";
 import {takeEngineKey, takeSecretEnv} from "./engineKeyEnv.ts";
 import {runAdmin} from "./admin.ts";
-import {adminKeyEnvVar} from "../service/adminRoutes.ts";
+import {adminKeyEnvVar} from "./engineKeyEnv.ts";
 import {ServiceStoreError} from "../service/store.ts";
 import {MoneyFormatError} from "../../protocol/admin/money.ts";
 

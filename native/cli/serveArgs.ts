@@ -1,4 +1,5 @@
-import {defaultThreads, type GpuChoice} from "../engine/LocalEngine.ts";
+import type {GpuChoice} from "../engine/LocalEngine.ts";
+import {defaultThreads} from "../engine/threads.ts";
 import {embeddedModelNote, embeddedModelPath, hasEmbeddedModel} from "../library/embeddedModel.ts";
 import {parseArgs} from "node:util";
 import type {GpuLayersChoice} from "../gpu/planModelLoad.ts";
@@ -11,7 +12,7 @@ import {findProjectorFor} from "../library/projectors.ts";
 import type {ModelRole} from "../../protocol/gateway/contract.ts";
 import {normaliseOrigin} from "../http/browserPolicy.ts";
 import {engineKeyEnvVar} from "./engineKeyEnv.ts";
-import {adminKeyEnvVar} from "../service/adminRoutes.ts";
+import {adminKeyEnvVar} from "./engineKeyEnv.ts";
 import {serviceDataDir} from "../../base/node/userDataDir.ts";
 
 export class UsageError extends Error {}

@@ -1,11 +1,11 @@
 import {randomUUID, randomInt} from "node:crypto";
 
 import {ApiError} from "../../protocol/errors.ts";
-import os from "node:os";
 import {getLlama, LlamaLogLevel, resolveChatWrapper, type ChatWrapper, type Llama, type LlamaContext, type LlamaModel} from "node-llama-cpp";
 import {planModelLoad, type GpuLayersChoice, type ModelLoadPlan} from "../gpu/planModelLoad.ts";
 import {checkModelFile, ModelFileError} from "../library/modelFile.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
+import {defaultThreads} from "./threads.ts";
 import {DecodeGathering} from "./decodeGathering.ts";
 import {InlineDecode} from "./inlineDecode.ts";
 import {longestTokenBytes, TokenLimitError} from "./promptTokens.ts";
@@ -139,16 +139,6 @@ export type EngineInfo = {
 };
 
 const defaultContextCap = 8192;
-
-/**
- * Generation threads when none are given: one core fewer than the machine has (at least 1), leaving a core to Node's
- * own thread (HTTP, detokenizing, scheduling). Threads that compete with it for every core stall generation: on a
- * 2-core machine, stories260K answered a 256-token chat in 0.23-0.30 s with 1 thread and in 2.8-24 s with 2
- * (README, "Threads"); llama.cpp's own llama-bench, with no Node thread beside it, is faster at 2.
- */
-export function defaultThreads(cores = os.availableParallelism()): number {
-    return Math.max(1, cores - 1);
-}
 
 /**
  * The context's flash attention. Off on CPU, where llama.cpp's kernel makes small batches over a long cached prefix

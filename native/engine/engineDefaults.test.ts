@@ -1,6 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {defaultThreads, flashAttentionFor} from "./LocalEngine.ts";
+import {flashAttentionFor} from "./LocalEngine.ts";
+import {defaultThreads} from "./threads.ts";
 
 test("the default leaves one core to Node's own thread, and never goes below one thread", () => {
     assert.equal(defaultThreads(1), 1);

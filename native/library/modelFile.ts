@@ -1,7 +1,19 @@
 import {open} from "node:fs/promises";
-import {ChatWrapper, GgmlType, GgufFileType, readGgufFileInfo, resolveChatWrapper, type GgufFileInfo, type GgufTensorInfo} from "node-llama-cpp";
+import type {ChatWrapper, GgufFileInfo, GgufTensorInfo} from "node-llama-cpp";
 import path from "node:path";
 import type {ModelFileInfo} from "../../protocol/gateway/contract.ts";
+
+type NodeLlamaCpp = typeof import("node-llama-cpp");
+let nodeLlamaCppModule: Promise<NodeLlamaCpp> | undefined;
+
+/**
+ * node-llama-cpp, loaded at the first header read rather than imported: the app's main process lists the model
+ * library through this module, and it loads no native package at start-up (electron/build/bundle.ts checks), so a
+ * problem with one can never keep its window from opening.
+ */
+function nodeLlamaCpp(): Promise<NodeLlamaCpp> {
+    return nodeLlamaCppModule ??= import("node-llama-cpp");
+}
 
 /** A parameter count as model cards write it: 224K, 596M, 1.7B (3 significant digits at most). */
 export function formatParameterCount(count: number): string {
@@ -73,29 +85,30 @@ const skippedKeys = ["tokenizer.ggml.tokens", "tokenizer.ggml.scores", "tokenize
 /** Reads a GGUF header (after the same sanity check the engine makes, so a damaged file fails fast and clearly). */
 export async function readModelFileInfo(filePath: string): Promise<ModelFileInfo> {
     await checkModelFile(filePath);
-    const fileInfo = await readGgufFileInfo(filePath, {sourceType: "filesystem", ignoreKeys: skippedKeys, logWarnings: false});
-    return describeGguf(fileInfo, path.basename(filePath));
+    const llama = await nodeLlamaCpp();
+    const fileInfo = await llama.readGgufFileInfo(filePath, {sourceType: "filesystem", ignoreKeys: skippedKeys, logWarnings: false});
+    return describeGguf(llama, fileInfo, path.basename(filePath));
 }
 
-export function describeGguf(fileInfo: GgufFileInfo, fileName: string): ModelFileInfo {
+function describeGguf(llama: NodeLlamaCpp, fileInfo: GgufFileInfo, fileName: string): ModelFileInfo {
     const general = fileInfo.metadata.general;
     const architectureMetadata = fileInfo.architectureMetadata as {context_length?: number, block_count?: number};
     const template = fileInfo.metadata.tokenizer?.chat_template;
     const parameters = fileInfo.fullTensorInfo != null && fileInfo.fullTensorInfo.length > 0 ? countParameters(fileInfo.fullTensorInfo) : undefined;
     // The wrapper node-llama-cpp would pick for this file when loading it, resolved from the header alone.
-    const wrapper = resolveChatWrapper({fileInfo, filename: fileName, warningLogs: false});
+    const wrapper = llama.resolveChatWrapper({fileInfo, filename: fileName, warningLogs: false});
     return {
         name: general.name,
         architecture: String(general.architecture),
         parameters,
         parameterLabel: general.size_label ?? (parameters != null ? formatParameterCount(parameters) : undefined),
-        quantization: fileTypeName(general.file_type) ?? dominantTensorType(fileInfo.fullTensorInfo),
+        quantization: fileTypeName(llama, general.file_type) ?? dominantTensorType(llama, fileInfo.fullTensorInfo),
         contextLength: architectureMetadata.context_length,
         layers: architectureMetadata.block_count,
         hasChatTemplate: typeof template === "string" && template !== "",
         chatWrapper: wrapper?.wrapperName ?? "General",
         canThink: wrapper != null && canThink(wrapper),
-        canCallTools: (wrapper != null && wrapper.settings.functions !== ChatWrapper.defaultSettings.functions)
+        canCallTools: (wrapper != null && wrapper.settings.functions !== llama.ChatWrapper.defaultSettings.functions)
             || (typeof template === "string" && /\btools\b/.test(template)),
         ...projectorOf(fileInfo)
     };
@@ -120,18 +133,18 @@ function countParameters(tensors: readonly GgufTensorInfo[]): number {
     return total;
 }
 
-function fileTypeName(fileType: number | undefined): string | undefined {
-    const name = fileType != null ? GgufFileType[fileType] : undefined;
+function fileTypeName(llama: NodeLlamaCpp, fileType: number | undefined): string | undefined {
+    const name = fileType != null ? llama.GgufFileType[fileType] : undefined;
     return name?.replace(/^(MOSTLY|ALL)_/, "");
 }
 
 /** The tensor type holding the most weights (a file without `general.file_type` is still mostly one type). */
-function dominantTensorType(tensors: readonly GgufTensorInfo[] | undefined): string | undefined {
+function dominantTensorType(llama: NodeLlamaCpp, tensors: readonly GgufTensorInfo[] | undefined): string | undefined {
     const weights = new Map<number, number>();
     for (const tensor of tensors ?? [])
         weights.set(tensor.ggmlType, (weights.get(tensor.ggmlType) ?? 0) + tensor.dimensions.reduce<number>((product, dimension) => product * Number(dimension), 1));
     const [type] = [...weights].sort((a, b) => b[1] - a[1])[0] ?? [];
-    return type != null ? GgmlType[type] : undefined;
+    return type != null ? llama.GgmlType[type] : undefined;
 }
 
 /**

@@ -12,9 +12,7 @@ import {createKey, hashKey, keyMatches, listKeys, revokeKey, rotateKey} from "./
 import {listPrices, listRateLimits, setPrice, setRateLimit} from "./pricing.ts";
 import {ServiceStoreError, type ServiceStore} from "./store.ts";
 import {usageReport} from "./usageReports.ts";
-
-/** The variable that hands `serve` the admin key without putting it on the command line (see engineKeyEnv.ts for why). */
-export const adminKeyEnvVar = "SVC_STUDIO_ADMIN_KEY";
+import {adminKeyEnvVar} from "../cli/engineKeyEnv.ts";
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (`::ffff:127.0.0.1`), as Node reports a socket's peer. */
 export function isLoopbackAddress(address: string | undefined): boolean {

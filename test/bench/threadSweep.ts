@@ -1,14 +1,14 @@
 import {existsSync} from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {defaultThreads} from "../../native/engine/LocalEngine.ts";
+import {defaultThreads} from "../../native/engine/threads.ts";
 import {embeddedModelPath} from "../../native/library/embeddedModel.ts";
 import {ensureTinyGguf, writeTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {createJsonPoster} from "./postJson.ts";
 import {spawnServer} from "../support/spawnServer.ts";
 
 // Generation tokens/s at 1 thread up to every core, through the server as users run it, so the choice of the
-// default thread count (native/engine/LocalEngine.ts defaultThreads) stays measured.
+// default thread count (native/engine/threads.ts defaultThreads) stays measured.
 
 /** A random-weight llama of about 12M parameters (F32, ~47 MB): 40x stories260K, so compute weighs more than overhead. */
 async function largerModel(): Promise<string> {
