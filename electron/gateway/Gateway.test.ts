@@ -11,7 +11,7 @@ import {Gateway} from "./Gateway.ts";
 import type {GatewayState} from "../../protocol/gateway/contract.ts";
 import {KeyVault, MemoryKeyVault} from "../secrets/KeyVault.ts";
 import {gatewayRequest, type GatewayAnswer} from "../../test/support/gateway/gatewayRequest.ts";
-import {xorEncryptionBackend} from "../../test/support/gateway/xorEncryptionBackend.ts";
+import {safeStorageDouble} from "../../test/support/gateway/safeStorageDouble.ts";
 
 const remoteKey = "ck_test123";
 const tinyModel = await ensureTinyGguf();
@@ -33,7 +33,7 @@ before(async () => {
         mode: "electron",
         supervisor: localEngine,
         connections: await ConnectionStore.open(path.join(dir, "connections.json")),
-        vault: await KeyVault.open({filePath: path.join(dir, "keys.json"), backend: xorEncryptionBackend()}),
+        vault: await KeyVault.open({filePath: path.join(dir, "keys.json"), backend: safeStorageDouble()}),
         rendererDir
     });
 });
@@ -214,7 +214,7 @@ test("deleting a profile removes it and its key; the local engine becomes active
     const after = JSON.parse(answer.body) as GatewayState;
     assert.equal(after.activeConnectionId, "local");
     assert.equal(after.connections.some((profile) => profile.id === keyed.id), false);
-    const vault = await KeyVault.open({filePath: path.join(dir, "keys.json"), backend: xorEncryptionBackend()});
+    const vault = await KeyVault.open({filePath: path.join(dir, "keys.json"), backend: safeStorageDouble()});
     assert.equal(vault.has(keyed.id), false);
     assert.equal((await call("/gateway/api/connections/local", {method: "DELETE"})).status, 400);
     assert.equal((await call("/gateway/api/connections/remote-none/activate", {method: "POST"})).status, 404);
@@ -269,7 +269,7 @@ test("without a keyring the key is refused unless the user accepts plaintext sto
         mode: "electron",
         supervisor: new EngineSupervisor(),
         connections: ConnectionStore.inMemory(),
-        vault: await KeyVault.open({filePath: path.join(dir, "plain-keys.json"), backend: xorEncryptionBackend("basic_text")}),
+        vault: await KeyVault.open({filePath: path.join(dir, "plain-keys.json"), backend: safeStorageDouble("basic_text")}),
         rendererDir,
         confirmPlaintextKeyStorage: async () => {
             asked++;

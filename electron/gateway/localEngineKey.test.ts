@@ -8,7 +8,7 @@ import path from "node:path";
 import {after, before, test} from "node:test";
 import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {gatewayRequest} from "../../test/support/gateway/gatewayRequest.ts";
-import {xorEncryptionBackend} from "../../test/support/gateway/xorEncryptionBackend.ts";
+import {safeStorageDouble} from "../../test/support/gateway/safeStorageDouble.ts";
 import type {GatewayState} from "../../protocol/gateway/contract.ts";
 import type {IssuedKey, UsageRow, Workspace} from "../../protocol/admin/contract.ts";
 import {ConnectionStore} from "../connections/ConnectionStore.ts";
@@ -28,7 +28,7 @@ before(async () => {
     gateway = await Gateway.start({
         mode: "electron", supervisor: engine, rendererDir: dir,
         connections: await ConnectionStore.open(path.join(dir, "connections.json")),
-        vault: await KeyVault.open({filePath: vaultFile, backend: xorEncryptionBackend()})
+        vault: await KeyVault.open({filePath: vaultFile, backend: safeStorageDouble()})
     });
 });
 

@@ -31,11 +31,14 @@ export interface KeyStore {
 /**
  * The OS secret primitive the vault encrypts with: Electron's safeStorage in the app (Keychain, DPAPI,
  * libsecret/kwallet), a double in tests. `backendName()` is safeStorage's Linux backend name where it has one
- * (`basic_text` means no keyring: a fixed, well-known password, i.e. no real protection).
+ * (`basic_text` means no keyring: a fixed, well-known password, i.e. no real protection). As Electron's does, a
+ * `basic_text` backend is unavailable (`isAvailable()` false, encrypt and decrypt throw) until
+ * `usePlainTextEncryption(true)` has been called in this process.
  */
 export interface EncryptionBackend {
     isAvailable(): boolean,
     backendName(): string,
+    usePlainTextEncryption(use: boolean): void,
     encrypt(text: string): Buffer,
     decrypt(data: Buffer): string
 }
@@ -76,6 +79,8 @@ export class KeyVault implements KeyStore {
         this.backend = options.backend;
         this.stored = stored;
         this.plaintextAllowed = options.allowPlaintextFallback === true || stored.plaintextFallbackAccepted === true;
+        // Consent given at an earlier launch holds: keys saved then must decrypt now, and new ones be saved.
+        if (this.plaintextAllowed) this.enablePlaintextBackend();
     }
 
     public static async open(options: KeyVaultOptions): Promise<KeyVault> {
@@ -92,11 +97,12 @@ export class KeyVault implements KeyStore {
 
     /** Whether keys may be stored now, and if not, why: for a warning in the UI before the user types a key. */
     public storageProblem(): KeyVaultError | undefined {
-        if (!this.backend.isAvailable())
-            return new KeyVaultError("encryption_unavailable", "the operating system's secret storage is not available, so API keys cannot be saved");
-        if (this.backend.backendName() === plaintextBackend && !this.plaintextAllowed)
+        // Asked before availability: without consent a `basic_text` backend reports itself unavailable.
+        if (safeBackendName(this.backend) === plaintextBackend && !this.plaintextAllowed)
             return new KeyVaultError("plaintext_refused", "no keyring (such as GNOME Keyring or KWallet) was found: an API key saved now " +
                 "would only be obfuscated on disk, readable by any program running as you. Accept this to save keys anyway.");
+        if (!this.backend.isAvailable())
+            return new KeyVaultError("encryption_unavailable", "the operating system's secret storage is not available, so API keys cannot be saved");
         return undefined;
     }
 
@@ -106,6 +112,7 @@ export class KeyVault implements KeyStore {
 
     public async acceptPlaintextFallback(): Promise<void> {
         this.plaintextAllowed = true;
+        this.enablePlaintextBackend();
         this.stored = {...this.stored, plaintextFallbackAccepted: true};
         await this.save();
     }
@@ -137,6 +144,11 @@ export class KeyVault implements KeyStore {
         const {[id]: _removed, ...keys} = this.stored.keys;
         this.stored = {...this.stored, keys};
         await this.save();
+    }
+
+    /** Turns on `basic_text` encryption, which safeStorage keeps off until asked (a no-op with a real keyring). */
+    private enablePlaintextBackend() {
+        if (safeBackendName(this.backend) === plaintextBackend) this.backend.usePlainTextEncryption(true);
     }
 
     private async save() {
