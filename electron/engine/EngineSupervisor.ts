@@ -8,6 +8,7 @@ import {createInterface} from "node:readline";
 import {fileURLToPath} from "node:url";
 import type {EngineStatus} from "../../protocol/gateway/contract.ts";
 import {adminKeyEnvVar, engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
+import {parentPipeEnvVar} from "../../native/cli/parentPipe.ts";
 
 /** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
 export class TextTail {
@@ -114,12 +115,12 @@ export class EngineSupervisor extends EventEmitter {
     private runningSince = 0;
     private readonly stderr = new TextTail(20);
     /**
-     * The engine's per-launch key (issue 13, finding 1): without one, any web page could drive the engine's loopback
+     * The engine's per-launch key: without one, any web page could drive the engine's loopback
      * port. Handed to the child in its environment, never on its command line, and only ever sent by the gateway.
      */
     private readonly engineKey = randomBytes(32).toString("hex");
     /**
-     * The engine's per-launch admin key (issue 14): its admin API and /metrics take this one only, so the gateway is
+     * The engine's per-launch admin key: its admin API and /metrics take this one only, so the gateway is
      * the engine's only admin, and the engine key (which the Engine screen lets a user copy for scripts) opens model
      * routes and nothing more. Handed down the same way.
      */
@@ -217,8 +218,9 @@ export class EngineSupervisor extends EventEmitter {
         if (options.parallel != null) args.push("--parallel", String(options.parallel));
         for (const key of options.apiKeys ?? []) args.push("--api-key", key);
 
-        const env = {...this.childEnv(), [engineKeyEnvVar]: this.engineKey, [adminKeyEnvVar]: this.adminKey};
-        const child = spawn(options.execPath ?? process.execPath, args, {env, stdio: ["ignore", "pipe", "pipe"], windowsHide: true});
+        // stdin is the parent pipe (native/cli/parentPipe.ts): the engine exits when this process ends, however it ends.
+        const env = {...this.childEnv(), [engineKeyEnvVar]: this.engineKey, [adminKeyEnvVar]: this.adminKey, [parentPipeEnvVar]: "stdin"};
+        const child = spawn(options.execPath ?? process.execPath, args, {env, stdio: ["pipe", "pipe", "pipe"], windowsHide: true});
         this.stderr.clear();
         process.on("exit", this.killOnExit);
         this.setStatus({status: "starting", model: options.modelPath, pid: child.pid, restarts: this.current.restarts});

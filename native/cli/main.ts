@@ -11,6 +11,7 @@ import {runGpu, runModels, runPull} from "./modelCommands.ts";
 import {takeEngineKey, takeSecretEnv} from "./engineKeyEnv.ts";
 import {runAdmin} from "./admin.ts";
 import {adminKeyEnvVar} from "./engineKeyEnv.ts";
+import {watchParentPipe} from "./parentPipe.ts";
 import {ServiceStoreError} from "../service/store.ts";
 import {MoneyFormatError} from "../../protocol/admin/money.ts";
 
@@ -22,15 +23,23 @@ const usage = `usage: svc-studio <command>
   gpu [--json]                          which GPU backend the engine can use, and why not
   admin <command>                       workspaces, keys, credits, prices, rate limits, usage (see: svc-studio admin --help)`;
 
+/** Set once the server listens: how a signal or the parent's end shuts it down. */
+let stopServer: ((reason: string) => Promise<void>) | undefined;
+
 async function serve(argv: string[]) {
     if (argv.includes("--help") || argv.includes("-h")) return console.log(serveUsage);
     const args = parseServeArgs(argv);
+    // Started by the app: exit with it, even while the model is still loading.
+    watchParentPipe(process.env, () => {
+        if (stopServer != null) void stopServer("the app that started this engine has ended");
+        else process.exit(0);
+    });
     // The app's per-launch key arrives by environment (engineKeyEnv.ts) and joins any --api-key.
     const engineKey = takeEngineKey(process.env);
     if (engineKey != null) args.apiKeys = [...args.apiKeys ?? [], engineKey];
     // The admin key, too, may come by environment, off the command line; --admin-key wins. The app hands its engine a
     // per-launch admin key this way, so the gateway is the engine's only admin and no web page on the machine (a
-    // loopback peer too) can reach /admin/v1 or /metrics (issue 14).
+    // loopback peer too) can reach /admin/v1 or /metrics.
     const adminKey = takeSecretEnv(process.env, adminKeyEnvVar);
     args.adminKey ??= adminKey;
     if (args.upstream != null) return stopOnSignals(await runUpstreamServe(args, args.upstream));
@@ -61,15 +70,15 @@ function stopOnSignals(server: {url: string, service?: {databasePath: string, mo
     console.log(`listening on ${server.url}`);
 
     let stopping = false;
-    const stop = async (signal: string) => {
+    stopServer = async (reason: string) => {
         if (stopping) return;
         stopping = true;
-        console.log(`${signal}: shutting down`);
+        console.log(`${reason}: shutting down`);
         await server.close();
         process.exit(0);
     };
-    process.on("SIGINT", () => void stop("SIGINT"));
-    process.on("SIGTERM", () => void stop("SIGTERM"));
+    process.on("SIGINT", () => void stopServer?.("SIGINT"));
+    process.on("SIGTERM", () => void stopServer?.("SIGTERM"));
 }
 
 async function main(argv: string[]) {
