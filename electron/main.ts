@@ -8,6 +8,7 @@ import {ModelLibrary} from "../native/library/ModelLibrary.ts";
 import {ConnectionStore} from "./connections/ConnectionStore.ts";
 import {contentSecurityPolicy} from "./gateway/staticFiles.ts";
 import {EngineSupervisor} from "./engine/EngineSupervisor.ts";
+import {engineExecutable} from "./engine/engineExecutable.ts";
 import {Gateway} from "./gateway/Gateway.ts";
 import {KeyVault} from "./secrets/KeyVault.ts";
 import type {SvcStudioIpcChannel, SvcStudioVersionArgument} from "./preloadApi.ts";
@@ -83,9 +84,9 @@ async function main() {
     const supervisor = new EngineSupervisor({
         threads: defaultThreads(),
         gpu: "auto",
-        // The engine runs on the app's own binary in Node mode: no separate Node install is needed. Its CLI is
-        // bundled too, so neither process compiles TypeScript at start-up.
-        execPath: process.execPath,
+        // The engine runs on the app's own binary in Node mode (on macOS its Helper, which takes no Dock icon): no
+        // separate Node install is needed. Its CLI is bundled too, so neither process compiles TypeScript at start-up.
+        execPath: engineExecutable(process.execPath),
         cliPath: path.join(appRoot, "out", "engine", "cli.mjs"),
         env: {ELECTRON_RUN_AS_NODE: "1"}
     });
