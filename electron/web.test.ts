@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import {spawn} from "node:child_process";
 import {once} from "node:events";
+import {mkdtemp, readFile, rm} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import {createInterface} from "node:readline";
 import {after, test} from "node:test";
 import {fileURLToPath} from "node:url";
@@ -8,16 +11,19 @@ import type {GatewayState} from "../protocol/gateway/contract.ts";
 
 const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
 const remoteKey = "ck_env_secret_42";
+// The app's saved data goes to a folder of this test, not the user's.
+const dataDir = await mkdtemp(path.join(os.tmpdir(), "svc-web-data-"));
 
-const child = spawn(process.execPath, ["--import", "tsx", webEntry, "--port", "0", "--threads", "1", "--gpu", "off"], {
+const child = spawn(process.execPath, ["--import", "tsx", webEntry, "--port", "0", "--threads", "1", "--gpu", "off", "--data-dir", dataDir], {
     // An empty model library, so a developer's own default model does not replace the built-in model here.
     env: {...process.env, SVC_MODEL: "", SVC_STUDIO_MODELS_DIR: "/nonexistent/svc-studio-test-models", SVC_REMOTE_BASE_URL: "http://127.0.0.1:9/base/", SVC_REMOTE_API_KEY: remoteKey},
     stdio: ["ignore", "pipe", "pipe"]
 });
 const output: string[] = [];
 child.stderr.on("data", (chunk: Buffer) => output.push(chunk.toString()));
-after(() => {
+after(async () => {
     if (child.exitCode == null) child.kill("SIGKILL");
+    await rm(dataDir, {recursive: true, force: true});
 });
 
 const url = await new Promise<string>((resolve, reject) => {
@@ -61,6 +67,13 @@ test("npm run web serves the page with a token, the env remote and a running eng
     });
     assert.equal(completion.status, 200);
     assert.equal((await completion.json()).object, "chat.completion");
+
+    // What the page saves goes to --data-dir, which the start-up output names.
+    const saved = await fetch(url + "gateway/api/app-data/documents/svc-studio-theme", {method: "POST", headers: {...headers, "content-type": "application/json"},
+        body: JSON.stringify({state: {theme: "light"}, version: 0})});
+    assert.equal(saved.status, 200, await saved.text());
+    assert.deepEqual(JSON.parse(await readFile(path.join(dataDir, "documents", "svc-studio-theme.json"), "utf8")), {state: {theme: "light"}, version: 0});
+    assert.ok(output.join("").includes(`saved data: ${dataDir}\n`), output.join(""));
 
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");

@@ -1,6 +1,6 @@
 // Public entry of the scoring toolkit, for browsers and Node: question sets, tables (CSV/XLSX) in, the durable job
 // runner, result columns out, evaluation against labels and calibration. Runtime-specific parts have their own
-// entries: `browser/IndexedDbResultStore.ts`, `node/SqliteResultStore.ts`, `node/spreadsheetFiles.ts`.
+// entries: `node/SqliteResultStore.ts`, `node/spreadsheetFiles.ts`.
 export * from "./types.ts";
 export * from "./questions.ts";
 export * from "./table.ts";

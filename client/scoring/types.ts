@@ -83,7 +83,8 @@ export type ResultCounts = {ok: number, errors: number};
 
 /**
  * Where a job and its results live. The runner is written against this interface only, so it runs in a
- * browser (MemoryResultStore; browser/IndexedDbResultStore, durable) and in Node (node/SqliteResultStore, durable).
+ * browser (MemoryResultStore; the app mirrors it into its data folder through the gateway) and in Node
+ * (node/SqliteResultStore, durable).
  * `putResult` must be atomic and durable when it resolves, and must keep the first result of a row.
  */
 export interface ResultStore {

@@ -11,6 +11,7 @@ import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
 import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "../api/answers.ts";
 import {matchGatewayRoute} from "../../protocol/gateway/routes.ts";
+import {AppDataStore, appDataBodyLimits} from "../appData/AppDataStore.ts";
 import type {GatewayState, EngineLifecycleSettings} from "../../protocol/gateway/contract.ts";
 import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
@@ -35,7 +36,9 @@ export type GatewayOptions = {
     /** Downloads into `library`; default one with standard retries. */
     downloads?: ModelDownloads,
     /** Load on first `/local` request, unload when idle (both off by default). */
-    lifecycle?: Partial<EngineLifecycleSettings>
+    lifecycle?: Partial<EngineLifecycleSettings>,
+    /** The folder of the renderer's saved data, `/gateway/api/app-data/...` (absent: those routes answer 404). */
+    appDataDir?: string
 };
 
 const defaultRendererDir = fileURLToPath(new URL("../../renderer/dist/", import.meta.url));
@@ -62,6 +65,7 @@ export class Gateway {
     private readonly models?: ModelsApi;
     private readonly library?: ModelLibrary;
     private readonly localKey: LocalEngineKey;
+    private readonly appData?: AppDataStore;
 
     private constructor(options: GatewayOptions) {
         this.mode = options.mode;
@@ -77,6 +81,7 @@ export class Gateway {
             this.downloads = options.downloads ?? new ModelDownloads(options.library);
             this.models = new ModelsApi(options.library, this.downloads, options.supervisor, this.lifecycle);
         }
+        if (options.appDataDir != null) this.appData = new AppDataStore(options.appDataDir);
         this.server = createServer((req, res) => void this.handle(req, res));
     }
 
@@ -192,10 +197,10 @@ export class Gateway {
         const method = req.method ?? "GET";
         const path = url.pathname.slice("/gateway/api".length);
         const route = matchGatewayRoute(method, path);
-        const handler = route == null ? undefined : this.handlers[route.name] ?? this.models?.handlers[route.name];
+        const handler = route == null ? undefined : this.handlers[route.name] ?? this.models?.handlers[route.name] ?? this.appData?.handlers[route.name];
         if (route == null || handler == null)
             throw new GatewayError(404, "not_found", "invalid_request_error", `no gateway endpoint ${method} /gateway/api${path}`);
-        const answer = await handler({params: route.params, query: url.searchParams, readBody: () => readBody(req)});
+        const answer = await handler({params: route.params, query: url.searchParams, readBody: () => readBody(req, appDataBodyLimits[route.name] ?? apiBodyLimit)});
         writeJson(res, answer.status, answer.body);
     }
 
@@ -291,10 +296,10 @@ function routeOf(pathname: string): Route {
     return "static";
 }
 
-/** Gateway API bodies are small JSON objects; an empty body (a bare POST) reads as `{}`. */
-async function readBody(req: IncomingMessage): Promise<unknown> {
+/** Gateway API bodies are JSON, small but for the app-data routes' (`maxBytes`); an empty body (a bare POST) reads as `{}`. */
+async function readBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
     if (!hasBody(req)) return {};
-    return readJsonBody(req, {maxBytes: apiBodyLimit, timeoutMs: apiBodyTimeoutMs});
+    return readJsonBody(req, {maxBytes, timeoutMs: apiBodyTimeoutMs});
 }
 
 function engineStopped(status: string) {

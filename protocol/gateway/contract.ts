@@ -218,3 +218,47 @@ export type ModelsState = LibraryListing & {
     downloads: DownloadJob[],
     settings: EngineLifecycleSettings
 };
+
+/**
+ * What the app keeps in its data folder through `/gateway/api/app-data/...`: the gateway refuses more. A history entry
+ * or a scoring job's table is bounded by its request's body limit; a run history bigger than `maxHistoryBytes` loses
+ * its oldest runs, as one longer than `maxHistoryEntries` does.
+ */
+export const appDataLimits = {
+    /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a document key, run id or job id is a file name. */
+    namePattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$",
+    maxDocuments: 100,
+    maxDocumentBytes: 4 * 1024 * 1024,
+    /** Oldest runs beyond this many are dropped, so images in old requests do not fill the disk. */
+    maxHistoryEntries: 500,
+    maxHistoryEntryBytes: 16 * 1024 * 1024,
+    maxHistoryBytes: 512 * 1024 * 1024,
+    /** The newest jobs are kept; older ones (their tables and results) go when a new job is created. */
+    maxSavedJobs: 10,
+    maxJobRecordBytes: 4 * 1024 * 1024,
+    maxJobTableBytes: 64 * 1024 * 1024,
+    maxRowResultBytes: 1024 * 1024
+} as const;
+
+/** One playground run of the history, as the renderer saves it (its other fields are the renderer's own). */
+export type SavedRun = {id: string, createdAt: number, [field: string]: unknown};
+
+/** A scoring job's record (client/scoring's JobRecord, as far as the gateway reads it). */
+export type SavedJobRecord = {
+    jobId: string,
+    status: "running" | "paused" | "completed" | "cancelled" | "failed",
+    totalRows: number | null,
+    error: string | null,
+    createdAt: number,
+    updatedAt: number,
+    spec: Record<string, unknown>
+};
+
+/** One row's outcome of a scoring job (client/scoring's RowResult, as far as the gateway reads it). */
+export type SavedRowResult = {rowIndex: number, ok: boolean, [field: string]: unknown};
+
+/** A saved scoring job in the list: its record and what its results count, without the table or the results. */
+export type SavedJobInfo = {record: SavedJobRecord, done: number, failed: number, hasTable: boolean};
+
+/** A saved scoring job whole: the table it scores (the renderer's LoadedTable) and its results in row order. */
+export type SavedJob = {record: SavedJobRecord, table: unknown, results: SavedRowResult[]};

@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState} from "./contract.ts";
+import type {DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -24,7 +24,21 @@ export const gatewayRoutes = {
     configure: {method: "POST", path: "/models/settings"},
     setRole: {method: "POST", path: "/models/roles"},
     setDefault: {method: "POST", path: "/models/:id/default"},
-    removeModel: {method: "DELETE", path: "/models/:id"}
+    removeModel: {method: "DELETE", path: "/models/:id"},
+    appDocuments: {method: "GET", path: "/app-data/documents"},
+    putAppDocument: {method: "POST", path: "/app-data/documents/:key"},
+    deleteAppDocument: {method: "DELETE", path: "/app-data/documents/:key"},
+    runHistory: {method: "GET", path: "/app-data/history"},
+    addRun: {method: "POST", path: "/app-data/history"},
+    deleteRun: {method: "DELETE", path: "/app-data/history/:id"},
+    clearHistory: {method: "DELETE", path: "/app-data/history"},
+    scoringJobs: {method: "GET", path: "/app-data/scoring-jobs"},
+    createScoringJob: {method: "POST", path: "/app-data/scoring-jobs"},
+    scoringJob: {method: "GET", path: "/app-data/scoring-jobs/:id"},
+    updateScoringJob: {method: "POST", path: "/app-data/scoring-jobs/:id"},
+    addScoringResult: {method: "POST", path: "/app-data/scoring-jobs/:id/results"},
+    deleteScoringErrors: {method: "DELETE", path: "/app-data/scoring-jobs/:id/errors"},
+    deleteScoringJob: {method: "DELETE", path: "/app-data/scoring-jobs/:id"}
 } as const satisfies Record<string, {method: GatewayMethod, path: string}>;
 
 export type GatewayRouteName = keyof typeof gatewayRoutes;
@@ -48,7 +62,21 @@ export type GatewayRouteTypes = {
     configure: {body: Partial<EngineLifecycleSettings>, answer: ModelsState},
     setRole: {body: {role: ModelRole, modelId: string | null}, answer: ModelsState},
     setDefault: {body: Record<string, never>, answer: ModelsState},
-    removeModel: {body: undefined, answer: ModelsState}
+    removeModel: {body: undefined, answer: ModelsState},
+    appDocuments: {body: undefined, answer: {documents: Record<string, unknown>}},
+    putAppDocument: {body: unknown, answer: {saved: true}},
+    deleteAppDocument: {body: undefined, answer: {deleted: boolean}},
+    runHistory: {body: undefined, answer: {entries: SavedRun[]}},
+    addRun: {body: SavedRun, answer: {removed: string[]}},
+    deleteRun: {body: undefined, answer: {deleted: boolean}},
+    clearHistory: {body: undefined, answer: {deleted: number}},
+    scoringJobs: {body: undefined, answer: {jobs: SavedJobInfo[]}},
+    createScoringJob: {body: {record: SavedJobRecord, table: unknown}, answer: {removed: string[]}},
+    scoringJob: {body: undefined, answer: SavedJob},
+    updateScoringJob: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
+    addScoringResult: {body: SavedRowResult, answer: {stored: boolean}},
+    deleteScoringErrors: {body: undefined, answer: {deleted: number}},
+    deleteScoringJob: {body: undefined, answer: {deleted: boolean}}
 };
 
 export type GatewayRouteMatch = RouteMatch<GatewayRouteName>;
@@ -94,7 +122,29 @@ export function createGatewayClient(send: GatewaySend) {
         configure: (body: GatewayRouteTypes["configure"]["body"]) => call("configure", {body}),
         setRole: (role: ModelRole, modelId: string | null) => call("setRole", {body: {role, modelId}}),
         setDefault: (id: string) => call("setDefault", {params: {id}, body: {}}),
-        removeModel: (id: string) => call("removeModel", {params: {id}})
+        removeModel: (id: string) => call("removeModel", {params: {id}}),
+        // The app's saved data, kept by the gateway in its data folder (not in the page's per-origin storage).
+        /** Every small document (theme, presets, question sets ...) by key, read once as the page starts. */
+        appDocuments: () => call("appDocuments"),
+        /** Replaces one document; its key is a file name (`appDataLimits.namePattern`). */
+        putAppDocument: (key: string, value: unknown) => call("putAppDocument", {params: {key}, body: value}),
+        deleteAppDocument: (key: string) => call("deleteAppDocument", {params: {key}}),
+        /** Saved playground runs, newest first. */
+        runHistory: () => call("runHistory"),
+        /** Saves a run; the oldest runs beyond the history's bounds are dropped (their ids are answered). */
+        addRun: (entry: SavedRun) => call("addRun", {body: entry}),
+        deleteRun: (id: string) => call("deleteRun", {params: {id}}),
+        clearHistory: () => call("clearHistory"),
+        /** Saved scoring jobs, newest first, with their result counts. */
+        scoringJobs: () => call("scoringJobs"),
+        /** Saves a new job with its table; the oldest jobs beyond `appDataLimits.maxSavedJobs` are deleted. */
+        createScoringJob: (record: SavedJobRecord, table: unknown) => call("createScoringJob", {body: {record, table}}),
+        scoringJob: (id: string) => call("scoringJob", {params: {id}}),
+        updateScoringJob: (id: string, patch: GatewayRouteTypes["updateScoringJob"]["body"]) => call("updateScoringJob", {params: {id}, body: patch}),
+        /** Appends one row's result unless the row has one already (`stored: false`); on disk when it answers. */
+        addScoringResult: (id: string, result: SavedRowResult) => call("addScoringResult", {params: {id}, body: result}),
+        deleteScoringErrors: (id: string) => call("deleteScoringErrors", {params: {id}}),
+        deleteScoringJob: (id: string) => call("deleteScoringJob", {params: {id}})
     };
 }
 

@@ -11,9 +11,10 @@ import {parseQuestionSet} from "../../client/scoring/index.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {parseDecisionsRequest} from "../../protocol/decisions/parseDecisionsRequest.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
-import {expectCount, expectText} from "./utils/expect.ts";
+import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {makePng} from "./utils/makePng.ts";
+import {readDocument} from "./utils/readAppData.ts";
 import {readEditorText} from "./utils/readEditorText.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {setMonacoText} from "./utils/setMonacoText.ts";
@@ -204,7 +205,8 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.equal(await cards().count(), 3);
         // The same text saved as review-triage.questions.json and opened as shared.questions.json: listed once.
         assert.deepEqual(await page.getByTestId("qs-recent").locator("option").allTextContents(), ["Recent…", "shared.questions.json"]);
-        assert.match(await page.evaluate(() => localStorage.getItem("svc-studio-question-set") ?? ""), /shared\.questions\.json/);
+        // Kept in the app's data folder (its saves are gathered for a moment after each change).
+        await eventually(async () => assert.match(JSON.stringify(await readDocument(gateway.dataDir, "svc-studio-question-set")), /shared\.questions\.json/));
     });
 
     test("input: a JSON state runs; images are named image_1, image_2 and reach the server", async () => {

@@ -1,21 +1,19 @@
-// Scoring jobs saved in the browser (IndexedDB) against the real gateway and local engine, in Chromium: a job
-// interrupted by a reload is listed, opened with its results and continued without scoring a stored row again;
-// a deleted job is gone after a reload; and the IndexedDbResultStore contract, run inside the browser.
+// Scoring jobs saved in the app's data folder by the real gateway, with the local engine, in Chromium: a job interrupted
+// by a reload is listed, opened with its results and continued without scoring a stored row again; a deleted job is
+// gone after a reload; a job whose folder goes away, or a folder that cannot be written, goes on in memory and says so.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, readFile, writeFile} from "node:fs/promises";
+import {mkdtemp, readFile, rename, rm, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, BrowserContext, Page} from "playwright-core";
-import {build} from "vite";
-import type {JobRecord, RowResult} from "../../client/scoring/index.ts";
 import {parseCsv} from "../support/csv.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {readSavedJobs} from "./utils/readAppData.ts";
 import {readPageStorage} from "./utils/readPageStorage.ts";
 import {screenshot} from "./utils/screenshot.ts";
-import {repoRoot} from "./utils/startProcess.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const questionSet = {
@@ -28,18 +26,6 @@ const rowCount = 60;
 const csvText = ["text", ...Array.from({length: rowCount}, (_, index) => `row-${index} says the parcel came on day ${index % 7} and was fine`)].join("\n") + "\n";
 const rowOfRequest = (body: string | null) => Number(/row-(\d+) says/.exec(body ?? "")?.[1] ?? Number.NaN);
 
-type StoredResult = {jobId: string, rowIndex: number, ok: 0 | 1, result: RowResult};
-type Storage = {jobs: JobRecord[], results: StoredResult[], tables: Array<{jobId: string}>};
-
-async function readStorage(page: Page): Promise<Storage> {
-    const dump = JSON.parse(await readPageStorage(page)) as Record<string, unknown>;
-    return {
-        jobs: (dump["svc-studio-jobs/jobs"] ?? []) as JobRecord[],
-        results: (dump["svc-studio-jobs/results"] ?? []) as StoredResult[],
-        tables: (dump["svc-studio-scoring-tables/tables"] ?? []) as Array<{jobId: string}>
-    };
-}
-
 describe("Scoring jobs survive a reload and can be continued", {skip: noChromium ?? false, timeout: 240_000}, () => {
     let gateway: WebGateway;
     let browser: Browser;
@@ -47,6 +33,9 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
     let page: Page;
     let scratch: string;
     const pageErrors: string[] = [];
+    /** While true, the console lines of failed gateway calls are expected (the tests that make saving fail). */
+    let savingFails = false;
+    const readStorage = () => readSavedJobs(gateway.dataDir);
     /** Every decisions request the page sent: the row it scores, and whether it went before the reload. */
     const requests: Array<{row: number, afterReload: boolean}> = [];
     let reloaded = false;
@@ -89,7 +78,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         page = await context.newPage();
         page.on("pageerror", (error) => pageErrors.push(error.message));
         page.on("console", (message) => {
-            if (message.type() === "error") pageErrors.push(message.text());
+            if (message.type() === "error" && !(savingFails && message.text().startsWith("Failed to load resource"))) pageErrors.push(message.text());
         });
         page.on("request", (request) => {
             if (request.method() === "POST" && /^\/local\/.+\/v1\/decisions$/.test(new URL(request.url()).pathname)) requests.push({row: rowOfRequest(request.postData()), afterReload: reloaded});
@@ -119,22 +108,22 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.reload();
         reloaded = true;
         const reloadedAt = Date.now();
-        // A result whose write was under way as the page went commits or is aborted before this first read: IndexedDB
-        // starts a read only once every write transaction created before it on the same store has finished, and the
-        // old page created its last one before it was unloaded. So there is nothing to wait for: this is what stays.
-        const stored = await readStorage(page);
+        await openScoring();
+        const saved = page.getByTestId("saved-job");
+        await saved.first().waitFor();
+        // A result the old page sent as it went was taken by the gateway long before the reloaded page loaded its
+        // script and listed the jobs: the folder read now holds what stays, and the list shows the same.
+        const stored = await readStorage();
         assert.equal(stored.jobs.length, 1);
         const [record] = stored.jobs;
         assert.equal(record.status, "running", "stored as running: the page closed mid-run");
         assert.deepEqual(stored.tables.map((table) => table.jobId), [record.jobId]);
         const storedRows = new Set(stored.results.map((entry) => entry.rowIndex));
         assert.ok(storedRows.size >= 12 && storedRows.size < rowCount, `${storedRows.size} of ${rowCount} stored before the reload`);
-        assert.ok(stored.results.every((entry) => entry.jobId === record.jobId && entry.result.rowIndex === entry.rowIndex && entry.ok === 1));
+        assert.ok(stored.results.every((entry) => entry.jobId === record.jobId && entry.result.ok));
+        assert.equal(stored.results.length, storedRows.size, "one result per row");
         assert.ok(stored.results.every((entry) => entry.result.completedAt <= reloadedAt), "stored before the reload");
 
-        await openScoring();
-        const saved = page.getByTestId("saved-job");
-        await saved.first().waitFor();
         assert.equal(await saved.count(), 1);
         assert.equal(await saved.getByTestId("saved-job-name").textContent(), "resume.csv");
         assert.equal(await saved.getByTestId("saved-job-rows").textContent(), `${storedRows.size} / ${rowCount} rows`);
@@ -185,7 +174,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
             assert.equal(row[2], "");
         }
         for (const rowIndex of storedRows) assert.equal(final[rowIndex][1], before[rowIndex][1], `row ${rowIndex} kept its first answer`);
-        const after = await readStorage(page);
+        const after = await readStorage();
         assert.equal(after.jobs[0].status, "completed");
         assert.equal(after.jobs[0].totalRows, rowCount);
         assert.deepEqual(after.results.map((entry) => entry.rowIndex), Array.from({length: rowCount}, (_, index) => index), "one stored result per row");
@@ -204,9 +193,9 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         assert.equal(await page.getByTestId("export-csv").count(), 0);
         await page.reload();
         await openScoring();
-        const storage = await readStorage(page);
+        const storage = await readStorage();
         assert.deepEqual(storage, {jobs: [], results: [], tables: []});
-        assert.ok(jobId !== null && !(await readPageStorage(page)).includes(jobId));
+        assert.ok(jobId !== null && !(await readPageStorage(page, gateway.dataDir)).includes(jobId));
         // The list shows nothing while it is empty, as while it loads: so rather than watching it stay empty for a
         // while, start a job (of one row) and wait for the list that shows it. savedJobs.ts runs one operation at a
         // time, so that listing comes after the one the screen made as it opened: the new job must be alone in it.
@@ -223,26 +212,25 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.getByTestId("saved-jobs").waitFor({state: "detached"});
     });
 
-    test("the job database deleted mid-job (as clearing the site's data does): scoring goes on in memory and says so; the next job is saved again", async () => {
+    test("the job's folder deleted mid-job (a person tidying the data folder): scoring goes on in memory and says so; the next job is saved again", async () => {
         await importCsv();
         await page.getByTestId("scoring-concurrency").fill("1");
         await page.getByTestId("scoring-start").click();
         await page.getByTestId("saved-job").first().waitFor();
+        const jobId = await page.getByTestId("saved-job").first().getAttribute("data-job-id");
         await page.waitForFunction(() => Number(/^(\d+)/.exec(document.querySelector("[data-testid=scoring-rows]")?.textContent ?? "")?.[1] ?? 0) >= 5);
         assert.equal(await page.getByTestId("scoring-save-note").count(), 0, "saving so far");
-        await page.evaluate(() => new Promise((resolve, reject) => {
-            const request = indexedDB.deleteDatabase("svc-studio-jobs");
-            request.onsuccess = resolve;
-            request.onerror = () => reject(request.error);
-        }));
-        await page.getByTestId("scoring-save-note").filter({hasText: "Results are not being saved in this browser (its storage for this app was closed"}).waitFor({timeout: 10_000});
+        savingFails = true;
+        await rm(path.join(gateway.dataDir, "scoring-jobs", jobId!), {recursive: true});
+        await page.getByTestId("scoring-save-note").filter({hasText: `Results are not being saved in the app's data folder (no job ${jobId})`}).waitFor({timeout: 10_000});
         await waitStatus("completed");
+        savingFails = false;
         assert.equal(await rowsText(), `${rowCount} / ${rowCount} rows`);
         const rows = await exportCsv();
         assert.equal(rows.filter((row) => row[1] !== "" && row[2] === "").length, rowCount, "every row answered, in memory");
         await page.getByTestId("scoring-run-card").scrollIntoViewIfNeeded();
         await screenshot(page, "scoring-resume-not-saved");
-        // The database is opened afresh for the next job, which is saved again.
+        // The next job is saved again, in a folder of its own.
         await page.getByTestId("saved-jobs").waitFor({state: "detached"});
         await page.getByTestId("scoring-concurrency").fill("4");
         await page.getByTestId("scoring-start").click();
@@ -250,140 +238,33 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.getByTestId("saved-job-status").filter({hasText: "completed"}).waitFor({timeout: 60_000});
         await waitStatus("completed");
         assert.equal(await page.getByTestId("scoring-save-note").count(), 0);
-        const storage = await readStorage(page);
+        const storage = await readStorage();
         assert.equal(storage.jobs.length, 1);
         assert.equal(storage.results.length, rowCount);
     });
 
-    test("without IndexedDB, scoring works in memory and the page says its results are not saved", async () => {
-        const bare = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "dark"});
-        // As in a browser whose settings turn IndexedDB off.
-        await bare.addInitScript(() => Object.defineProperty(window, "indexedDB", {value: undefined, configurable: true}));
-        const other = await bare.newPage();
-        const errors: string[] = [];
-        other.on("pageerror", (error) => errors.push(error.message));
-        await other.goto(gateway.url);
-        await openQuestionSet(other);
-        await openScoring(other);
-        await importCsv(other);
-        await other.getByTestId("scoring-start").click();
-        await other.getByTestId("scoring-save-note").filter({hasText: "IndexedDB is not available in this browser"}).waitFor({timeout: 10_000});
-        await other.getByTestId("scoring-status").filter({hasText: "completed"}).waitFor({timeout: 60_000});
-        assert.equal(await other.getByTestId("scoring-rows").textContent(), `${rowCount} / ${rowCount} rows`);
-        assert.equal(await other.getByTestId("saved-jobs").count(), 0);
-        assert.ok(await other.getByTestId("grid-row").count() >= 15);
-        assert.deepEqual(errors, []);
-        await bare.close();
-    });
-
-    test("IndexedDbResultStore keeps its contract in Chromium, and its data through a reload", async () => {
-        // The store is bundled for this test only and put into a page of its own context: the app ships no hook.
-        const bundle = await build({configFile: false, logLevel: "silent", root: repoRoot, build: {write: false, minify: false,
-            lib: {entry: path.join(repoRoot, "client/scoring/browser/IndexedDbResultStore.ts"), formats: ["iife"], name: "SvcStores", fileName: "stores"}}});
-        const code = (Array.isArray(bundle) ? bundle[0] : bundle as {output: Array<{code: string}>}).output[0].code;
-        const storeContext = await browser.newContext();
-        // tsx (esbuild keepNames) wraps the named helpers of the evaluated functions in __name(), absent in a page.
-        await storeContext.addInitScript({content: `${code}\nglobalThis.SvcStores = SvcStores;\nglobalThis.__name = (target) => target;`});
-        const storePage = await storeContext.newPage();
-        const errors: string[] = [];
-        storePage.on("pageerror", (error) => errors.push(error.message));
-        await storePage.goto(gateway.url);
-
-        const first = await storePage.evaluate(async () => {
-            const {IndexedDbResultStore} = (window as unknown as {SvcStores: typeof import("../../client/scoring/browser/IndexedDbResultStore.ts")}).SvcStores;
-            // Every write transaction the store opens, as the browser reports its durability.
-            const durabilities: string[] = [];
-            const open = IDBDatabase.prototype.transaction;
-            IDBDatabase.prototype.transaction = function (this: IDBDatabase, ...args: Parameters<typeof open>) {
-                const transaction = open.apply(this, args);
-                if (transaction.mode === "readwrite") durabilities.push(transaction.durability);
-                return transaction;
-            };
-            const store = await IndexedDbResultStore.open({name: "contract"});
-            const job = (jobId: string, createdAt: number): JobRecord => ({jobId, status: "running", totalRows: null, error: null, createdAt, updatedAt: createdAt,
-                spec: {questionSet: {format: "systemone", questions: {a: {type: "noul"}}}, input: {kind: "row"}, columns: ["x"], source: {name: "t.csv", sheet: null}}});
-            const ok = (rowIndex: number, attempts = 1): RowResult => ({rowIndex, ok: true, response: {answers: {a: {type: "noul", noul: rowIndex / 10}}}, attempts, durationMs: 5, completedAt: 100 + rowIndex});
-            const bad = (rowIndex: number): RowResult => ({rowIndex, ok: false, error: {status: 400, code: "request_rejected", message: "too long"}, attempts: 1, durationMs: 5, completedAt: 100 + rowIndex});
-            const rejection = (promise: Promise<unknown>) => promise.then(() => "resolved", (error: Error) => error.message);
-            await store.createJob(job("j1", 1));
-            await store.createJob(job("j2", 2));
-            const out: Record<string, unknown> = {};
-            out.createTwice = await rejection(store.createJob(job("j1", 3)));
-            out.puts = [await store.putResult("j1", ok(5)), await store.putResult("j1", bad(2)), await store.putResult("j1", ok(0)), await store.putResult("j1", ok(11)),
-                await store.putResult("j1", ok(5, 9)), await store.putResult("j2", ok(5))];
-            out.noJob = await rejection(store.putResult("nope", ok(0)));
-            // Twenty writers race for one row: exactly one wins, and its result is the one stored.
-            const race = await Promise.all(Array.from({length: 20}, (_, index) => store.putResult("j1", ok(7, index + 1))));
-            out.raceWinners = race.filter(Boolean).length;
-            out.raceStored = (await store.readResults("j1", 7, 1))[0].attempts === race.indexOf(true) + 1;
-            out.counts = await store.countResults("j1");
-            out.order = (await store.readResults("j1")).map((result) => [result.rowIndex, result.attempts]);
-            out.page = (await store.readResults("j1", 3, 2)).map((result) => result.rowIndex);
-            out.limitZero = (await store.readResults("j1", 0, 0)).length;
-            out.pastEnd = (await store.readResults("j1", 12)).length;
-            out.firstResult = (await store.readResults("j1", 0, 1))[0];
-            out.done = [...await store.doneRowIndexes("j1")].sort((a, b) => a - b);
-            await store.updateJob("j1", {status: "completed", totalRows: 12});
-            out.updateMissing = await rejection(store.updateJob("nope", {status: "failed"}));
-            out.list = (await store.listJobs()).map((record) => [record.jobId, record.status, record.totalRows]);
-            // Throughput of durable (strict) single-row commits, for the record.
-            await store.createJob(job("speed", 4));
-            const started = performance.now();
-            for (let rowIndex = 0; rowIndex < 200; rowIndex++) await store.putResult("speed", ok(rowIndex));
-            out.putsPerSecond = Math.round(200 / ((performance.now() - started) / 1000));
-            await store.deleteJob("speed");
-            await store.close();
-            out.durabilities = [...new Set(durabilities)];
-            out.writes = durabilities.length;
-            return out;
-        });
-        assert.equal(first.createTwice, "job j1 exists");
-        assert.deepEqual(first.puts, [true, true, true, true, false, true], "a second result for row 5 is refused; j2 is separate");
-        assert.equal(first.noJob, "no job nope");
-        assert.equal(first.raceWinners, 1);
-        assert.equal(first.raceStored, true);
-        assert.deepEqual(first.counts, {ok: 4, errors: 1});
-        assert.deepEqual(first.order, [[0, 1], [2, 1], [5, 1], [7, (first.order as number[][])[3][1]], [11, 1]], "row order, the first result of row 5 kept");
-        assert.deepEqual(first.page, [5, 7]);
-        assert.equal(first.limitZero, 0);
-        assert.equal(first.pastEnd, 0);
-        assert.deepEqual(first.firstResult, {rowIndex: 0, ok: true, response: {answers: {a: {type: "noul", noul: 0}}}, attempts: 1, durationMs: 5, completedAt: 100});
-        assert.deepEqual(first.done, [0, 2, 5, 7, 11]);
-        assert.equal(first.updateMissing, "no job nope");
-        assert.deepEqual(first.list, [["j2", "running", null], ["j1", "completed", 12]], "newest first");
-        assert.deepEqual(first.durabilities, ["strict"], `all ${first.writes} write transactions are strict`);
-        assert.ok(Number(first.writes) > 230);
-
-        // A new page load, a new connection: everything is still there; then the deletions.
-        await storePage.reload();
-        const second = await storePage.evaluate(async () => {
-            const {IndexedDbResultStore} = (window as unknown as {SvcStores: typeof import("../../client/scoring/browser/IndexedDbResultStore.ts")}).SvcStores;
-            const store = await IndexedDbResultStore.open({name: "contract"});
-            const out: Record<string, unknown> = {};
-            const record = await store.getJob("j1");
-            out.record = record && [record.status, record.totalRows, record.spec.source?.name, record.updatedAt > record.createdAt];
-            out.done = [...await store.doneRowIndexes("j1")].sort((a, b) => a - b);
-            out.deletedErrors = await store.deleteErrors("j1");
-            out.afterDeleteErrors = [...await store.doneRowIndexes("j1")].sort((a, b) => a - b);
-            out.counts = await store.countResults("j1");
-            await store.deleteJob("j2");
-            out.j2 = [await store.getJob("j2"), await store.countResults("j2"), (await store.readResults("j2")).length];
-            out.j1Untouched = (await store.readResults("j1")).length;
-            out.list = (await store.listJobs()).map((record) => record.jobId);
-            await store.close();
-            return out;
-        });
-        assert.deepEqual(second.record, ["completed", 12, "t.csv", true]);
-        assert.deepEqual(second.done, [0, 2, 5, 7, 11]);
-        assert.equal(second.deletedErrors, 1);
-        assert.deepEqual(second.afterDeleteErrors, [0, 5, 7, 11]);
-        assert.deepEqual(second.counts, {ok: 4, errors: 0});
-        assert.deepEqual(second.j2, [null, {ok: 0, errors: 0}, 0]);
-        assert.equal(second.j1Untouched, 4);
-        assert.deepEqual(second.list, ["j1"]);
-        assert.deepEqual(errors, []);
-        console.log(`# IndexedDbResultStore: ${first.putsPerSecond} durable single-row puts/s in Chromium`);
-        await storeContext.close();
+    test("a data folder that cannot be written: scoring works in memory and the page says its results are not saved", async () => {
+        // A file where the jobs' folder should be: every write under it fails (file modes would not stop root).
+        const jobsDir = path.join(gateway.dataDir, "scoring-jobs");
+        await rename(jobsDir, `${jobsDir}-aside`);
+        await writeFile(jobsDir, "not a folder");
+        savingFails = true;
+        try {
+            await page.reload();
+            await openScoring();
+            await importCsv();
+            await page.getByTestId("scoring-start").click();
+            await page.getByTestId("scoring-save-note").filter({hasText: /Results are not being saved in the app's data folder \(the app's data folder .* could not be read or written \(ENOTDIR\)\)/})
+                .waitFor({timeout: 10_000});
+            await waitStatus("completed");
+            assert.equal(await rowsText(), `${rowCount} / ${rowCount} rows`);
+            assert.equal(await page.getByTestId("saved-jobs").count(), 0);
+            assert.ok(await page.getByTestId("grid-row").count() >= 15);
+        } finally {
+            savingFails = false;
+            await rm(jobsDir, {force: true});
+            await rename(`${jobsDir}-aside`, jobsDir);
+        }
     });
 
     test("no page errors", () => {

@@ -14,6 +14,7 @@ import {PresetsScreen} from "../features/presets/PresetsScreen.tsx";
 import {ResponsesScreen} from "../features/playground/ResponsesScreen.tsx";
 import {WorkspaceScreen} from "../features/workspace/WorkspaceScreen.tsx";
 import {useRunShortcut} from "../features/playground/runViews.tsx";
+import {useAppDataStatus} from "../gateway/appData.ts";
 import {gatewayApi} from "../gateway/gatewayApi.ts";
 import {useGatewayMutation, useGatewayState} from "../gateway/gatewayState.ts";
 import {useNavStore, useThemeStore, type Screen} from "../ui/appState.ts";
@@ -48,6 +49,7 @@ export function App() {
             <NavBar />
             <div className="main">
                 <TopBar />
+                <AppDataNote />
                 <div className={`content${showCode ? " with-code" : ""}`}>
                     <main className="screen" data-screen={screen}><Current /></main>
                     {showCode && <ViewCodePanel />}
@@ -161,6 +163,14 @@ export function ConnectionSwitcher() {
             </select>
         </label>
     );
+}
+
+/** What of the app's saved data could not be loaded or saved (gateway/appData.ts); nothing while all is saved. */
+export function AppDataNote() {
+    const problems = useAppDataStatus((state) => state.problems);
+    const lines = Object.values(problems);
+    if (lines.length === 0) return null;
+    return <div className="field-warning app-data-note" role="alert" data-testid="app-data-note">{lines.map((line) => <div key={line}>{line}</div>)}</div>;
 }
 
 export function ThemeToggle() {

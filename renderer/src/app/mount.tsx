@@ -1,4 +1,5 @@
-// The page's entry: Monaco wired to our own bundle, then the React root with the query cache and the stylesheets.
+// The app itself, imported by the entry (main.tsx) once the saved documents are loaded: Monaco wired to our own
+// bundle, then the React root with the query cache and the stylesheets.
 import {loader} from "@monaco-editor/react";
 import {QueryClientProvider} from "@tanstack/react-query";
 import {StrictMode} from "react";

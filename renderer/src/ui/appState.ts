@@ -1,6 +1,8 @@
-// App-wide UI state every screen may read: which screen is shown (and the View code panel), and the theme.
+// App-wide UI state every screen may read: which screen is shown (and the View code panel), and the theme (kept in the
+// app's data folder, gateway/appData.ts).
 import {create} from "zustand";
-import {persist} from "zustand/middleware";
+import {createJSONStorage, persist} from "zustand/middleware";
+import {appDataStorage} from "../gateway/appData.ts";
 
 export type Screen = "chat" | "responses" | "completions" | "decisions" | "scoring" | "evaluation" | "history" | "presets" | "models" | "engine" | "workspace";
 
@@ -27,4 +29,4 @@ const preferred: Theme = typeof matchMedia === "function" && matchMedia("(prefer
 export const useThemeStore = create<ThemeState>()(persist((set) => ({
     theme: preferred,
     toggle: () => set((state) => ({theme: state.theme === "dark" ? "light" : "dark"}))
-}), {name: "svc-studio-theme"}));
+}), {name: "svc-studio-theme", storage: createJSONStorage(() => appDataStorage)}));

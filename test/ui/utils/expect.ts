@@ -1,5 +1,5 @@
 // Auto-retrying assertions for the UI tests (playwright-core has no `expect`): the page updates after the input that
-// caused it (a re-render, a debounce, a write to IndexedDB), so a check of what it shows is retried until it holds.
+// caused it (a re-render, a debounce, a save through the gateway), so a check of what it shows is retried until it holds.
 import assert from "node:assert/strict";
 import {setTimeout as delay} from "node:timers/promises";
 import type {Locator} from "playwright-core";

@@ -1,8 +1,13 @@
+import {readdir, readFile} from "node:fs/promises";
+import path from "node:path";
 import type {Page} from "playwright-core";
 
-/** Everything the page keeps on this machine, as one string: localStorage, sessionStorage and every IndexedDB store. */
-export async function readPageStorage(page: Page): Promise<string> {
-    return page.evaluate(async () => {
+/**
+ * Everything the app keeps on this machine, as one string: the page's localStorage, sessionStorage and every IndexedDB
+ * store, and every file of the app's data folder (`dataDir`), where the gateway keeps what the app saves.
+ */
+export async function readPageStorage(page: Page, dataDir: string): Promise<string> {
+    const inPage = await page.evaluate(async () => {
         const dump: Record<string, unknown> = {localStorage: {...localStorage}, sessionStorage: {...sessionStorage}};
         for (const info of await indexedDB.databases()) {
             if (!info.name) continue;
@@ -20,6 +25,13 @@ export async function readPageStorage(page: Page): Promise<string> {
             }
             db.close();
         }
-        return JSON.stringify(dump);
+        return dump;
     });
+    const files: Record<string, string> = {};
+    for (const entry of await readdir(dataDir, {recursive: true, withFileTypes: true}).catch(() => [])) {
+        if (!entry.isFile()) continue;
+        const file = path.join(entry.parentPath, entry.name);
+        files[path.relative(dataDir, file)] = await readFile(file, "utf8");
+    }
+    return JSON.stringify({...inPage, dataDir: files});
 }

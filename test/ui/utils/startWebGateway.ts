@@ -1,18 +1,35 @@
+import {mkdtemp, rm} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import {startProcess, type StartedProcess} from "./startProcess.ts";
 
-export type WebGateway = StartedProcess & {url: string};
+export type WebGateway = StartedProcess & {url: string, /** The app's data folder (`--data-dir`): what the app saved, as files. */ dataDir: string};
 
 /**
  * `npm run web` as the user runs it (`tsx electron/web.ts --port 0`), on one CPU thread; resolves once the
- * local engine is running, with the gateway's URL.
+ * local engine is running, with the gateway's URL. Its data folder is `dataDir` when given (so a test can start the app
+ * again on what an earlier launch saved), else a new temporary folder of its own, removed when it stops: tests share no
+ * saved data and write nothing into the home folder.
  */
-export async function startWebGateway(options: {model: string, env?: NodeJS.ProcessEnv}): Promise<WebGateway> {
-    const started = await startProcess("electron/web.ts", ["--port", "0", "--model", options.model, "--threads", "1", "--gpu", "off"],
-        /engine: running [^\n]*\n/, {env: options.env, timeoutMs: 90_000});
+export async function startWebGateway(options: {model: string, env?: NodeJS.ProcessEnv, dataDir?: string}): Promise<WebGateway> {
+    const dataDir = options.dataDir ?? await mkdtemp(path.join(os.tmpdir(), "svc-studio-app-data-"));
+    const removeDataDir = () => options.dataDir == null ? rm(dataDir, {recursive: true, force: true}) : Promise.resolve();
+    let started: StartedProcess;
+    try {
+        started = await startProcess("electron/web.ts", ["--port", "0", "--model", options.model, "--threads", "1", "--gpu", "off", "--data-dir", dataDir],
+            /engine: running [^\n]*\n/, {env: options.env, timeoutMs: 90_000});
+    } catch (error) {
+        await removeDataDir();
+        throw error;
+    }
+    const stop = async () => {
+        await started.stop();
+        await removeDataDir();
+    };
     const url = /Svc Studio web: (http:\/\/127\.0\.0\.1:\d+)/.exec(started.output())?.[1];
     if (!url) {
-        await started.stop();
+        await stop();
         throw new Error(`The gateway printed no URL:\n${started.output()}`);
     }
-    return {...started, url};
+    return {...started, stop, url, dataDir};
 }

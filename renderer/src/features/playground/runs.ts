@@ -1,7 +1,9 @@
 // A playground run: its state, how it is sent (streamed or not) with Stop, and the local history it is saved in.
 import {useQuery} from "@tanstack/react-query";
-import {openDatabase, requestResult} from "../../../../base/browser/indexedDb.ts";
 import type {JsonBody, ClientResult, ResponseMeta, SvcClient, SvcStream} from "../../../../client/sdk/index.ts";
+import {appDataLimits} from "../../../../protocol/gateway/contract.ts";
+import {reportAppDataProblem} from "../../gateway/appData.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {activeConnection, svcClientFor, queryClient} from "../../gateway/gatewayState.ts";
 import {type ErrorInfo, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {newId} from "../../ui/browser.ts";
@@ -50,42 +52,26 @@ export type HistoryEntry = {
     timing: RunTiming
 };
 
-const dbName = "svc-studio";
-const storeName = "runs";
-/** Oldest runs beyond this many are dropped, so images in old requests do not fill the disk. */
-export const maxHistoryEntries = 500;
+/** Oldest runs beyond this many are dropped (by the gateway), so images in old requests do not fill the disk. */
+export const maxHistoryEntries = appDataLimits.maxHistoryEntries;
 
-let opening: Promise<IDBDatabase> | null = null;
-
-function open(): Promise<IDBDatabase> {
-    opening ??= openDatabase(dbName, 1, (db) => {
-        db.createObjectStore(storeName, {keyPath: "id"}).createIndex("createdAt", "createdAt");
-    });
-    return opening;
-}
-
-/** Run history in IndexedDB (it holds images and long replies, too big for localStorage). */
+/**
+ * Run history, one file per run in the app's data folder (the gateway's `/app-data/history`): runs hold images and long
+ * replies, and must outlive the page's origin, which changes with the gateway's port at every launch.
+ */
 export const historyDb = {
     async add(entry: HistoryEntry): Promise<void> {
-        const db = await open();
-        const store = db.transaction(storeName, "readwrite").objectStore(storeName);
-        await requestResult(store.put(entry));
-        const keys = await requestResult(store.index("createdAt").getAllKeys());
-        for (const key of keys.slice(0, Math.max(0, keys.length - maxHistoryEntries))) store.delete(key);
+        await gatewayApi.addRun(entry);
     },
     /** Newest first. */
     async list(): Promise<HistoryEntry[]> {
-        const db = await open();
-        const entries = await requestResult(db.transaction(storeName).objectStore(storeName).index("createdAt").getAll() as IDBRequest<HistoryEntry[]>);
-        return entries.reverse();
+        return (await gatewayApi.runHistory()).entries as HistoryEntry[];
     },
     async remove(id: string): Promise<void> {
-        const db = await open();
-        await requestResult(db.transaction(storeName, "readwrite").objectStore(storeName).delete(id));
+        await gatewayApi.deleteRun(id);
     },
     async clear(): Promise<void> {
-        const db = await open();
-        await requestResult(db.transaction(storeName, "readwrite").objectStore(storeName).clear());
+        await gatewayApi.clearHistory();
     }
 };
 
@@ -207,9 +193,10 @@ async function saveToHistory<R>(spec: RunSpec<R>, connection: ReturnType<typeof 
             error: run.error,
             timing: run.timing
         });
+        reportAppDataProblem("history", null);
         await queryClient.invalidateQueries({queryKey: historyKey});
     } catch (error) {
-        // History is a convenience; a full or blocked IndexedDB must not turn a finished run into a failure.
-        console.warn("Could not save the run to history:", error);
+        // History is a convenience: a full disk or a run too big to keep must not turn a finished run into a failure.
+        reportAppDataProblem("history", `The last run could not be saved to History (${error instanceof Error ? error.message : String(error)}).`);
     }
 }

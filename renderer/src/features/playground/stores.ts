@@ -1,7 +1,8 @@
 // The playgrounds' stores (drafts, replies, runs; saved presets) and the actions that run each playground.
 import {create} from "zustand";
-import {persist} from "zustand/middleware";
+import {createJSONStorage, persist} from "zustand/middleware";
 import type {ChatCompletionBody, JsonBody, ResponsesBody, CompletionBody} from "../../../../client/sdk/index.ts";
+import {appDataStorage} from "../../gateway/appData.ts";
 import {newId} from "../../ui/browser.ts";
 import type {DraftImage} from "../../ui/images.tsx";
 import {defaultSchemaText, emptyReply, type ChatReply, type ChatDraft, type DraftMessage, type DraftRole, type ResponseFormatSetting, type ToolCall, type ToolChoiceSetting, applyChatChunk, buildChatRequest, replyFromCompletion} from "./chat.ts";
@@ -181,7 +182,7 @@ export const usePresetsStore = create<PresetsState>()(persist((set) => ({
     merge: (incoming) => set((state) => ({
         presets: [...state.presets.filter((preset) => !incoming.some((item) => item.name === preset.name && item.kind === preset.kind)), ...incoming]
     }))
-}), {name: "svc-studio-presets"}));
+}), {name: "svc-studio-presets", storage: createJSONStorage(() => appDataStorage)}));
 
 /** Runs the chat playground's draft; refuses (with the editor's message) while a JSON field is invalid. */
 export async function runChat(): Promise<void> {

@@ -1,6 +1,8 @@
-// The question set being edited (builder and JSON text in step), kept in local storage with the recently opened sets.
+// The question set being edited (builder and JSON text in step), kept in the app's data folder with the recently opened
+// sets (gateway/appData.ts).
 import {create} from "zustand";
 import {createJSONStorage, persist} from "zustand/middleware";
+import {appDataStorage} from "../../gateway/appData.ts";
 import {type QuestionCalibration, parseQuestionSet} from "../../../../client/scoring/index.ts";
 import {formatQuestionSetFile, newQuestion, type DraftQuestion, type DraftSet} from "./draft.ts";
 import {draftFromQuestionSet} from "./draftFromQuestionSet.ts";
@@ -74,19 +76,9 @@ export const useQuestionSetStore = create<QuestionSetState>()(persist((set, get)
     };
 }, {
     name: "svc-studio-question-set",
-    // A very large set (or ten of them in the recent list) can exceed the storage quota: the session goes on
-    // without saving rather than failing on every edit.
-    storage: createJSONStorage(() => ({
-        getItem: (name) => localStorage.getItem(name),
-        setItem: (name, value) => {
-            try {
-                localStorage.setItem(name, value);
-            } catch (error) {
-                console.warn("The question set could not be kept in local storage:", error);
-            }
-        },
-        removeItem: (name) => localStorage.removeItem(name)
-    })),
+    // A set too big to save (or ten of them in the recent list) is refused by the gateway: the app says so in its note
+    // and goes on editing in memory.
+    storage: createJSONStorage(() => appDataStorage),
     partialize: (state) => ({draft: state.draft, recent: state.recent}),
     merge: (persisted, current) => {
         const saved = persisted as Partial<Pick<QuestionSetState, "draft" | "recent">> | undefined;

@@ -2,9 +2,9 @@ import type {MemoryResultStore, JobRecord, ResultCounts, ResultStore, RowResult}
 
 /**
  * The scoring screen's ResultStore: everything lives in memory (the grid, the exports and the runner read it
- * there), and every write is copied to a durable store (IndexedDB) before it resolves, so a reload loses
- * nothing stored. When a durable write fails (the quota is full, the database went away), copying stops for
- * good and `onFailure` says so: the job goes on in memory, and what the durable store holds stays as it was
+ * there), and every write is copied to a durable store (the app's data folder, GatewayResultStore.ts) before it
+ * resolves, so a reload loses nothing stored. When a durable write fails (the disk is full, the job's folder went
+ * away), copying stops for good and `onFailure` says so: the job goes on in memory, and what the durable store holds stays as it was
  * (every result in it a real one, each row at most once), so that job can still be opened and continued.
  */
 export class MirroredResultStore implements ResultStore {

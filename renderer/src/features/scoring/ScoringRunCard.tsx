@@ -116,7 +116,8 @@ const time = new Intl.DateTimeFormat(undefined, {month: "short", day: "numeric",
 const badgeClass = (status: string) => status === "completed" ? "done" : status === "failed" ? "error" : status === "running" ? "running" : "stopped";
 
 /**
- * The scoring jobs saved in this browser (newest first), so a reload or a closed window loses no work: open
+ * The scoring jobs saved in the app's data folder (newest first), so a reload, a closed window or the next launch
+ * loses no work: open
  * one to see its results or continue it, or delete it. Hidden while there are none.
  */
 export function SavedJobsCard() {
@@ -140,7 +141,7 @@ export function SavedJobsCard() {
         <section className="card saved-jobs-card" data-testid="saved-jobs">
             <div className="card-title-row">
                 <h3>Saved jobs</h3>
-                <span className="muted small">kept in this browser as they are scored, the newest {maxSavedJobs}</span>
+                <span className="muted small">kept in the app's data folder as they are scored, the newest {maxSavedJobs}</span>
             </div>
             <table className="table compact">
                 <tbody>

@@ -20,7 +20,7 @@ export type ScoringJob = {
     spec: JobSpec,
     infos: QuestionInfo[],
     layout: ResultLayout,
-    /** In memory, copied to IndexedDB while it can be (MirroredResultStore.ts). */
+    /** In memory, copied to the app's data folder while it can be (MirroredResultStore.ts). */
     store: ResultStore,
     /** Each row's result as it arrives (index = data row); mutated in place, `resultsVersion` says when. */
     results: Array<RowResult | undefined>,
@@ -61,9 +61,9 @@ type ScoringState = {
     jobError: string | null,
     /** Bumped (at most a few times a second) when results arrive, so views re-read `job.results`. */
     resultsVersion: number,
-    /** The jobs saved in this browser (savedJobs.ts), the newest first. */
+    /** The jobs saved in the app's data folder (savedJobs.ts), the newest first. */
     savedJobs: SavedJobSummary[],
-    /** Why the current job's results are not being saved (IndexedDB unavailable or full); null while they are. */
+    /** Why the current job's results are not being saved (the data folder refused them); null while they are. */
     saveNote: string | null,
     /** Evaluation: question name -> label column, and yes/no question name -> decision threshold. */
     labelColumns: Record<string, string>,

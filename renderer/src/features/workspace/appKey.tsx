@@ -1,7 +1,8 @@
 // Which workspace key the rest of the app uses: View code's key (its name and public start; the secret only while it
 // was just issued, in memory), and the advice a playground shows when the local engine refuses the app's key.
 import {create} from "zustand";
-import {persist} from "zustand/middleware";
+import {createJSONStorage, persist} from "zustand/middleware";
+import {appDataStorage} from "../../gateway/appData.ts";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import type {ErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {useNavStore} from "../../ui/appState.ts";
@@ -11,11 +12,11 @@ export type CodeKey = {name: string, hint: string, secret?: string};
 
 type CodeKeyState = {key: CodeKey | null, choose: (key: CodeKey | null) => void};
 
-/** Kept across reloads without its secret: a secret is shown once (spec §5), never written to the page's storage. */
+/** Kept across launches without its secret: a secret is shown once (spec §5), never written to the app's saved data. */
 export const useCodeKeyStore = create<CodeKeyState>()(persist((set) => ({
     key: null,
     choose: (key) => set({key})
-}), {name: "svc-studio-code-key", partialize: (state) => ({key: state.key == null ? null : {name: state.key.name, hint: state.key.hint}})}));
+}), {name: "svc-studio-code-key", storage: createJSONStorage(() => appDataStorage), partialize: (state) => ({key: state.key == null ? null : {name: state.key.name, hint: state.key.hint}})}));
 
 /**
  * What to do about a 401 from the app's own engine: once it holds workspaces (issue 14) it wants a workspace key, which

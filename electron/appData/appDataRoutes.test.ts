@@ -1,0 +1,183 @@
+import assert from "node:assert/strict";
+import {mkdtemp, readdir, rm, writeFile} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import {after, before, test} from "node:test";
+import {appDataLimits} from "../../protocol/gateway/contract.ts";
+import {gatewayRequest, type GatewayAnswer} from "../../test/support/gateway/gatewayRequest.ts";
+import {ConnectionStore} from "../connections/ConnectionStore.ts";
+import {EngineSupervisor} from "../engine/EngineSupervisor.ts";
+import {Gateway} from "../gateway/Gateway.ts";
+import {MemoryKeyVault} from "../secrets/KeyVault.ts";
+
+// The app-data routes through a real gateway (no engine is needed: none is started).
+const dir = await mkdtemp(path.join(os.tmpdir(), "svc-app-data-routes-"));
+const dataDir = path.join(dir, "app-data");
+let gateway: Gateway;
+
+const start = (appDataDir = dataDir) => Gateway.start({mode: "web", supervisor: new EngineSupervisor(), connections: ConnectionStore.inMemory(),
+    vault: new MemoryKeyVault(), rendererDir: dir, appDataDir});
+
+before(async () => {
+    gateway = await start();
+});
+
+after(async () => {
+    await gateway?.close();
+    await rm(dir, {recursive: true, force: true});
+});
+
+/** A call as the renderer makes it: our Host, the token, JSON. */
+function call(pathname: string, options: {method?: string, body?: unknown, headers?: Record<string, string>} = {}, on = gateway): Promise<GatewayAnswer> {
+    return gatewayRequest(on.url.replace(/\/$/, "") + "/gateway/api" + pathname, {...options, headers: {"x-gateway-token": on.token, ...options.headers}});
+}
+
+async function json<T>(answer: Promise<GatewayAnswer>, status = 200): Promise<T> {
+    const {status: got, body} = await answer;
+    assert.equal(got, status, body);
+    return JSON.parse(body) as T;
+}
+
+const errorOf = async (answer: Promise<GatewayAnswer>) => {
+    const {status, body} = await answer;
+    const {error} = JSON.parse(body) as {error: {code: string, type: string, message: string}};
+    return {status, code: error.code, message: error.message};
+};
+
+const record = (jobId: string, createdAt: number) => ({jobId, status: "running", totalRows: 3, error: null, createdAt, updatedAt: createdAt,
+    spec: {questionSet: {format: "decisions", name: "q", questions: []}, input: {kind: "row"}, columns: ["text"], source: {name: "t.csv", sheet: null}}});
+const table = {fileName: "t.csv", format: "csv", sheets: [], sheet: null, header: "auto", headerDetected: true, hasHeader: true, columns: ["text"], rows: [["a"], ["b"], ["c"]]};
+
+test("the app-data routes need the launch token, as every gateway API route", async () => {
+    for (const pathname of ["/app-data/documents", "/app-data/history", "/app-data/scoring-jobs"]) {
+        const answer = await gatewayRequest(gateway.url.replace(/\/$/, "") + "/gateway/api" + pathname);
+        assert.equal(answer.status, 403, pathname);
+        assert.equal(JSON.parse(answer.body).error.code, "invalid_gateway_token");
+    }
+});
+
+test("documents: saved, read back all at once, replaced, deleted; a second gateway on another port reads the same folder", async () => {
+    assert.deepEqual(await json(call("/app-data/documents")), {documents: {}});
+    const theme = {state: {theme: "light"}, version: 0};
+    assert.deepEqual(await json(call("/app-data/documents/svc-studio-theme", {method: "POST", body: theme})), {saved: true});
+    await json(call("/app-data/documents/svc-studio-presets", {method: "POST", body: {state: {presets: []}, version: 0}}));
+    await json(call("/app-data/documents/svc-studio-presets", {method: "POST", body: {state: {presets: [{id: "p", name: "n"}]}, version: 0}}));
+    assert.deepEqual(await json(call("/app-data/documents")), {documents: {"svc-studio-presets": {state: {presets: [{id: "p", name: "n"}]}, version: 0}, "svc-studio-theme": theme}});
+
+    // The next launch: a new gateway, a new port (so a new origin for the page), the same data folder.
+    const next = await start();
+    try {
+        assert.notEqual(next.port, gateway.port);
+        assert.deepEqual((await json<{documents: Record<string, unknown>}>(call("/app-data/documents", {}, next))).documents["svc-studio-theme"], theme);
+    } finally {
+        await next.close({stopEngine: false});
+    }
+    assert.deepEqual(await json(call("/app-data/documents/svc-studio-presets", {method: "DELETE"})), {deleted: true});
+    assert.deepEqual(Object.keys((await json<{documents: object}>(call("/app-data/documents"))).documents), ["svc-studio-theme"]);
+});
+
+test("a key or id that could leave the folder is a 400, encoded or not; nothing is written outside it", async () => {
+    for (const [method, pathname] of [["POST", "/app-data/documents/..%2F..%2Fescape"], ["POST", "/app-data/documents/a%5Cb"],
+        ["DELETE", "/app-data/documents/.hidden"], ["DELETE", "/app-data/history/..%2Fx"], ["GET", "/app-data/scoring-jobs/%2E%2E%2Fapp-data"],
+        ["POST", "/app-data/scoring-jobs/..%2F..%2Fx/results"], ["DELETE", "/app-data/scoring-jobs/%252e%252e"], ["POST", "/app-data/documents/bad%ZZ"]] as const) {
+        const error = await errorOf(call(pathname, {method, body: method === "POST" ? {rowIndex: 0, ok: true} : undefined}));
+        assert.deepEqual([error.status, error.code], [400, "invalid_name"], `${method} ${pathname}: ${error.message}`);
+    }
+    const error = await errorOf(call("/app-data/history", {method: "POST", body: {id: "../../x", createdAt: 1}}));
+    assert.deepEqual([error.status, error.code], [400, "invalid_name"]);
+    // A `%2e%2e` segment is resolved by the URL parser before routing: it reaches no handler at all.
+    assert.equal((await errorOf(call("/app-data/documents/%2e%2e", {method: "POST", body: {}}))).status, 404);
+    assert.deepEqual((await readdir(dir)).sort(), ["app-data"], "nothing beside the data folder");
+});
+
+test("bodies: the app-data routes take more than the API's 64 KB, within their own bounds; other routes keep 64 KB", async () => {
+    const image = "data:image/png;base64," + "A".repeat(2 * 1024 * 1024);
+    assert.deepEqual(await json(call("/app-data/history", {method: "POST", body: {id: "with-image", createdAt: 5, request: {image}}})), {removed: []});
+    const [entry] = (await json<{entries: Array<{request: {image: string}}>}>(call("/app-data/history"))).entries;
+    assert.equal(entry.request.image, image);
+    assert.equal((await errorOf(call("/engine/start", {method: "POST", body: {modelPath: "x".repeat(70 * 1024)}}))).status, 413, "the other routes still refuse 70 KB");
+    // Strings are sent as they are: these are JSON strings.
+    const tooBig = await errorOf(call("/app-data/documents/big", {method: "POST", body: JSON.stringify("x".repeat(appDataLimits.maxDocumentBytes + 70 * 1024))}));
+    assert.deepEqual([tooBig.status, tooBig.code], [413, "payload_too_large"]);
+    const overStore = await errorOf(call("/app-data/documents/big", {method: "POST", body: JSON.stringify("x".repeat(appDataLimits.maxDocumentBytes + 1024))}));
+    assert.deepEqual([overStore.status, overStore.code], [413, "payload_too_large"], "within the body limit but over the document's");
+    const malformed = await errorOf(call("/app-data/documents/x", {method: "POST", body: "{\"state\":"}));
+    assert.deepEqual([malformed.status, malformed.code], [400, "invalid_request"]);
+});
+
+test("run history: newest first, delete one, clear", async () => {
+    await json(call("/app-data/history", {method: "DELETE"}));
+    for (const [id, createdAt] of [["a", 10], ["b", 30], ["c", 20]] as const)
+        await json(call("/app-data/history", {method: "POST", body: {id, createdAt, kind: "chat", reply: {choices: []}}}));
+    assert.deepEqual((await json<{entries: Array<{id: string}>}>(call("/app-data/history"))).entries.map((item) => item.id), ["b", "c", "a"]);
+    assert.deepEqual(await json(call("/app-data/history/c", {method: "DELETE"})), {deleted: true});
+    assert.deepEqual(await json(call("/app-data/history/c", {method: "DELETE"})), {deleted: false});
+    assert.deepEqual(await json(call("/app-data/history", {method: "DELETE"})), {deleted: 2});
+    assert.deepEqual(await json(call("/app-data/history")), {entries: []});
+});
+
+test("scoring jobs: created with their table, results appended once per row, status updated, errors deleted, listed and opened", async () => {
+    assert.deepEqual(await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-1", 100), table}}), 201), {removed: []});
+    const exists = await errorOf(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-1", 100), table}}));
+    assert.deepEqual([exists.status, exists.code], [409, "job_exists"]);
+    const noTable = await errorOf(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-2", 100)}}));
+    assert.deepEqual([noTable.status, noTable.code], [400, "invalid_request"]);
+
+    const result = (rowIndex: number, ok: boolean) => ({rowIndex, ok, attempts: 1, durationMs: 3, completedAt: 1000 + rowIndex,
+        ...ok ? {response: {answers: {positive: {type: "predicate", probability: 0.9}}}} : {error: {status: 400, code: "too_long", message: "m"}}});
+    assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1/results", {method: "POST", body: result(1, true)})), {stored: true});
+    assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1/results", {method: "POST", body: result(0, false)})), {stored: true});
+    assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1/results", {method: "POST", body: {...result(1, true), attempts: 7}})), {stored: false});
+    const badRow = await errorOf(call("/app-data/scoring-jobs/job-1/results", {method: "POST", body: {rowIndex: 1.5, ok: true}}));
+    assert.deepEqual([badRow.status, badRow.code], [400, "invalid_request"]);
+    const noJob = await errorOf(call("/app-data/scoring-jobs/job-9/results", {method: "POST", body: result(0, true)}));
+    assert.deepEqual([noJob.status, noJob.code], [404, "job_not_found"]);
+
+    const updated = await json<{record: {status: string, totalRows: number, updatedAt: number}}>(call("/app-data/scoring-jobs/job-1", {method: "POST", body: {status: "paused"}}));
+    assert.equal(updated.record.status, "paused");
+    const unknownField = await errorOf(call("/app-data/scoring-jobs/job-1", {method: "POST", body: {createdAt: 5}}));
+    assert.deepEqual([unknownField.status, unknownField.code], [400, "invalid_request"]);
+
+    assert.deepEqual(await json(call("/app-data/scoring-jobs")), {jobs: [{record: {...record("job-1", 100), status: "paused", updatedAt: updated.record.updatedAt}, done: 2, failed: 1, hasTable: true}]});
+    const opened = await json<{record: object, table: unknown, results: Array<{rowIndex: number}>}>(call("/app-data/scoring-jobs/job-1"));
+    assert.deepEqual(opened.table, table);
+    assert.deepEqual(opened.results, [result(0, false), result(1, true)], "row order, the first result of row 1");
+    assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1/errors", {method: "DELETE"})), {deleted: 1});
+    assert.deepEqual((await json<{results: Array<{rowIndex: number}>}>(call("/app-data/scoring-jobs/job-1"))).results.map((item) => item.rowIndex), [1]);
+
+    assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1", {method: "DELETE"})), {deleted: true});
+    assert.deepEqual((await errorOf(call("/app-data/scoring-jobs/job-1"))).status, 404);
+    assert.deepEqual(await json(call("/app-data/scoring-jobs")), {jobs: []});
+});
+
+test("the newest 10 jobs are kept: the eleventh creation answers the id of the job it removed", async () => {
+    for (let index = 0; index < appDataLimits.maxSavedJobs; index++) await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record(`keep-${index}`, 200 + index), table}}), 201);
+    assert.deepEqual(await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("keep-new", 999), table}}), 201), {removed: ["keep-0"]});
+    const jobs = (await json<{jobs: Array<{record: {jobId: string}}>}>(call("/app-data/scoring-jobs"))).jobs;
+    assert.equal(jobs.length, appDataLimits.maxSavedJobs);
+    assert.equal(jobs[0].record.jobId, "keep-new");
+});
+
+test("a folder the gateway cannot write is a 500 that names it, not a bare internal error", async () => {
+    // A file where the data folder should be: every write under it fails with ENOTDIR (file modes do not stop root).
+    const blocked = path.join(dir, "blocked");
+    await writeFile(blocked, "not a folder");
+    const broken = await start(blocked);
+    try {
+        const error = await errorOf(call("/app-data/documents/svc-studio-theme", {method: "POST", body: {}}, broken));
+        assert.equal(error.status, 500);
+        assert.equal(error.code, "storage_error");
+        assert.match(error.message, /the app's data folder .*blocked could not be read or written \(ENOTDIR\)/);
+    } finally {
+        await broken.close({stopEngine: false});
+    }
+});
+
+test("a gateway started without a data folder has no app-data routes", async () => {
+    const none = await Gateway.start({mode: "web", supervisor: new EngineSupervisor(), connections: ConnectionStore.inMemory(), vault: new MemoryKeyVault(), rendererDir: dir});
+    try {
+        assert.deepEqual((await errorOf(call("/app-data/documents", {}, none))).status, 404);
+    } finally {
+        await none.close({stopEngine: false});
+    }
+});

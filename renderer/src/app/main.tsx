@@ -1,0 +1,5 @@
+// The page's entry. The stores that persist (theme, presets, the question set ...) read their saved documents as their
+// modules are first evaluated, so the app is imported only once those documents are loaded from the gateway.
+import {loadAppData} from "../gateway/appData.ts";
+
+void loadAppData().then(() => import("./mount.tsx"));

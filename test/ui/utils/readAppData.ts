@@ -1,0 +1,39 @@
+// What the app saved, read straight from its data folder (electron/appData/), as a person or a backup would find it.
+import {readdir, readFile} from "node:fs/promises";
+import path from "node:path";
+import type {JobRecord, RowResult} from "../../../client/scoring/index.ts";
+
+/** Every result line of every saved job (duplicates and all), by job and row; the records and which jobs have a table. */
+export type SavedJobFiles = {jobs: JobRecord[], results: Array<{jobId: string, rowIndex: number, result: RowResult}>, tables: Array<{jobId: string}>};
+
+export async function readSavedJobs(dataDir: string): Promise<SavedJobFiles> {
+    const root = path.join(dataDir, "scoring-jobs");
+    const saved: SavedJobFiles = {jobs: [], results: [], tables: []};
+    for (const jobId of (await readdir(root).catch(() => [] as string[])).sort()) {
+        const read = (name: string) => readFile(path.join(root, jobId, name), "utf8").catch(() => null);
+        const [record, table, results] = await Promise.all([read("job.json"), read("table.json"), read("results.jsonl")]);
+        if (record !== null) saved.jobs.push(JSON.parse(record) as JobRecord);
+        if (table !== null) saved.tables.push({jobId});
+        for (const line of (results ?? "").split("\n").filter(Boolean)) {
+            const result = JSON.parse(line) as RowResult;
+            saved.results.push({jobId, rowIndex: result.rowIndex, result});
+        }
+    }
+    saved.jobs.sort((a, b) => b.createdAt - a.createdAt);
+    saved.results.sort((a, b) => a.jobId.localeCompare(b.jobId) || a.rowIndex - b.rowIndex);
+    return saved;
+}
+
+/** A saved document (`svc-studio-theme`, `svc-studio-question-set` ...), or undefined when there is none. */
+export async function readDocument(dataDir: string, key: string): Promise<unknown> {
+    const text = await readFile(path.join(dataDir, "documents", `${key}.json`), "utf8").catch(() => null);
+    return text === null ? undefined : JSON.parse(text);
+}
+
+/** The saved runs, oldest first (their file names start with their creation time). */
+export async function readHistory(dataDir: string): Promise<Array<{id: string, kind: string, request: unknown}>> {
+    const dir = path.join(dataDir, "history");
+    const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
+    names.sort((a, b) => Number(a.split("-")[0]) - Number(b.split("-")[0]));
+    return Promise.all(names.map(async (name) => JSON.parse(await readFile(path.join(dir, name), "utf8"))));
+}
