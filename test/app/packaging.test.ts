@@ -1,24 +1,45 @@
 // The desktop app as electron-builder packs it (`npm run dist` without the installers): the real electron-builder
-// run on this checkout, with a stand-in Electron binary (its download is not possible here), then the app.asar
-// listing checked: product code only (bundles, built renderer, icon, built-in model), no TypeScript sources, tests,
-// fixtures or test doubles, and no development packages.
+// run on this checkout with electron-builder.yml as it is, and a stand-in Electron binary (its download is not
+// possible here). Then what only Electron would show, checked without it:
+// - the packed list: product code only (bundles, built renderer, icon, built-in model), no sources, tests, fixtures,
+//   test doubles or development packages;
+// - every native addon packed loads in Electron: Node-API, or built for Electron's own ABI, and unpacked from app.asar;
+// - the packed engine, run from the packed tree alone (app.asar and app.asar.unpacked), serves a chat and a decision
+//   and opens its service database;
+// - the checkout still works after a pack (no native module rebuilt in place);
+// - the `files` patterns keep each platform's own binaries and nothing else, for mac, win and linux;
+// - the .deb declares what Electron and the vision addon need.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {execFile} from "node:child_process";
-import {existsSync} from "node:fs";
-import {chmod, mkdir, mkdtemp, readdir, rm, writeFile} from "node:fs/promises";
+import {existsSync, readFileSync} from "node:fs";
+import {chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile} from "node:fs/promises";
+import {createRequire} from "node:module";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {promisify} from "node:util";
-import {listPackage} from "@electron/asar";
+import {extractAll, listPackage} from "@electron/asar";
+import {parse as parseYaml} from "yaml";
 import {bundleElectron} from "../../electron/build/bundle.ts";
 import {ensureRendererBuilt} from "../ui/utils/ensureRendererBuilt.ts";
 import {repoRoot, startProcess} from "../ui/utils/startProcess.ts";
 import packageJson from "../../package.json" with {type: "json"};
 
+// electron-builder's own internals (app-builder-lib), so the patterns and defaults checked are the ones it applies.
+const builderRequire = createRequire(path.join(repoRoot, "node_modules/electron-builder/package.json"));
+type Filter = (file: string, stat: {isDirectory(): boolean, moduleFullFilePath: string}) => boolean;
+const {getNodeModuleFileMatcher} = builderRequire("app-builder-lib/out/fileMatcher.js") as {
+    getNodeModuleFileMatcher(appDir: string, destination: string, macros: (pattern: string) => string, platformOptions: object, packager: object): {createFilter(): Filter}
+};
+const {expandMacro} = builderRequire("app-builder-lib/out/util/macroExpander.js") as {
+    expandMacro(pattern: string, arch: string, appInfo: object, extra: Record<string, string>): string
+};
+const {default: FpmTarget} = builderRequire("app-builder-lib/out/targets/FpmTarget.js") as {default: {prototype: {getDefaultDepends(target: string): string[]}}};
+
 let workDir: string;
 let packed: string[];
 let unpacked: string[];
+let resources: string;
 
 async function listFiles(dir: string, prefix = ""): Promise<string[]> {
     const entries = await readdir(dir, {withFileTypes: true}).catch(() => []);
@@ -36,10 +57,11 @@ before(async () => {
     await writeFile(path.join(electronDist, "electron"), "#!/bin/sh\n");
     await chmod(path.join(electronDist, "electron"), 0o755);
     const output = path.join(workDir, "out");
+    // electron-builder.yml as `npm run dist` reads it: its npmRebuild setting included.
     await promisify(execFile)(process.execPath, [path.join(repoRoot, "node_modules/electron-builder/cli.js"), "--linux", "dir",
-        `--config.electronDist=${electronDist}`, `--config.directories.output=${output}`, "--config.npmRebuild=false", "--publish", "never"],
+        `--config.electronDist=${electronDist}`, `--config.directories.output=${output}`, "--publish", "never"],
     {cwd: repoRoot, timeout: 540_000, maxBuffer: 64 * 1024 * 1024});
-    const resources = path.join(output, "linux-unpacked", "resources");
+    resources = path.join(output, "linux-unpacked", "resources");
     packed = listPackage(path.join(resources, "app.asar"), {isPack: false}).map((entry) => entry.split(path.sep).join("/"));
     unpacked = await listFiles(path.join(resources, "app.asar.unpacked"));
 }, {timeout: 600_000});
@@ -65,7 +87,7 @@ test("nothing of the tests, fixtures, test doubles or TypeScript sources is pack
     assert.deepEqual(leaks, []);
 });
 
-test("only production dependencies are packed, with this platform's llama.cpp binaries only", () => {
+test("only production dependencies are packed, with this platform's native binaries only", () => {
     const packages = new Set(packed.map((entry) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(entry)?.[1]).filter((name) => name != null));
     // Type packages may come in as other packages' dependencies; every other development package must stay out.
     for (const name of Object.keys(packageJson.devDependencies).filter((dep) => !dep.startsWith("@types/"))) assert.ok(!packages.has(name), `${name} is a development dependency`);
@@ -74,6 +96,12 @@ test("only production dependencies are packed, with this platform's llama.cpp bi
     const llamaBinaries = [...packages].filter((name) => name.startsWith("@node-llama-cpp/"));
     assert.ok(llamaBinaries.length > 0);
     assert.deepEqual(llamaBinaries.filter((name) => !name.startsWith("@node-llama-cpp/linux-")), []);
+    const visionBinaries = [...packages].filter((name) => name.startsWith("@fugood/node-llama-"));
+    assert.ok(visionBinaries.includes("@fugood/node-llama-linux-x64") || process.arch !== "x64", "the vision addon for this platform is packed");
+    assert.deepEqual(visionBinaries.filter((name) => !name.startsWith("@fugood/node-llama-linux-")), [], "no WebAssembly build, no other platform's");
+    const sqlitePrebuilds = packed.filter((entry) => entry.startsWith("/node_modules/@photostructure/sqlite/prebuilds/") && entry.endsWith(".node"));
+    assert.ok(sqlitePrebuilds.length > 0);
+    assert.deepEqual(sqlitePrebuilds.filter((entry) => !entry.startsWith("/node_modules/@photostructure/sqlite/prebuilds/linux-")), []);
 });
 
 test("node-llama-cpp's llama.cpp source is not packed, and of a local build of its addon only what loads", () => {
@@ -86,18 +114,136 @@ test("node-llama-cpp's llama.cpp source is not packed, and of a local build of i
         assert.ok(local.some((entry) => entry.endsWith("/Release/llama-addon.node")), "the local build's addon is packed");
 });
 
-test("the bundled engine CLI runs on plain Node, without tsx, and serves the built-in model", async () => {
-    const engine = await startProcess("", ["serve", "--port", "0", "--threads", "1", "--gpu", "off"], /listening on (http:\/\/\S+)/, {
-        command: [process.execPath, path.join(repoRoot, "out/engine/cli.mjs")],
-        env: {SVC_STUDIO_MODELS_DIR: path.join(workDir, "empty-library"), SVC_MODEL: ""}
-    });
+/** Electron's Node ABI (`process.versions.modules` in Electron), as the installed electron package records it. */
+function electronAbi(): number {
+    return Number(readFileSync(path.join(repoRoot, "node_modules/electron/abi_version"), "utf8").trim());
+}
+
+/**
+ * How a native addon registers itself, read from the names it exports (ELF, Mach-O and PE alike keep them as
+ * NUL-terminated strings): Node-API's `napi_register_module_v1`, or `node_register_module_v<ABI>` for one Node ABI.
+ */
+function addonRegistration(binary: Buffer): {napi: boolean, abis: number[]} {
+    const text = binary.toString("latin1");
+    const abis = [...text.matchAll(/node_register_module_v(\d+)\0/g)].map((match) => Number(match[1]));
+    return {napi: /napi_register_module_v1\0/.test(text), abis: [...new Set(abis)]};
+}
+
+test("every native addon in the package loads in Electron: Node-API or Electron's ABI, and outside app.asar", async () => {
+    const abi = electronAbi();
+    assert.ok(abi >= 145, `Electron's ABI is read (${abi})`);
+    const all = [...new Set([...packed, ...unpacked])];
+    // Files only: `@fugood/llama.node` is a folder.
+    const addons = all.filter((entry) => entry.endsWith(".node") && !all.some((other) => other.startsWith(`${entry}/`)));
+    assert.ok(addons.some((entry) => entry.includes("/@photostructure/sqlite/")), "the SQLite binding is among them");
+    assert.ok(addons.some((entry) => entry.includes("/@node-llama-cpp/")), "node-llama-cpp's binding is among them");
+    const wrong: string[] = [];
+    for (const addon of addons) {
+        // A native library can be loaded by the OS only from a real file.
+        assert.ok(unpacked.includes(addon), `${addon} is unpacked from app.asar`);
+        const {napi, abis} = addonRegistration(await readFile(path.join(resources, "app.asar.unpacked", addon)));
+        if (!napi && !abis.includes(abi)) wrong.push(`${addon}: ${abis.length > 0 ? `built for Node ABI ${abis.join(", ")}` : "no Node module registration"}`);
+    }
+    assert.deepEqual(wrong, [], `Electron ${abi} cannot load these`);
+    // The check itself tells the two kinds apart: an addon built for Node 20 alone is refused.
+    assert.deepEqual(addonRegistration(Buffer.from("\0node_register_module_v115\0")), {napi: false, abis: [115]});
+});
+
+test("the packed engine, run from the packed tree alone, serves a chat and a decision and opens its service database", {timeout: 120_000}, async () => {
+    // app.asar extracted (its unpacked files taken from app.asar.unpacked), outside the checkout: no module can be
+    // found in the checkout's node_modules.
+    const tree = path.join(workDir, "packed-tree");
+    extractAll(path.join(resources, "app.asar"), tree);
+    const engine = await startProcess("", ["serve", "--port", "0", "--threads", "1", "--gpu", "off", "--data-dir", path.join(workDir, "engine-data")],
+        /listening on (http:\/\/\S+)/, {
+            command: [process.execPath, path.join(tree, "out/engine/cli.mjs")],
+            cwd: tree,
+            env: {SVC_STUDIO_MODELS_DIR: path.join(workDir, "empty-library"), SVC_MODEL: "", NODE_PATH: ""}
+        });
     try {
-        const reply = await fetch(`${engine.match[1]}/svc-1/v1/completions`, {method: "POST", headers: {"content-type": "application/json"},
-            body: JSON.stringify({model: "svc-1", prompt: "Once upon a time", max_tokens: 8, temperature: 0})});
-        assert.equal(reply.status, 200);
-        assert.ok(((await reply.json()) as {usage: {completion_tokens: number}}).usage.completion_tokens > 0);
-        assert.match(engine.output(), /resources\/models\/stories260K\.gguf/);
+        const url = engine.match[1];
+        assert.match(engine.output(), /service database .*service\.db/);
+        assert.match(engine.output(), new RegExp(`${tree.replaceAll("/", "\\/")}\\/resources\\/models\\/stories260K\\.gguf`), "the built-in model from the packed tree");
+        const post = (route: string, body: unknown) => fetch(`${url}${route}`, {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)});
+        const chat = await post("/svc-1/v1/chat/completions", {model: "svc-1", messages: [{role: "user", content: "Tell me a story."}], max_tokens: 8, temperature: 0});
+        assert.equal(chat.status, 200);
+        assert.ok(((await chat.json()) as {usage: {completion_tokens: number}}).usage.completion_tokens > 0);
+        const decision = await post("/svc-1-decision/v1/decisions", {model: "svc-1-decision", input: "The ball is red.", questions: [{type: "predicate", instructions: "Is the ball red?"}]});
+        assert.equal(decision.status, 200);
+        const probability = ((await decision.json()) as {answers: Array<{probability: number}>}).answers[0].probability;
+        assert.ok(probability >= 0 && probability <= 1);
     } finally {
         await engine.stop();
     }
+});
+
+test("the checkout still works after a pack: its SQLite binding loads on Node and `npm run serve` answers", {timeout: 120_000}, async () => {
+    const sqlite = createRequire(path.join(repoRoot, "package.json"))("@photostructure/sqlite") as typeof import("@photostructure/sqlite");
+    const db = new sqlite.DatabaseSync(":memory:");
+    assert.deepEqual({...db.prepare("SELECT 1 + 1 AS two").get()}, {two: 2});
+    db.close();
+    const serve = await startProcess("", ["run", "serve", "--", "--port", "0", "--threads", "1", "--gpu", "off", "--data-dir", path.join(workDir, "checkout-data")],
+        /listening on (http:\/\/\S+)/, {command: ["npm"], env: {SVC_STUDIO_MODELS_DIR: path.join(workDir, "empty-library"), SVC_MODEL: ""}});
+    try {
+        assert.equal((await fetch(`${serve.match[1]}/health`)).status, 200);
+    } finally {
+        await serve.stop();
+    }
+});
+
+type BuilderConfig = Record<string, unknown> & {mac?: object, win?: object, linux?: object};
+const builderConfig = parseYaml(readFileSync(path.join(repoRoot, "electron-builder.yml"), "utf8")) as BuilderConfig;
+
+const nodePlatform = {mac: "darwin", win: "win32", linux: "linux"} as const;
+
+/**
+ * Of `files` (paths below the app folder), those electron-builder's own node_modules filter keeps for a platform's
+ * package, built on that platform (beforePack refuses other builds): electron-builder expands `${platform}` to the
+ * building machine's process.platform, which this stands in for.
+ */
+function keptFor(platform: "mac" | "win" | "linux", files: string[]): string[] {
+    const macros = (pattern: string) => expandMacro(pattern.replaceAll("${platform}", nodePlatform[platform]), "x64", {}, {os: platform});
+    const packager = {config: builderConfig, debugLogger: {isEnabled: false}};
+    const filter = getNodeModuleFileMatcher(repoRoot, path.join(workDir, "app"), macros, builderConfig[platform] ?? {}, packager).createFilter();
+    return files.filter((file) => filter(path.join(repoRoot, file), {isDirectory: () => false, moduleFullFilePath: file}));
+}
+
+function optionalPackages(name: string): string[] {
+    const manifest = JSON.parse(readFileSync(path.join(repoRoot, "node_modules", name, "package.json"), "utf8")) as {optionalDependencies: Record<string, string>};
+    return Object.keys(manifest.optionalDependencies);
+}
+
+test("the files patterns keep each platform's own native binaries and nothing else, for mac, win and linux", () => {
+    // The packages' real names, as npm would install them on each platform, and the SQLite binding's prebuilt folders.
+    const llamaCpp = optionalPackages("node-llama-cpp").map((name) => `node_modules/${name}/bins/addon.node`);
+    const vision = optionalPackages("@fugood/llama.node").map((name) => `node_modules/${name}/index.node`);
+    const sqlite = ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64", "win32-arm64", "win32-x64"]
+        .map((folder) => `node_modules/@photostructure/sqlite/prebuilds/${folder}/@photostructure+sqlite.glibc.node`);
+    assert.ok(vision.includes("node_modules/@fugood/node-llama-wasm/index.node") && vision.some((file) => file.includes("-darwin-")));
+    for (const platform of ["mac", "win", "linux"] as const) {
+        const own = (file: string) => file.includes(`/@node-llama-cpp/${platform}-`) || file.includes(`/@fugood/node-llama-${nodePlatform[platform]}-`)
+            || file.includes(`/prebuilds/${nodePlatform[platform]}-`);
+        const all = [...llamaCpp, ...vision, ...sqlite];
+        assert.deepEqual(keptFor(platform, all), all.filter(own), `${platform} keeps its own binaries, and only those`);
+        assert.ok(keptFor(platform, all).some((file) => file.includes("/@fugood/")), `${platform} keeps a vision binary`);
+        // Packages without native code are untouched.
+        assert.deepEqual(keptFor(platform, ["node_modules/ajv/package.json", "node_modules/@fugood/llama.node/lib/index.js"]),
+            ["node_modules/ajv/package.json", "node_modules/@fugood/llama.node/lib/index.js"]);
+    }
+});
+
+test("the .deb depends on what Electron needs (electron-builder's own list) and on libgomp1 for the vision addon", () => {
+    const defaults = FpmTarget.prototype.getDefaultDepends("deb");
+    assert.ok(defaults.includes("libgtk-3-0"), `electron-builder's defaults are read: ${defaults.join(", ")}`);
+    const depends = (builderConfig.deb as {depends: string[]}).depends;
+    assert.deepEqual(defaults.filter((name) => !depends.includes(name)), [], "none of electron-builder's defaults is dropped");
+    assert.ok(depends.includes("libgomp1"));
+});
+
+test("the pack does not rebuild native modules, and a package is built on the platform it is for", async () => {
+    assert.equal(builderConfig.npmRebuild, false);
+    const {default: beforePack} = builderRequire(path.join(repoRoot, String(builderConfig.beforePack))) as {default: (context: {electronPlatformName: string}) => Promise<void>};
+    await beforePack({electronPlatformName: process.platform});
+    const other = process.platform === "darwin" ? "win32" : "darwin";
+    await assert.rejects(beforePack({electronPlatformName: other}), new RegExp(`must be built on ${other}`));
 });
