@@ -22,7 +22,7 @@ const questionSet = {
     name: "From a file",
     questions: [{type: "predicate", name: "positive", instructions: "Is the review positive?"}]
 };
-const csvText = "text\nthe parcel came on time\nthe box was crushed\nfine, I guess\n";
+const csvText = "text\nthe parcel came on time\nthe box was crushed\nit was fine I guess\n";
 const setName = "Kept across launches";
 const prompt = "Across launches, Qwertzuiop the parrot";
 
