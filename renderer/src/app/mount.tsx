@@ -32,9 +32,11 @@ function setupMonaco() {
         }
     };
     jsonDefaults.setDiagnosticsOptions({validate: true, allowComments: false, trailingCommas: "error", enableSchemaRequest: false, schemas: editorSchemas});
-    // Editor colours that sit on the app's surfaces instead of Monaco's own greys.
-    monaco.editor.defineTheme("svc-dark", {base: "vs-dark", inherit: true, rules: [], colors: {"editor.background": "#12151b", "editorGutter.background": "#12151b"}});
-    monaco.editor.defineTheme("svc-light", {base: "vs", inherit: true, rules: [], colors: {"editor.background": "#fbfbfc", "editorGutter.background": "#fbfbfc"}});
+    // Editor colours that sit on the app's surfaces instead of Monaco's own greys, with line numbers at WCAG AA contrast.
+    monaco.editor.defineTheme("svc-dark", {base: "vs-dark", inherit: true, rules: [], colors: {"editor.background": "#12151b", "editorGutter.background": "#12151b",
+        "editorLineNumber.foreground": "#8790a0", "editorLineNumber.dimmedForeground": "#8790a0"}});
+    monaco.editor.defineTheme("svc-light", {base: "vs", inherit: true, rules: [], colors: {"editor.background": "#fbfbfc", "editorGutter.background": "#fbfbfc",
+        "editorLineNumber.foreground": "#5d6471", "editorLineNumber.dimmedForeground": "#5d6471"}});
     loader.config({monaco});
 }
 

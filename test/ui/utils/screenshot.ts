@@ -5,9 +5,9 @@ import {repoRoot} from "./startProcess.ts";
 
 export const artifactsDir = path.join(repoRoot, "test-artifacts/ui");
 
-/** Saves the page as `test-artifacts/ui/<name>.png` (for people to look at; nothing compares them). */
+/** Saves the page as `test-artifacts/ui/<name>.png` (`name` may name a subfolder) (for people to look at; nothing compares them). */
 export async function screenshot(page: Page, name: string) {
-    await mkdir(artifactsDir, {recursive: true});
+    await mkdir(path.dirname(path.join(artifactsDir, `${name}.png`)), {recursive: true});
     await page.evaluate(async () => {
         await document.fonts.ready;
         // Transitions and finite animations (a bar easing to its width) run to their end; endless ones (a pulsing badge) never do.
