@@ -1,7 +1,8 @@
 import type {NormalizedAnswer, QuestionInfo} from "./questions.ts";
 import type {CellValue} from "./types.ts";
-import {evaluateBinary, evaluateMulticlass, argmax} from "./metrics.ts";
-import {readLabel, clipProbability} from "./evaluation.ts";
+import {argmax} from "./metrics.ts";
+import {readLabel, clipProbability, reportOf, type ReadLabelledAnswer} from "./evaluation.ts";
+import {expectedScore} from "./scoreLevels.ts";
 import {confidence} from "../../protocol/decisions/distributions.ts";
 import {readEnum, readInteger, readNumber, readObject, readString, required, type FieldPath} from "../../protocol/validation.ts";
 
@@ -136,21 +137,21 @@ const temperatureRange = [0.05, 20] as const;
  * `heldOutRows` when given (the honest figure), else on the fitting rows.
  */
 export function fitCalibration(info: QuestionInfo, rows: readonly CalibrationRow[], heldOutRows?: readonly CalibrationRow[]): QuestionCalibration {
-    const fitting = labelled(info, rows);
+    const fitting = labelledAnswers(info, rows);
     if (fitting.length < 2) throw new RangeError(`fitCalibration: ${JSON.stringify(info.name)} needs at least 2 answered, labelled rows, got ${fitting.length}`);
-    const evaluation = heldOutRows === undefined ? fitting : labelled(info, heldOutRows);
+    const evaluation = heldOutRows === undefined ? fitting : labelledAnswers(info, heldOutRows);
     if (evaluation.length === 0) throw new RangeError(`fitCalibration: no answered, labelled held-out rows for ${JSON.stringify(info.name)}`);
 
     let parameters: Pick<QuestionCalibration, "method" | "temperature" | "bias">;
     if (info.kind === "yesno") {
-        const logits = fitting.map(({probabilities}) => {
-            const p = clipProbability(probabilities[0]);
+        const logits = fitting.map(({answer}) => {
+            const p = clipProbability(answer.probabilities[0]);
             return Math.log(p / (1 - p));
         });
         const {a, b} = fitPlatt(logits, fitting.map((row) => row.label === 0));
         parameters = {method: "platt", temperature: 1 / a, bias: b};
     } else {
-        const logProbabilities = fitting.map(({probabilities}) => probabilities.map((p) => Math.log(clipProbability(p))));
+        const logProbabilities = fitting.map(({answer}) => answer.probabilities.map((p) => Math.log(clipProbability(p))));
         const negativeLogLikelihood = (logTemperature: number) => {
             const temperature = Math.exp(logTemperature);
             let sum = 0;
@@ -169,27 +170,25 @@ export function fitCalibration(info: QuestionInfo, rows: readonly CalibrationRow
         kind: info.kind,
         ...parameters,
         fittedOn: fitting.length,
-        before: scores(info, evaluation),
-        after: scores(info, evaluation.map((row) => ({...row, probabilities: calibrateProbabilities(parameters, row.probabilities)}))),
+        before: calibrationScores(info, evaluation),
+        after: calibrationScores(info, evaluation.map((row) => ({...row, answer: applyCalibration(info, parameters, row.answer)}))),
         evaluatedOn: evaluation.length,
         heldOut: heldOutRows !== undefined,
         fittedAt: new Date().toISOString()
     };
 }
 
-type Labelled = {probabilities: number[], label: number};
-
-function labelled(info: QuestionInfo, rows: readonly CalibrationRow[]): Labelled[] {
+/** The rows with an answer and a label that names an option. */
+export function labelledAnswers(info: QuestionInfo, rows: readonly CalibrationRow[]): ReadLabelledAnswer[] {
     return rows.flatMap((row) => {
         const label = readLabel(info, row.label);
-        return row.answer === null || typeof label !== "number" ? [] : [{probabilities: row.answer.probabilities, label}];
+        return row.answer === null || typeof label !== "number" ? [] : [{answer: row.answer, label}];
     });
 }
 
-function scores(info: QuestionInfo, rows: readonly Labelled[]): CalibrationScores {
-    const report = info.kind === "yesno"
-        ? evaluateBinary(rows.map((row) => ({probability: row.probabilities[0], label: row.label === 0})))
-        : evaluateMulticlass(rows, info.options.map((option) => String(option.value)));
+/** Log loss, Brier and ECE exactly as the evaluation report computes them (reportOf), so the figures agree. */
+export function calibrationScores(info: QuestionInfo, rows: readonly ReadLabelledAnswer[]): CalibrationScores {
+    const report = reportOf(info, rows);
     return {logLoss: report.logLoss, brier: report.brier, ece: report.ece};
 }
 
@@ -200,6 +199,10 @@ function scores(info: QuestionInfo, rows: readonly Labelled[]): CalibrationScore
 export function calibrateAnswer(info: QuestionInfo, calibration: QuestionCalibration, answer: NormalizedAnswer): NormalizedAnswer {
     if (calibration.kind !== info.kind || (calibration.method === "platt") !== (info.kind === "yesno"))
         throw new RangeError(`calibration of ${JSON.stringify(calibration.question)} (${calibration.kind}, ${calibration.method}) does not fit ${info.kind} question ${JSON.stringify(info.name)}`);
+    return applyCalibration(info, calibration, answer);
+}
+
+function applyCalibration(info: QuestionInfo, calibration: Pick<QuestionCalibration, "method" | "temperature" | "bias">, answer: NormalizedAnswer): NormalizedAnswer {
     const probabilities = calibrateProbabilities(calibration, answer.probabilities);
     const calibrated: NormalizedAnswer = {probabilities, calibrated: true};
     if (answer.explanation !== undefined) calibrated.explanation = answer.explanation;
@@ -207,7 +210,7 @@ export function calibrateAnswer(info: QuestionInfo, calibration: QuestionCalibra
         calibrated.choice = info.options[argmax(probabilities)].value;
         calibrated.confidence = confidence(probabilities);
     } else if (info.kind === "score") {
-        calibrated.score = probabilities.reduce((sum, probability, level) => sum + probability * level, 0);
+        calibrated.score = expectedScore(probabilities);
         calibrated.confidence = confidence(probabilities);
     }
     return calibrated;

@@ -1,6 +1,7 @@
 import type {QuestionInfo, NormalizedAnswer} from "./questions.ts";
 import type {CellValue} from "./types.ts";
 import {argmax, evaluateBinary, type BinaryOptions, evaluateMulticlass} from "./metrics.ts";
+import {readScore} from "./scoreLevels.ts";
 
 // Reports of client/evaluation. Metrics that are undefined on the data (a precision with nothing predicted
 // positive, an AUC without both classes) are null rather than NaN, so a report survives JSON.
@@ -108,10 +109,12 @@ export function readLabel(info: QuestionInfo, cell: CellValue): number | null | 
 }
 
 /**
- * The option an answer picks: the server's `choice` when it names an option (it came from unrounded values,
- * so it breaks ties that rounding made), else the most probable option.
+ * The option an answer picks: a score question's most likely level (scoreLevels.ts says why not the rounded
+ * expected score); the server's `choice` when it names an option (it came from unrounded values, so it breaks
+ * ties that rounding made), else the most probable option.
  */
 export function predictedIndex(info: QuestionInfo, answer: NormalizedAnswer): number {
+    if (info.kind === "score") return readScore(answer).mostLikely;
     if (answer.choice !== undefined) {
         const index = info.options.findIndex((option) => option.value === answer.choice);
         if (index >= 0 && answer.probabilities[index] === Math.max(...answer.probabilities)) return index;
@@ -138,6 +141,16 @@ export function ratio(numerator: number, denominator: number): number | null {
  */
 export function f1Score(tp: number, fp: number, fn: number): number | null {
     return ratio(2 * tp, 2 * tp + fp + fn);
+}
+
+/** Reliability bins of every ECE the app computes: cards, charts and calibration before / after alike. */
+export const eceBinCount = 10;
+
+/** How an ECE is measured, for the hover text next to one (yes/no: P(true); choice and score: the top label). */
+export function eceDefinition(kind: QuestionInfo["kind"]): string {
+    const what = kind === "yesno" ? "P(true) against the fraction of rows labelled true" : "the predicted option's probability against the fraction predicted right";
+    return `Expected calibration error: the rows go into ${eceBinCount} equal-width bins of ${kind === "yesno" ? "P(true)" : "that probability"} ` +
+        `(0–0.1, …, 0.9–1), and each bin's gap between ${what} is weighted by its share of the rows. Lower is better.`;
 }
 
 /**
@@ -209,18 +222,31 @@ export function evaluateQuestion(info: QuestionInfo, rows: readonly LabelledAnsw
         used: used.length,
         skipped,
         unknownLabels: [...unknown],
-        report: used.length === 0 ? null : report(info, used, options),
+        report: used.length === 0 ? null : reportOf(info, used, options),
         calibrated: used.length > 0 && used.every((row) => row.answer.calibrated === true)
     };
 }
 
-function report(info: QuestionInfo, rows: Array<{answer: NormalizedAnswer, label: number}>, options: EvaluateOptions): Report {
+/** An answer paired with the index of the option its label names. */
+export type ReadLabelledAnswer = {answer: NormalizedAnswer, label: number};
+
+/**
+ * The report of one question's answers against their labels: the single place where answers become metrics, so
+ * the evaluation cards, their charts and a calibration's before / after agree (same predicted option, same bins).
+ */
+export function reportOf(info: QuestionInfo, rows: readonly ReadLabelledAnswer[], options: EvaluateOptions = {}): Report {
+    const bins = options.bins ?? eceBinCount;
     if (info.kind === "yesno")
-        return evaluateBinary(rows.map((row) => ({probability: row.answer.probabilities[0], label: row.label === 0})), options);
+        return evaluateBinary(rows.map((row) => ({probability: row.answer.probabilities[0], label: row.label === 0})), {...options, bins});
     const labels = info.options.map((option) => info.kind === "score" ? `${option.value}: ${option.label}` : String(option.value));
     return evaluateMulticlass(
-        rows.map((row) => ({probabilities: row.answer.probabilities, predicted: predictedIndex(info, row.answer), label: row.label})),
+        rows.map((row) => ({
+            probabilities: row.answer.probabilities,
+            predicted: predictedIndex(info, row.answer),
+            label: row.label,
+            ...(info.kind === "score" ? {expected: readScore(row.answer).expected} : {})
+        })),
         labels,
-        {bins: options.bins, ordinal: info.kind === "score"}
+        {bins, ordinal: info.kind === "score"}
     );
 }

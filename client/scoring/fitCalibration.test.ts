@@ -2,6 +2,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {parseQuestionSet, questionInfos, type NormalizedAnswer} from "./questions.ts";
 import {calibrateAnswer, calibrateProbabilities, sigmoid, softmax, fitCalibration, type CalibrationRow, readCalibrationSet, fitPlatt} from "./calibration.ts";
+import {evaluateQuestion} from "./evaluation.ts";
 
 /** Seeded PRNG (mulberry32), so the synthetic sets are the same on every run. */
 function random(seed: number): () => number {
@@ -130,4 +131,23 @@ test("a calibration is plain JSON: saved in the question set, read back, applied
     const top = calibrated.probabilities[0];
     assert.ok(Math.abs(calibrated.confidence! - (3 * top - 1) / 2) < 1e-12);
     assert.throws(() => calibrateAnswer(yesno, fitted, answer), /does not fit/);
+});
+
+test("a calibration's before figures are the evaluation report's own: same predicted option on ties, same ECE bins", () => {
+    // Answers rounded to hundredths tie; the server's pick (from unrounded values) is the second of the tied options.
+    const rows: CalibrationRow[] = [
+        {answer: {probabilities: [0.4, 0.4, 0.2], choice: "green"}, label: "green"},
+        {answer: {probabilities: [0.4, 0.4, 0.2], choice: "green"}, label: "green"},
+        {answer: {probabilities: [0.35, 0.35, 0.3], choice: "green"}, label: "green"},
+        {answer: {probabilities: [0.7, 0.2, 0.1], choice: "red"}, label: "blue"},
+        {answer: {probabilities: [0.1, 0.2, 0.7], choice: "blue"}, label: "blue"}
+    ];
+    const report = evaluateQuestion(choice, rows).report!;
+    const fitted = fitCalibration(choice, rows);
+    assert.equal(fitted.before.ece, report.ece);
+    assert.equal(fitted.before.brier, report.brier);
+    assert.equal(fitted.before.logLoss, report.logLoss);
+    // The same holds after: the calibrated answers' report is the table's "after".
+    const after = evaluateQuestion(choice, rows.map((row) => ({...row, answer: calibrateAnswer(choice, fitted, row.answer!)}))).report!;
+    assert.equal(fitted.after.ece, after.ece);
 });

@@ -12,3 +12,4 @@ export * from "./JobRunner.ts";
 export * from "./evaluation.ts";
 export * from "./metrics.ts";
 export * from "./calibration.ts";
+export * from "./scoreLevels.ts";

@@ -1,4 +1,5 @@
-import {type BinaryReport, type RocPoint, type ThresholdRow, clipProbability, f1Score, ratio, reliabilityBins, type ClassMetrics, type MulticlassReport} from "./evaluation.ts";
+import {type BinaryReport, type RocPoint, type ThresholdRow, clipProbability, f1Score, ratio, reliabilityBins, type ClassMetrics, type MulticlassReport, eceBinCount} from "./evaluation.ts";
+import {expectedScore} from "./scoreLevels.ts";
 
 export type BinaryRow = {
     /** P(true) as answered. */
@@ -31,7 +32,7 @@ export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOption
     }
     const precision = ratio(tp, tp + fp);
     const recall = ratio(tp, tp + fn);
-    const {reliability, ece} = reliabilityBins(rows.map((row) => row.probability), rows.map((row) => row.label), options.bins ?? 10);
+    const {reliability, ece} = reliabilityBins(rows.map((row) => row.probability), rows.map((row) => row.label), options.bins ?? eceBinCount);
     const {roc, auc, thresholds} = sweepThresholds(rows);
     return {
         kind: "binary",
@@ -91,12 +92,14 @@ export type MulticlassRow = {
     /** Index of the predicted class; default the most probable (the first one on a tie). */
     predicted?: number,
     /** Index of the labelled class. */
-    label: number
+    label: number,
+    /** Score questions: the expected level for the mean absolute error; default computed from `probabilities`. */
+    expected?: number
 };
 
 export type MulticlassOptions = {
     bins?: number,
-    /** Score questions: also report the mean absolute error of the expected level against the label. */
+    /** Score questions: also report the mean absolute error of the expected score against the label. */
     ordinal?: boolean
 };
 
@@ -123,7 +126,7 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
         logLoss -= Math.log(clipProbability(row.probabilities[row.label]));
         confidences.push(row.probabilities[predicted]);
         hits.push(predicted === row.label);
-        if (options.ordinal) absoluteError += Math.abs(row.probabilities.reduce((sum, probability, level) => sum + probability * level, 0) - row.label);
+        if (options.ordinal) absoluteError += Math.abs((row.expected ?? expectedScore(row.probabilities)) - row.label);
     }
     const perClass = labels.map((label, index): ClassMetrics => {
         const support = confusion[index].reduce((a, b) => a + b, 0);
@@ -132,7 +135,7 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
         return {label, support, predicted, precision: ratio(tp, predicted), recall: ratio(tp, support), f1: f1Score(tp, predicted - tp, support - tp)};
     });
     const f1s = perClass.flatMap((entry) => entry.f1 === null ? [] : [entry.f1]);
-    const {reliability, ece} = reliabilityBins(confidences, hits, options.bins ?? 10);
+    const {reliability, ece} = reliabilityBins(confidences, hits, options.bins ?? eceBinCount);
     return {
         kind: "multiclass",
         n,

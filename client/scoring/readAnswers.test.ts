@@ -62,14 +62,14 @@ test("flat columns per question type, error rows, and calibrated columns marked 
     assert.deepEqual(layout.columns, [
         "q1.probability",
         "topic.choice", "topic.confidence", "topic.p.price", "topic.p.true", "topic.p.q2",
-        "q2.score", "q2.confidence", "q2.p.0", "q2.p.1",
+        "q2.score", "q2.level", "q2.confidence", "q2.p.0", "q2.p.1",
         "_error"
     ]);
     const ok: RowResult = {rowIndex: 0, ok: true, response: decisionsResponse, attempts: 1, durationMs: 1, completedAt: 0};
-    assert.deepEqual(layout.cells(ok), [0.8, true, 0.55, 0.2, 0.7, 0.1, 0.75, 0.5, 0.25, 0.75, null]);
+    assert.deepEqual(layout.cells(ok), [0.8, true, 0.55, 0.2, 0.7, 0.1, 0.75, 1, 0.5, 0.25, 0.75, null]);
     const failed: RowResult = {rowIndex: 1, ok: false, error: {status: 400, code: "request_rejected", message: "too long"}, attempts: 1, durationMs: 1, completedAt: 0};
-    assert.deepEqual(layout.cells(failed), [...new Array(10).fill(null), "400 request_rejected: too long"]);
-    assert.deepEqual(layout.cells(undefined), new Array(11).fill(null));
+    assert.deepEqual(layout.cells(failed), [...new Array(11).fill(null), "400 request_rejected: too long"]);
+    assert.deepEqual(layout.cells(undefined), new Array(12).fill(null));
 
     // A Platt calibration with temperature 1 and bias ln(1/4) turns P = 0.8 (odds 4) into odds 1: 0.5.
     const calibration: QuestionCalibration = {

@@ -1,24 +1,37 @@
 import {type QuestionInfo, readAnswers, type NormalizedAnswer, type QuestionSet} from "./questions.ts";
 import {calibrateAnswer} from "./calibration.ts";
+import {readScore, scoreDefinitions} from "./scoreLevels.ts";
 import type {CellValue, RowResult, JobRecord, ResultCounts, ResultStore, RowBatch, SheetRow} from "./types.ts";
 
 /**
  * The answer columns a question adds to an export, in this order:
  * - yes/no: `<name>.probability` (P(true))
  * - choice: `<name>.choice`, `<name>.confidence`, `<name>.p.<value>` per option
- * - score: `<name>.score` (expected level), `<name>.confidence`, `<name>.p.<level index>` per level
+ * - score: `<name>.score` (expected score), `<name>.level` (most likely level, scoreLevels.ts), `<name>.confidence`,
+ *   `<name>.p.<level index>` per level
  * then `<name>.explanation` when the set asks for explanations, and `<name>.calibrated` when the set carries a
  * calibration for it (the numbers are then calibrated ones; the column holds true).
  */
 export function questionColumns(info: QuestionInfo, options: {explain: boolean, calibrated: boolean}): string[] {
-    const columns: string[] = [];
-    if (info.kind === "yesno") columns.push(`${info.name}.probability`);
+    return describedColumns(info, options).map(([column]) => column);
+}
+
+const confidenceHint = "Confidence: the top probability rescaled so that 0 is an even split across the options and 1 is certainty";
+
+/** Each answer column of a question with what it holds, in the order of questionColumns. */
+function describedColumns(info: QuestionInfo, options: {explain: boolean, calibrated: boolean}): Array<[string, string]> {
+    const columns: Array<[string, string]> = [];
+    const name = info.name;
+    if (info.kind === "yesno") columns.push([`${name}.probability`, "P(true): the probability that the statement is true"]);
     else {
-        columns.push(info.kind === "choice" ? `${info.name}.choice` : `${info.name}.score`, `${info.name}.confidence`);
-        for (const option of info.options) columns.push(`${info.name}.p.${String(option.value)}`);
+        if (info.kind === "choice") columns.push([`${name}.choice`, "The most likely value"]);
+        else columns.push([`${name}.score`, scoreDefinitions.expected], [`${name}.level`, scoreDefinitions.predicted]);
+        columns.push([`${name}.confidence`, confidenceHint]);
+        for (const option of info.options)
+            columns.push([`${name}.p.${String(option.value)}`, `Probability of ${info.kind === "score" ? `level ${String(option.value)} (${option.label})` : JSON.stringify(option.value)}`]);
     }
-    if (options.explain) columns.push(`${info.name}.explanation`);
-    if (options.calibrated) columns.push(`${info.name}.calibrated`);
+    if (options.explain) columns.push([`${name}.explanation`, "The model's one-sentence explanation"]);
+    if (options.calibrated) columns.push([`${name}.calibrated`, "True: the numbers went through the calibration saved with the question set"]);
     return columns;
 }
 
@@ -32,6 +45,8 @@ export function errorColumnName(sourceColumns: readonly string[]): string {
 export type ResultLayout = {
     /** Answer columns of every question, then the error column. */
     columns: string[],
+    /** What each of `columns` holds, in words (a header's hover text). */
+    hints: string[],
     /** The cells of those columns for one row's result (all empty when the row has none yet). */
     cells(result: RowResult | undefined): CellValue[],
     /** The row's answers (calibrated where the set has a calibration); null for an error or no result. */
@@ -45,7 +60,7 @@ export type ResultLayout = {
 export function resultLayout(questionSet: QuestionSet, infos: readonly QuestionInfo[], sourceColumns: readonly string[]): ResultLayout {
     const explain = questionSet.x_svc?.explain === true;
     const calibration = questionSet.calibration ?? {};
-    const perQuestion = infos.map((info) => questionColumns(info, {explain, calibrated: calibration[info.name] !== undefined}));
+    const perQuestion = infos.map((info) => describedColumns(info, {explain, calibrated: calibration[info.name] !== undefined}));
     const errorColumn = errorColumnName(sourceColumns);
     const width = perQuestion.reduce((sum, columns) => sum + columns.length, 0) + 1;
 
@@ -58,7 +73,8 @@ export function resultLayout(questionSet: QuestionSet, infos: readonly QuestionI
     };
 
     return {
-        columns: [...perQuestion.flat(), errorColumn],
+        columns: [...perQuestion.flat().map(([column]) => column), errorColumn],
+        hints: [...perQuestion.flat().map(([, hint]) => hint), "Why the row has no answer: the HTTP status, error code and message"],
         answers,
         cells(result) {
             if (result === undefined) return new Array<CellValue>(width).fill(null);
@@ -72,8 +88,12 @@ export function resultLayout(questionSet: QuestionSet, infos: readonly QuestionI
                 const info = infos[index];
                 if (info.kind === "yesno") cells.push(answer.probabilities[0]);
                 else {
-                    cells.push(info.kind === "choice" ? toCell(answer.choice) : answer.score ?? null, answer.confidence ?? null);
-                    cells.push(...answer.probabilities);
+                    if (info.kind === "choice") cells.push(toCell(answer.choice));
+                    else {
+                        const {expected, mostLikely} = readScore(answer);
+                        cells.push(expected, mostLikely);
+                    }
+                    cells.push(answer.confidence ?? null, ...answer.probabilities);
                 }
                 if (explain) cells.push(answer.explanation ?? null);
                 if (calibration[info.name] !== undefined) cells.push(true);

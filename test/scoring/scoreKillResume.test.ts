@@ -154,13 +154,13 @@ test("killed with SIGKILL at random points and resumed, every row is scored exac
     // The output: input order, original columns kept, answers filled in every row.
     const written = parseCsv(await readFile(out, "utf8"));
     assert.deepEqual(written[0], ["id", "text", "positive.probability", "topic.choice", "topic.confidence", "topic.p.price", "topic.p.quality", "topic.p.delivery",
-        "stars.score", "stars.confidence", "stars.p.0", "stars.p.1", "stars.p.2", "error"]);
+        "stars.score", "stars.level", "stars.confidence", "stars.p.0", "stars.p.1", "stars.p.2", "error"]);
     assert.equal(written.length, rowCount + 1);
     written.slice(1).forEach((row, index) => {
         assert.deepEqual(row.slice(0, 2), inputRows[index]);
         const probability = Number(row[2]);
         assert.ok(probability >= 0 && probability <= 1, `row ${index}: ${row[2]}`);
         assert.ok(["price", "quality", "delivery"].includes(row[3]));
-        assert.equal(row[13], "", `row ${index} has no error`);
+        assert.equal(row[14], "", `row ${index} has no error`);
     });
 });
