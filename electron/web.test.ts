@@ -8,6 +8,8 @@ import {createInterface} from "node:readline";
 import {after, test} from "node:test";
 import {fileURLToPath} from "node:url";
 import type {GatewayState} from "../protocol/gateway/contract.ts";
+import {describeDefaultThreads} from "../native/engine/threads.ts";
+import {firstEnginePort} from "./engine/enginePort.ts";
 
 const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
 const remoteKey = "ck_env_secret_42";
@@ -57,6 +59,11 @@ test("npm run web serves the page with a token, the env remote and a running eng
     assert.match(state.engine.model!, /resources[\\/]models[\\/]stories260K\.gguf$/, "the built-in model is served when none is given");
     assert.equal(output.join("").split("\n").filter((line) => line.includes("serving the built-in stories260K")).length, 1, "said once");
     assert.equal(state.mode, "web");
+    // The engine's port: the first free one from 8081 at this first launch, saved in --data-dir for every later one.
+    const enginePort = state.engine.port!;
+    assert.ok(enginePort >= firstEnginePort && enginePort < firstEnginePort + 100, `engine port ${enginePort}`);
+    assert.equal(state.engine.url, `http://127.0.0.1:${enginePort}`);
+    assert.deepEqual(JSON.parse(await readFile(path.join(dataDir, "engine-settings.json"), "utf8")), {version: 1, port: enginePort});
     const envRemote = state.connections.find((profile) => profile.kind === "remote");
     assert.deepEqual({...envRemote, id: undefined}, {id: undefined, kind: "remote", name: "remote (env)", baseUrl: "http://127.0.0.1:9/base", hasKey: true});
 
@@ -79,4 +86,13 @@ test("npm run web serves the page with a token, the env remote and a running eng
     const [code] = await once(child, "exit");
     assert.equal(code, 0, output.join(""));
     assert.throws(() => process.kill(state.engine.pid!, 0), {code: "ESRCH"}, "the engine child is stopped with the gateway");
+});
+
+test("--help states the defaults the app uses: threads from defaultThreads, the engine's port flag", async () => {
+    const help = spawn(process.execPath, ["--import", "tsx", webEntry, "--help"], {stdio: ["ignore", "pipe", "inherit"]});
+    let text = "";
+    help.stdout.on("data", (chunk: Buffer) => text += chunk.toString());
+    await once(help, "exit");
+    assert.ok(text.includes(`--threads <n>        engine threads (default ${describeDefaultThreads()})`), text);
+    assert.match(text, /--engine-port <n> {4}the local engine's own port.*\n.*first free port from 8081/);
 });

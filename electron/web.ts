@@ -1,5 +1,5 @@
 // `npm run web`: the gateway and the local engine without Electron, for a browser on this machine.
-import {defaultThreads} from "../native/engine/threads.ts";
+import {defaultThreads, describeDefaultThreads} from "../native/engine/threads.ts";
 import path from "node:path";
 import {parseArgs} from "node:util";
 import {userDataDir} from "../base/node/userDataDir.ts";
@@ -7,15 +7,19 @@ import {embeddedModelNote, embeddedModelPath} from "../native/library/embeddedMo
 import {ModelLibrary} from "../native/library/ModelLibrary.ts";
 import {ConnectionStore, seedEnvRemote} from "./connections/ConnectionStore.ts";
 import {EngineSupervisor, type EngineSupervisorOptions} from "./engine/EngineSupervisor.ts";
+import {firstEnginePort} from "./engine/enginePort.ts";
 import {Gateway} from "./gateway/Gateway.ts";
 import {MemoryKeyVault} from "./secrets/KeyVault.ts";
 
 const usage = `usage: npm run web -- [options]
   --port <n>           gateway port (default 0: a free one, printed at start)
-  --model <file.gguf>  model for the local engine (default: $SVC_MODEL, else the library's default model, else the tiny test model)
+  --engine-port <n>    the local engine's own port, for scripts and View code, for this launch (default: the one saved in
+                       --data-dir, which the Engine screen changes; at the first launch the first free port from ${firstEnginePort},
+                       then kept); 0: a free port at every start
+  --model <file.gguf>  model for the local engine (default: $SVC_MODEL, else the library's default model, else the built-in stories260K)
   --models-dir <dir>   model library (default: $SVC_STUDIO_MODELS_DIR, else the user data folder)
   --idle-unload <min>  stop the engine after this many idle minutes (default 0: never); the next request reloads it
-  --threads <n>        engine threads (default: this machine's cores)
+  --threads <n>        engine threads (default ${describeDefaultThreads()})
   --gpu <backend>      auto | off | cuda | vulkan | metal (default auto)
   --context-size <n>   tokens per sequence
   --parallel <n>       concurrent sequences
@@ -30,6 +34,7 @@ async function main(argv: string[]) {
         strict: true,
         options: {
             "port": {type: "string", default: "0"},
+            "engine-port": {type: "string"},
             "model": {type: "string"},
             "models-dir": {type: "string"},
             "idle-unload": {type: "string", default: "0"},
@@ -62,7 +67,7 @@ async function main(argv: string[]) {
     await seedEnvRemote(connections, vault, process.env);
     const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer,
         library, lifecycle: {autoStart: true, idleUnloadMinutes: integer("idle-unload", values["idle-unload"])},
-        appDataDir});
+        appDataDir, enginePort: port("engine-port", values["engine-port"])});
 
     let stopping = false;
     const stop = async (signal: string) => {
@@ -82,7 +87,7 @@ async function main(argv: string[]) {
     });
     try {
         await supervisor.start();
-        console.log(`engine: running ${modelPath}`);
+        console.log(`engine: running ${modelPath} at ${supervisor.status().url}`);
     } catch (error) {
         // The page stays up: it shows the failure and can start the engine on another model.
         console.error(`engine: could not start: ${(error as Error).message}`);
@@ -96,6 +101,13 @@ function integer(name: string, text: string | undefined): number | undefined {
     if (text == null) return undefined;
     if (!/^\d+$/.test(text)) fail(`--${name} must be a non-negative integer, got ${JSON.stringify(text)}`);
     return Number(text);
+}
+
+/** A port flag: 0 (a free one) or 1024 to 65535, the ports that need no administrator rights. */
+function port(name: string, text: string | undefined): number | undefined {
+    const value = integer(name, text);
+    if (value != null && value !== 0 && (value < 1024 || value > 65535)) fail(`--${name} must be 0 or 1024 to 65535, got ${value}`);
+    return value;
 }
 
 function fail(message: string): never {

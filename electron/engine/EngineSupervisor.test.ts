@@ -4,6 +4,7 @@ import {fileURLToPath} from "node:url";
 import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {EngineSupervisor} from "./EngineSupervisor.ts";
 import {waitForStatus} from "../../test/support/gateway/waitForStatus.ts";
+import {freePort, holdPort} from "../../test/support/ports.ts";
 
 const tinyModel = await ensureTinyGguf();
 const crashingEngine = fileURLToPath(new URL("../../test/support/gateway/crashingEngine.mjs", import.meta.url));
@@ -99,4 +100,54 @@ test("starting another model replaces the running engine", async () => {
     assert.equal(second.model, "second.gguf");
     assert.equal(isAlive(first.pid!), false);
     assert.deepEqual(await supervisor.start("second.gguf").then((status) => status.pid), second.pid, "same model: no restart");
+});
+
+test("the engine listens on the port it is given, through stop and start and a restart after a crash", async () => {
+    const port = await freePort();
+    const supervisor = supervise({modelPath: tinyModel, port, restartDelayMs: 50});
+    assert.equal(supervisor.status().port, port);
+    const first = await supervisor.start();
+    assert.equal(first.url, `http://127.0.0.1:${port}`);
+    assert.equal(first.port, port);
+    await supervisor.stop();
+    assert.equal(supervisor.status().port, port, "a stopped engine keeps its port for the next start");
+    const second = await supervisor.start();
+    assert.equal(second.url, `http://127.0.0.1:${port}`);
+    process.kill(second.pid!, "SIGKILL");
+    const restarted = await waitForStatus(supervisor, (status) => status.status === "running" && status.pid !== second.pid);
+    assert.equal(restarted.url, `http://127.0.0.1:${port}`);
+    assert.equal((await fetch(`${restarted.url}/health`)).status, 200);
+    const moved = await freePort();
+    const third = await supervisor.start(undefined, {port: moved});
+    assert.notEqual(third.pid, restarted.pid, "another port restarts the engine");
+    assert.equal(third.url, `http://127.0.0.1:${moved}`);
+});
+
+test("a port another program holds fails start at once, before the model loads, saying what to do", async () => {
+    const taken = await holdPort(0);
+    after(() => new Promise((resolve) => taken.close(resolve)));
+    const port = taken.port;
+    const supervisor = supervise({modelPath: tinyModel, port});
+    const startedAt = Date.now();
+    await assert.rejects(supervisor.start(), new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program`));
+    assert.ok(Date.now() - startedAt < 1_000, `refused in ${Date.now() - startedAt} ms`);
+    const status = supervisor.status();
+    assert.equal(status.status, "crashed");
+    assert.equal(status.pid, undefined, "no engine was spawned");
+    assert.match(status.error!, /choose another port for the local engine \(Engine screen, Port; npm run web -- --engine-port <n>\) or close the program that holds it/);
+});
+
+test("a port taken while the engine loads is the same clear error, not the engine's raw EADDRINUSE", async () => {
+    const port = await freePort();
+    const supervisor = supervise({modelPath: tinyModel, port});
+    let taken: ReturnType<typeof holdPort> | undefined;
+    // Another program takes the port after the supervisor's check, while the engine loads its model.
+    supervisor.on("status", (status) => {
+        if (status.status === "starting") taken ??= holdPort(port);
+    });
+    await assert.rejects(supervisor.start(), new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program`));
+    const server = await taken!;
+    await new Promise((resolve) => server.close(resolve));
+    assert.equal(supervisor.status().status, "crashed");
+    assert.doesNotMatch(supervisor.status().error!, /EADDRINUSE/);
 });

@@ -9,6 +9,7 @@ import {fileURLToPath} from "node:url";
 import type {EngineStatus} from "../../protocol/gateway/contract.ts";
 import {adminKeyEnvVar, engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
 import {parentPipeEnvVar} from "../../native/cli/parentPipe.ts";
+import {checkPort, portInUseMessage} from "./enginePort.ts";
 
 /** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
 export class TextTail {
@@ -66,6 +67,8 @@ export function parseEngineLine(line: string): EngineLine | undefined {
 export type EngineSupervisorOptions = {
     modelPath?: string,
     threads?: number,
+    /** The loopback port the engine listens on, kept for every start and restart; 0 (default): a free one at every start. */
+    port?: number,
     /** The engine's service database folder (`serve --data-dir`); default `app-engine` in the user data folder. */
     dataDir?: string,
     gpu?: "auto" | "off" | "cuda" | "vulkan" | "metal",
@@ -100,7 +103,7 @@ const privateEnv = ["SVC_REMOTE_API_KEY", engineKeyEnvVar, adminKeyEnvVar];
 type Launch = {child: ChildProcess, ready: Promise<void>, closed: Promise<void>};
 
 /**
- * Runs the local engine (`svc-studio serve --port 0`) as a child process: start, stop (SIGTERM, then SIGKILL after
+ * Runs the local engine (`svc-studio serve --port <port>`) as a child process: start, stop (SIGTERM, then SIGKILL after
  * a timeout), restart with exponential backoff after a crash (bounded), and a status snapshot for the gateway.
  * A child that never came up (a bad model file) is not restarted: the same arguments would fail again.
  * Emits `status` with the new EngineStatus on every change.
@@ -133,7 +136,7 @@ export class EngineSupervisor extends EventEmitter {
     }
 
     public status(): EngineStatus {
-        return {...this.current};
+        return {...this.current, port: this.options.port ?? 0};
     }
 
     public modelPath(): string | undefined {
@@ -150,16 +153,28 @@ export class EngineSupervisor extends EventEmitter {
         return `Bearer ${this.adminKey}`;
     }
 
+    /** The port set for the engine (0: a free one at every start). */
+    public port(): number {
+        return this.options.port ?? 0;
+    }
+
+    /** Sets the port of the next start, without restarting a running engine (start with `{port}` does that). */
+    public setPort(port: number) {
+        this.options.port = port;
+        this.emit("status", this.status());
+    }
+
     /**
-     * Starts the engine on `modelPath` (or the last one), with `threads` when given (kept for later starts), and
-     * resolves once it listens. Starting the model that is already running or starting with the same settings is a
-     * no-op; another model or thread count stops the current engine first.
-     * Rejects with the engine's own error line when it fails to come up; the status is then `crashed`.
+     * Starts the engine on `modelPath` (or the last one), with `threads` and `port` when given (kept for later starts),
+     * and resolves once it listens. Starting the model that is already running or starting with the same settings is a
+     * no-op; another model, thread count or port stops the current engine first.
+     * Rejects with the engine's own error line when it fails to come up, and at once, before loading anything, when
+     * another program holds the port; the status is then `crashed`.
      */
-    public async start(modelPath?: string, settings: {threads?: number} = {}): Promise<EngineStatus> {
+    public async start(modelPath?: string, settings: {threads?: number, port?: number} = {}): Promise<EngineStatus> {
         const model = modelPath ?? this.options.modelPath;
         if (model == null) throw new Error("no model file chosen for the local engine");
-        const sameSettings = settings.threads == null || settings.threads === this.options.threads;
+        const sameSettings = (settings.threads == null || settings.threads === this.options.threads) && (settings.port == null || settings.port === this.port());
         if (this.launch != null && model === this.options.modelPath && sameSettings && (this.current.status === "running" || this.current.status === "starting")) {
             await this.launch.ready;
             return this.status();
@@ -167,8 +182,16 @@ export class EngineSupervisor extends EventEmitter {
         await this.stop();
         this.options.modelPath = model;
         if (settings.threads != null) this.options.threads = settings.threads;
-        this.wanted = true;
+        if (settings.port != null) this.options.port = settings.port;
         this.current = {status: "stopped", restarts: 0};
+        // A model takes seconds to minutes to load: a port that is taken is said before, not after.
+        // Any other failure of the check (EACCES) is left to the engine, whose own error then says what it is.
+        if (this.port() !== 0 && await checkPort(this.port()).catch(() => "free") === "in_use") {
+            const error = portInUseMessage(this.port());
+            this.setStatus({status: "crashed", model, restarts: 0, error});
+            throw new Error(error);
+        }
+        this.wanted = true;
         try {
             await this.spawnEngine().ready;
         } catch (error) {
@@ -209,7 +232,7 @@ export class EngineSupervisor extends EventEmitter {
         // Loopback only: the engine is for this machine, and the gateway is its one intended client.
         // Its own service database: workspaces a team server on this machine keeps in the shared user data folder
         // would otherwise switch the app's engine into workspace mode, where its per-launch key admits no one.
-        const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", "0",
+        const args = [options.cliPath ?? defaultCliPath, "serve", "--model", options.modelPath!, "--host", "127.0.0.1", "--port", String(this.port()),
             "--data-dir", options.dataDir ?? path.join(userDataDir(), "app-engine")];
         if (options.threads != null) args.push("--threads", String(options.threads));
         if (options.gpu != null) args.push("--gpu", options.gpu);
@@ -309,6 +332,8 @@ export class EngineSupervisor extends EventEmitter {
     private describeExit(code: number | null, signal: NodeJS.Signals | null): string {
         const how = signal != null ? `was killed by ${signal}` : `exited with code ${code}`;
         const output = this.stderr.text();
+        // Taken between the check in start() and the engine's own listen (or at a restart after a crash).
+        if (/\bEADDRINUSE\b/.test(output)) return portInUseMessage(this.port());
         return `the engine ${how}` + (output !== "" ? `: ${output}` : "");
     }
 

@@ -12,6 +12,8 @@ import type {GatewayState} from "../../protocol/gateway/contract.ts";
 import {KeyVault, MemoryKeyVault} from "../secrets/KeyVault.ts";
 import {gatewayRequest, type GatewayAnswer} from "../../test/support/gateway/gatewayRequest.ts";
 import {safeStorageDouble} from "../../test/support/gateway/safeStorageDouble.ts";
+import {freePort, holdPort} from "../../test/support/ports.ts";
+import {firstEnginePort} from "../engine/enginePort.ts";
 
 const remoteKey = "ck_test123";
 const tinyModel = await ensureTinyGguf();
@@ -323,4 +325,62 @@ test("stopping the engine makes /local a 503; a failed start is reported in the 
     const started = JSON.parse((await call("/gateway/api/engine/start", {body: {modelPath: tinyModel}})).body) as GatewayState;
     assert.equal(started.engine.status, "running");
     assert.equal((await call("/local/svc-1/v1/chat/completions", {body: chatBody})).status, 200);
+});
+
+test("the engine's port is kept in the data folder: chosen once, changed from the app, a taken one refused", async () => {
+    const appDataDir = path.join(dir, "port-app-data");
+    const settingsFile = path.join(appDataDir, "engine-settings.json");
+    const open = (enginePort?: number) => Gateway.start({mode: "web", supervisor: new EngineSupervisor({modelPath: tinyModel, threads: 1, gpu: "off"}),
+        connections: ConnectionStore.inMemory(), vault: new MemoryKeyVault(), rendererDir, appDataDir, enginePort});
+    const send = (app: Gateway, port: unknown) =>
+        gatewayRequest(app.url + "gateway/api/engine/port", {headers: {"x-gateway-token": app.token}, body: {port}});
+
+    // The first launch chooses the first free port from 8081 and saves it; the next launch takes the saved one.
+    const first = await open();
+    const chosen = first.state().engine.port!;
+    assert.ok(chosen >= firstEnginePort && chosen < firstEnginePort + 100, `chose ${chosen}`);
+    assert.deepEqual(JSON.parse(await readFile(settingsFile, "utf8")), {version: 1, port: chosen});
+    await first.close();
+    const later = await open();
+    try {
+        assert.equal(later.state().engine.port, chosen, "kept across launches");
+        // A change from the app moves the running engine at once and is saved.
+        const port = await freePort();
+        await later.supervisor.start();
+        const moved = await send(later, port);
+        assert.equal(moved.status, 200, moved.body);
+        const state = JSON.parse(moved.body) as GatewayState;
+        assert.equal(state.engine.status, "running");
+        assert.equal(state.engine.url, `http://127.0.0.1:${port}`);
+        assert.equal(state.engine.port, port);
+        assert.deepEqual(JSON.parse(await readFile(settingsFile, "utf8")), {version: 1, port});
+
+        // A port another program holds is refused with what to do; nothing changes.
+        const taken = await holdPort(0);
+        try {
+            const refused = await send(later, taken.port);
+            assert.equal(refused.status, 409);
+            assert.equal(JSON.parse(refused.body).error.code, "port_in_use");
+            assert.match(JSON.parse(refused.body).error.message, new RegExp(`port ${taken.port} on 127\\.0\\.0\\.1 is in use by another program.*choose another port`));
+        } finally {
+            await new Promise((resolve) => taken.close(resolve));
+        }
+        assert.equal(later.state().engine.url, `http://127.0.0.1:${port}`);
+        assert.equal(JSON.parse(await readFile(settingsFile, "utf8")).port, port);
+        for (const bad of [80, 70_000, "8090", 1.5]) assert.equal((await send(later, bad)).status, 400, String(bad));
+
+        // Stopped, a change is for the next start, which listens there.
+        await later.supervisor.stop();
+        const next = await freePort();
+        assert.equal(JSON.parse((await send(later, next)).body).engine.status, "stopped");
+        assert.equal((await later.supervisor.start()).url, `http://127.0.0.1:${next}`);
+    } finally {
+        await later.close();
+    }
+
+    // A port given at launch (npm run web -- --engine-port) is for that launch only.
+    const flagged = await open(0);
+    assert.equal(flagged.state().engine.port, 0);
+    await flagged.close();
+    assert.notEqual(JSON.parse(await readFile(settingsFile, "utf8")).port, 0);
 });

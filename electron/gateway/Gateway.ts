@@ -1,14 +1,17 @@
 import {randomBytes} from "node:crypto";
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {AddressInfo} from "node:net";
+import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {toApiError} from "../../native/http/replies.ts";
 import {closeIfBodyUnread, hasBody, readJsonBody} from "../../native/http/requests.ts";
-import {optional, readInteger, readObject, readString, rejectUnknownFields} from "../../protocol/validation.ts";
+import {optional, readInteger, readObject, readString, rejectUnknownFields, required} from "../../protocol/validation.ts";
 import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
 import {type ConnectionStore, readRemoteProfileInput} from "../connections/ConnectionStore.ts";
 import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
+import {EngineSettingsStore} from "../engine/EngineSettingsStore.ts";
+import {checkPort, lowestEnginePort, portInUseMessage} from "../engine/enginePort.ts";
 import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "../api/answers.ts";
 import {matchGatewayRoute} from "../../protocol/gateway/routes.ts";
 import {AppDataStore, appDataBodyLimits} from "../appData/AppDataStore.ts";
@@ -37,8 +40,13 @@ export type GatewayOptions = {
     downloads?: ModelDownloads,
     /** Load on first `/local` request, unload when idle (both off by default). */
     lifecycle?: Partial<EngineLifecycleSettings>,
-    /** The folder of the renderer's saved data, `/gateway/api/app-data/...` (absent: those routes answer 404). */
-    appDataDir?: string
+    /**
+     * The folder of the renderer's saved data, `/gateway/api/app-data/...` (absent: those routes answer 404), and of the
+     * engine's settings (its port), which the gateway gives the supervisor before the engine first starts.
+     */
+    appDataDir?: string,
+    /** The engine's port for this launch (a command-line flag): wins over the saved one, and is not saved. */
+    enginePort?: number
 };
 
 const defaultRendererDir = fileURLToPath(new URL("../../renderer/dist/", import.meta.url));
@@ -66,6 +74,7 @@ export class Gateway {
     private readonly library?: ModelLibrary;
     private readonly localKey: LocalEngineKey;
     private readonly appData?: AppDataStore;
+    private engineSettings?: EngineSettingsStore;
 
     private constructor(options: GatewayOptions) {
         this.mode = options.mode;
@@ -96,6 +105,10 @@ export class Gateway {
             });
         });
         gateway.listeningPort = (gateway.server.address() as AddressInfo).port;
+        if (options.appDataDir != null) {
+            gateway.engineSettings = await EngineSettingsStore.open(path.join(options.appDataDir, "engine-settings.json"));
+            options.supervisor.setPort(await gateway.engineSettings.launchPort(options.enginePort));
+        } else if (options.enginePort != null) options.supervisor.setPort(options.enginePort);
         return gateway;
     }
 
@@ -226,6 +239,25 @@ export class Gateway {
         // For scripts on this machine (View code): the page can already drive the engine through /local, so the
         // launch token that guards this route guards the same power.
         engineKey: async () => ({status: 200, body: {key: this.supervisor.authorization().slice("Bearer ".length)}}),
+        setEnginePort: async ({readBody}) => {
+            const body = readObject(await readBody(), []);
+            rejectUnknownFields(body, [], ["port"]);
+            const port = required(body, "port", [], (value, at) => readInteger(value, at, {min: 0, max: 65535}));
+            if (port !== 0 && port < lowestEnginePort)
+                throw new GatewayError(400, "invalid_request", "invalid_request_error",
+                    `port: must be 0 (a free port at every start) or ${lowestEnginePort} to 65535; lower ports need administrator rights`);
+            if (port === this.supervisor.port()) return this.answer();
+            const {status, url} = this.supervisor.status();
+            // The port the engine runs on now (a free one it was given) is ours to keep; another program holds any other taken one.
+            const current = url != null && new URL(url).port === String(port);
+            if (port !== 0 && !current && await checkPort(port) === "in_use")
+                throw new GatewayError(409, "port_in_use", "invalid_request_error", portInUseMessage(port));
+            await this.engineSettings?.setPort(port);
+            // A running engine moves at once; a stopped one listens there at its next start. A failed start is in the state.
+            if ((status === "running" || status === "starting") && !current) await this.supervisor.start(undefined, {port}).catch(() => undefined);
+            else this.supervisor.setPort(port);
+            return this.answer();
+        },
         setLocalKey: async ({readBody}) => {
             const body = readObject(await readBody(), []);
             rejectUnknownFields(body, [], ["secret"]);

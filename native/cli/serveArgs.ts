@@ -1,5 +1,5 @@
 import type {GpuChoice} from "../engine/LocalEngine.ts";
-import {defaultThreads} from "../engine/threads.ts";
+import {describeDefaultThreads} from "../engine/threads.ts";
 import {embeddedModelNote, embeddedModelPath, hasEmbeddedModel} from "../library/embeddedModel.ts";
 import {parseArgs} from "node:util";
 import type {GpuLayersChoice} from "../gpu/planModelLoad.ts";
@@ -40,7 +40,7 @@ export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [option
   --admin-key <key>      lets other machines use /admin/v1 and /metrics (default: loopback callers only; $${adminKeyEnvVar}
                          gives it kept off the command line, as the app does with a per-launch one)
   --key-activation-seconds <n>  a created or rotated key may fail for this long, as the hosted service's can (0-60, default 0)
-  --threads <n>          generation threads (default ${defaultThreads()}: this machine's cores less one, for Node's own thread)
+  --threads <n>          generation threads (default ${describeDefaultThreads()})
   --mmproj <f>           vision projector (mmproj GGUF) of the --model file: chat, Responses and decisions read images
                          (default: a projector of the same name beside the model, as the library pairs them)
   --decision-model <f>   GGUF for svc-1-decision (default: the --model file)

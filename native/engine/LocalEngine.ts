@@ -108,7 +108,7 @@ export type GpuChoice = "auto" | "off" | "cuda" | "vulkan" | "metal";
 
 export type LocalEngineOptions = {
     modelPath: string,
-    /** Evaluation threads; defaults to the machine's cores (node-llama-cpp's own default is far slower on small machines). */
+    /** Evaluation threads; default `defaultThreads()`, the machine's cores less one (node-llama-cpp's own default is far slower on small machines). */
     threads?: number,
     gpu?: GpuChoice,
     /** Layers offloaded to the GPU: a count, `auto` (what fits in free VRAM; default) or `max` (all). */

@@ -9,3 +9,8 @@ import os from "node:os";
 export function defaultThreads(cores = os.availableParallelism()): number {
     return Math.max(1, cores - 1);
 }
+
+/** How the default is chosen, for help texts: `defaultThreads` itself and its rule, so the text cannot say otherwise. */
+export function describeDefaultThreads(cores = os.availableParallelism()): string {
+    return cores > 1 ? `${defaultThreads(cores)}: this machine's ${cores} cores less one, for Node's own thread` : `${defaultThreads(cores)}: this machine's one core`;
+}

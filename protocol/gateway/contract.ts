@@ -150,6 +150,11 @@ export type EngineStatus = {
     pid?: number,
     /** The engine's own loopback URL while running; the gateway proxies to it and never shows it. */
     url?: string,
+    /**
+     * The loopback port the engine is started on, kept across restarts and (in the app's data folder) across launches;
+     * 0: a free port at every start.
+     */
+    port?: number,
     /** Restarts after crashes since the engine last ran stably. */
     restarts: number
 };

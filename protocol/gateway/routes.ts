@@ -11,6 +11,7 @@ export const gatewayRoutes = {
     startEngine: {method: "POST", path: "/engine/start"},
     stopEngine: {method: "POST", path: "/engine/stop"},
     engineKey: {method: "GET", path: "/engine/key"},
+    setEnginePort: {method: "POST", path: "/engine/port"},
     setLocalKey: {method: "POST", path: "/engine/workspace-key"},
     clearLocalKey: {method: "DELETE", path: "/engine/workspace-key"},
     addConnection: {method: "POST", path: "/connections"},
@@ -49,6 +50,7 @@ export type GatewayRouteTypes = {
     startEngine: {body: ({modelPath?: string} | {modelId: string}) & {threads?: number}, answer: GatewayState},
     stopEngine: {body: Record<string, never>, answer: GatewayState},
     engineKey: {body: undefined, answer: {key: string}},
+    setEnginePort: {body: {port: number}, answer: GatewayState},
     setLocalKey: {body: {secret: string}, answer: GatewayState},
     clearLocalKey: {body: undefined, answer: GatewayState},
     addConnection: {body: {name: string, baseUrl: string, apiKey?: string}, answer: GatewayState & {connection: GatewayState["connections"][number]}},
@@ -104,6 +106,11 @@ export function createGatewayClient(send: GatewaySend) {
         stopEngine: () => call("stopEngine", {body: {}}),
         /** The local engine's per-launch key, for scripts run on this machine. */
         engineKey: () => call("engineKey"),
+        /**
+         * The port the local engine listens on from now on (saved in the app's data folder); a running engine restarts
+         * on it. 0: a free port at every start. A port another program holds is refused (409 `port_in_use`).
+         */
+        setEnginePort: (port: number) => call("setEnginePort", {body: {port}}),
         /**
          * The workspace key (`ck_...`) the gateway sends for the app's own model requests once the local engine holds
          * workspaces; kept in the key vault like a remote key and never sent back (the state shows its public start).
