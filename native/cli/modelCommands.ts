@@ -9,9 +9,14 @@ import {downloadModel} from "../download/downloadModel.ts";
 import {ProgressPrinter} from "./progress.ts";
 import type {LibraryListing, LibraryModel} from "../../protocol/gateway/contract.ts";
 
+export const gpuUsage = `usage: svc-studio gpu [--json]     which GPU backends (cuda, vulkan, metal) the engine can use on this machine,
+                                 and why not; what \`serve --gpu auto\` will pick
+  --json               the report as JSON`;
+
 /** `svc-studio gpu [--json]`: which GPU backend the engine can use, and why not when it cannot. */
 export async function runGpu(argv: string[]): Promise<void> {
-    const {values} = parseArgs({args: argv, strict: true, options: {"json": {type: "boolean"}}});
+    const {values} = parseArgs({args: argv, strict: true, options: {"json": {type: "boolean"}, "help": {type: "boolean", short: "h"}}});
+    if (values.help) return console.log(gpuUsage);
     const report = await detectGpu();
     console.log(values.json ? JSON.stringify(report, null, 2) : formatGpuReport(report));
 }

@@ -19,8 +19,7 @@ export function parseChatCompletionRequest(raw: unknown): ChatCompletionRequest 
     const responseFormat = optional(body, "response_format", [], readResponseFormat);
 
     if (streamOptions != null && !stream) fail(["stream_options"], "is only allowed when stream is true");
-    if (stream && responseFormat != null && responseFormat.type !== "text")
-        fail(["response_format"], "is not supported with stream: this deployment does not support constrained decoding on streaming requests");
+    refuseFormatOnStream(responseFormat, stream);
     refuseForcedCallOnStream(toolChoice, stream);
     const topLogprobs = readChatLogprobs(body);
 
@@ -248,6 +247,12 @@ export function readToolChoice(value: unknown, path: FieldPath, tools: ChatTool[
     if (!tools?.some((tool) => tool.function.name === name))
         fail([...fnPath, "name"], `names no function in tools: ${JSON.stringify(name)}`);
     return {type: "function", function: {name}};
+}
+
+/** Spec 2.7 and §7 cause 5: JSON mode (`json_object`, `json_schema`) is for non-streaming requests only. */
+export function refuseFormatOnStream(responseFormat: {type: string} | undefined, stream: boolean) {
+    if (stream && responseFormat != null && responseFormat.type !== "text")
+        fail(["response_format"], "is not supported with stream: this deployment does not support constrained decoding on streaming requests");
 }
 
 /** Spec 2.5.2 and 6.2: forcing a call (`required` or a named function) is for non-streaming requests only. */

@@ -5,9 +5,12 @@ import {repoRoot} from "./startProcess.ts";
 
 export const artifactsDir = path.join(repoRoot, "test-artifacts/ui");
 
-/** Saves the page as `test-artifacts/ui/<name>.png` (`name` may name a subfolder) (for people to look at; nothing compares them). */
-export async function screenshot(page: Page, name: string) {
-    await mkdir(path.dirname(path.join(artifactsDir, `${name}.png`)), {recursive: true});
+/**
+ * Saves the page as `<dir>/<name>.png`, by default `test-artifacts/ui/<name>.png` (`name` may name a subfolder), for people
+ * to look at; nothing compares them. The documentation's pictures are taken with it too (`npm run docs:screenshots`).
+ */
+export async function screenshot(page: Page, name: string, dir = artifactsDir) {
+    await mkdir(path.dirname(path.join(dir, `${name}.png`)), {recursive: true});
     await page.evaluate(async () => {
         await document.fonts.ready;
         // Transitions and finite animations (a bar easing to its width) run to their end; endless ones (a pulsing badge) never do.
@@ -17,5 +20,5 @@ export async function screenshot(page: Page, name: string) {
         await new Promise(requestAnimationFrame);
         await new Promise(requestAnimationFrame);
     });
-    await page.screenshot({path: path.join(artifactsDir, `${name}.png`)});
+    await page.screenshot({path: path.join(dir, `${name}.png`)});
 }

@@ -87,7 +87,7 @@ export function HistoryDetail({entry}: {entry: HistoryEntry}) {
             </div>
             {entry.error && <ApiErrorView error={entry.error} />}
             {text && <><div className="card-label">Reply</div><div className="reply-text">{text}</div></>}
-            <RunStats run={{status: entry.status, timing: entry.timing}} usage={usage} />
+            <RunStats run={{timing: entry.timing, request: entry.request}} usage={usage} />
             <div className="card-label">Request</div>
             <pre className="code-block small-code">{JSON.stringify(elideDataUrls(entry.request), null, 2)}</pre>
         </div>

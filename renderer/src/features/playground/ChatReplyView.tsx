@@ -3,7 +3,7 @@ import {useState} from "react";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import type {ChoiceState, ToolCall} from "./chat.ts";
-import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection} from "./runViews.tsx";
+import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection, WaitingForOutput} from "./runViews.tsx";
 import {logitBiasAdder, useChatStore} from "./stores.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
@@ -22,10 +22,10 @@ export function ChatReplyView() {
                 {reply.id && <span className="muted mono small">{reply.id}</span>}
                 {run.status === "stopped" && <span className="badge badge-warn" data-testid="stopped-badge">stopped by you · partial reply</span>}
             </div>
-            {reply.choices.length === 0 && streaming && <div className="muted">Waiting for the first token…</div>}
+            {reply.choices.length === 0 && streaming && <WaitingForOutput run={run} />}
             {reply.choices.map((choice) => (
                 <ChoiceView key={choice.index} choice={choice} showIndex={reply.choices.length > 1} streaming={streaming && choice.finishReason === null}
-                    canKeep={!streaming} />
+                    canKeep={!streaming} usage={reply.usage} choiceCount={reply.choices.length} />
             ))}
             {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}
             {run.status !== "running" && <RunStats run={run} usage={reply.usage} />}
@@ -35,10 +35,11 @@ export function ChatReplyView() {
 
 const addChatLogitBias = logitBiasAdder(useChatStore);
 
-type ChoiceViewProps = {choice: ChoiceState, showIndex: boolean, streaming: boolean, canKeep: boolean};
+/** `usage` and `choiceCount`: the reply's, which the token view compares its count with. */
+type ChoiceViewProps = {choice: ChoiceState, showIndex: boolean, streaming: boolean, canKeep: boolean, usage?: Record<string, unknown>, choiceCount: number};
 
 /** One choice of a chat reply: reasoning, answer text, tool calls, finish reason. */
-export function ChoiceView({choice, showIndex, streaming, canKeep}: ChoiceViewProps) {
+export function ChoiceView({choice, showIndex, streaming, canKeep, usage, choiceCount}: ChoiceViewProps) {
     const scroll = useStickToBottom<HTMLDivElement>(choice.content);
     return (
         <div className="choice" data-testid="choice">
@@ -59,7 +60,7 @@ export function ChoiceView({choice, showIndex, streaming, canKeep}: ChoiceViewPr
                     {!choice.content && !streaming && <span className="muted">(empty content)</span>}
                 </div>
             )}
-            {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addChatLogitBias} />}
+            {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addChatLogitBias} usage={usage} choices={choiceCount} />}
             {choice.toolCalls.map((call) => <ToolCallAnswer key={call.id || call.function.name} call={call} allCalls={choice.toolCalls} />)}
         </div>
     );

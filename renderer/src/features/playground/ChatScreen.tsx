@@ -15,7 +15,8 @@ export function ChatScreen() {
     const systemPrompt = useChatStore((state) => state.draft.systemPrompt);
     const run = useChatStore((state) => state.run);
     const draft = useChatStore((state) => state.draft);
-    const problems = Object.values(buildChatRequest(draft).errors);
+    const {errors} = buildChatRequest(draft);
+    const problems = Object.values(errors);
     const {data: gateway} = useGatewayState();
     const imageCount = draft.messages.reduce((count, message) => count + message.images.length, 0);
     return (
@@ -28,7 +29,11 @@ export function ChatScreen() {
                 </div>
                 <MessageList />
                 <ImageSupportNote support={imageSupport(gateway?.engine, activeConnection(gateway))} imageCount={imageCount} />
-                <RunBar run={run} onRun={() => void runChat()} onStop={() => stopRun("chat")} disabledReason={problems.length ? problems[0] : null} />
+                <RunBar run={run} onRun={() => void runChat()} onStop={() => stopRun("chat")} disabledReason={problems.length ? problems[0] : null}
+                    actions={errors.stream && problems.length === 1 && (
+                        <button type="button" className="btn" data-testid="stream-off-button" title="Sets stream to false in the Parameters tab"
+                            onClick={() => useChatStore.getState().setParam("stream", false)}>Turn stream off</button>
+                    )} />
                 <ChatReplyView />
             </div>
             <ChatSettings />

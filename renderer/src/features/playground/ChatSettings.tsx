@@ -50,7 +50,7 @@ const example = JSON.stringify([{
 export function ToolsEditor() {
     const toolsText = useChatStore((state) => state.draft.toolsText);
     const toolChoice = useChatStore((state) => state.draft.toolChoice);
-    const stream = useChatStore((state) => state.draft.params.stream === true);
+    const streamError = useChatStore((state) => buildChatRequest(state.draft).errors.stream);
     const {setToolsText, setToolChoice} = useChatStore.getState();
     const parsed = parseToolsText(toolsText);
     const names = parsed.tools?.map((tool) => tool.function.name) ?? [];
@@ -76,9 +76,18 @@ export function ToolsEditor() {
                     {missing && <option value={toolChoice}>{toolChoice.slice("function:".length)} (not in tools)</option>}
                 </select>
                 {missing && <div className="field-error">tool_choice names a function that is not in tools</div>}
-                {forcing && stream && <div className="field-warning">Forcing a tool applies to non-streaming requests only; with stream on the server answers 400 (spec 2.5).</div>}
-                {!missing && !(forcing && stream) && <div className="param-help">Forcing is an instruction, not a guarantee: check the reply carries tool_calls.</div>}
+                {forcing && streamError && <StreamOff reason="Forcing a tool call works only without streaming (spec 2.5): Run waits until stream is off." />}
+                {!missing && !(forcing && streamError) && <div className="param-help">Forcing is an instruction, not a guarantee: check the reply carries tool_calls.</div>}
             </div>
+        </div>
+    );
+}
+
+/** Why Run waits, with the one change that lets it go: stream off (the Parameters tab shows it too). */
+function StreamOff({reason}: {reason: string}) {
+    return (
+        <div className="field-warning" data-testid="stream-conflict">
+            {reason} <button type="button" className="link-btn" onClick={() => useChatStore.getState().setParam("stream", false)}>Turn stream off</button>
         </div>
     );
 }
@@ -106,9 +115,7 @@ export function ResponseFormatEditor() {
                 <JsonEditor path={editorPaths.jsonSchema} label="json_schema JSON" testId="json-schema-editor" value={format.schemaText}
                     onChange={(schemaText) => setFormat({...format, schemaText})} error={parsed.error ?? null} height={280} />
             )}
-            {format.mode !== "none" && stream && (
-                <div className="field-warning">JSON mode is for non-streaming chat only; with stream on the server answers 400 (spec 2.7).</div>
-            )}
+            {format.mode !== "none" && stream && <StreamOff reason="JSON mode works only without streaming (spec 2.7): Run waits until stream is off." />}
             <div className="param-help">
                 {format.mode === "json_schema" ? "The json_schema object: {name, schema}. The schema root should be type: object." : "JSON mode makes the reply one JSON value, with no prose or code fence."}
             </div>

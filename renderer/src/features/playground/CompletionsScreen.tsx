@@ -5,7 +5,7 @@ import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import {AutoTextarea, SidePanel} from "../../ui/controls.tsx";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
 import {completionsParamSpecs} from "./params.ts";
-import {RunBar, useRevealWhenRunning, RunStats} from "./runViews.tsx";
+import {RunBar, useRevealWhenRunning, RunStats, WaitingForOutput} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
 import {logitBiasAdder, runCompletions, scoreCompletionsPrompt, useCompletionsStore} from "./stores.ts";
 import {isScoreRequest} from "./completions.ts";
@@ -58,6 +58,7 @@ export function CompletionsReplyView() {
                 <h3>{isScoreRequest(run.request) ? "Prompt scores" : "Completion"}</h3>
                 {run.status === "stopped" && <span className="badge badge-warn">stopped by you · partial text</span>}
             </div>
+            {reply.choices.length === 0 && streaming && <WaitingForOutput run={run} />}
             {reply.choices.map((choice) => (
                 <div className="choice" key={choice.index}>
                     <div className="choice-head">
@@ -68,7 +69,8 @@ export function CompletionsReplyView() {
                         {choice.content}
                         {streaming && choice.finishReason === null && <span className="caret" aria-hidden="true" />}
                     </div>
-                    {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addCompletionsLogitBias} />}
+                    {!streaming && <TokenProbabilities scores={choice.tokens} onBias={addCompletionsLogitBias} usage={reply.usage} choices={reply.choices.length}
+                        echoed={run.request?.echo === true} />}
                 </div>
             ))}
             {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}

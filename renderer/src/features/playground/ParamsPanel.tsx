@@ -1,13 +1,21 @@
 // The Parameters panel of a playground: one field per parameter spec, and the preset picker above it.
 import {useEffect, useState} from "react";
-import {type ParamSpec, type ParamValue, type ParamValues, checkParam} from "./params.ts";
+import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
+import {type ParamSpec, type ParamTarget, type ParamValue, type ParamValues, checkParam, specsForTarget} from "./params.ts";
 import type {HistoryKind} from "./runs.ts";
 import {usePresetsStore} from "./stores.ts";
 
 type ParamsPanelProps = {specs: readonly ParamSpec[], values: ParamValues, onChange: (key: string, value: ParamValue) => void};
 
-/** Every parameter of a playground, grouped as the spec groups them. */
-export function ParamsPanel({specs, values, onChange}: ParamsPanelProps) {
+/** The rules' target: the active connection, and for the local engine the context of the model it runs. */
+export function useParamTarget(): ParamTarget {
+    const {data: gateway} = useGatewayState();
+    return activeConnection(gateway).kind === "remote" ? {kind: "remote"} : {kind: "local", contextSize: gateway?.engine.contextSize};
+}
+
+/** Every parameter of a playground, grouped as the spec groups them, with the limits of the server it talks to. */
+export function ParamsPanel({specs: allSpecs, values, onChange}: ParamsPanelProps) {
+    const specs = specsForTarget(allSpecs, useParamTarget());
     const groups = [...new Set(specs.map((spec) => spec.group))];
     return (
         <div className="params-panel">

@@ -8,7 +8,7 @@ import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
 import {responsesParamSpecs} from "./params.ts";
 import {type ResponsesReply, outputTokensOf} from "./responses.ts";
-import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats} from "./runViews.tsx";
+import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats, WaitingForOutput} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
 import {runResponses, useResponsesStore} from "./stores.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
@@ -85,12 +85,13 @@ export function ResponsesReplyView() {
                 {reply.status && <span className="badge">status: {reply.status}</span>}
                 {run.status === "stopped" && <span className="badge badge-warn">stopped by you · partial output</span>}
             </div>
+            {streaming && reply.outputText === "" && reply.reasoningText === "" && <WaitingForOutput run={run} />}
             <ReasoningSection reasoning={reply.reasoningText} streaming={streaming} />
             <div className="reply-text scrolling" data-testid="responses-output" ref={scroll.ref} onScroll={scroll.onScroll}>
                 {reply.outputText}
                 {streaming && <span className="caret" aria-hidden="true" />}
             </div>
-            {!streaming && <TokenProbabilities scores={outputTokensOf(reply.response)} />}
+            {!streaming && <TokenProbabilities scores={outputTokensOf(reply.response)} usage={reply.usage} />}
             <EventsList reply={reply} />
             {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}
             {!streaming && <RunStats run={run} usage={reply.usage} />}

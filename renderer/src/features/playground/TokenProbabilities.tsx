@@ -2,26 +2,41 @@
 // the sequence's total log-probability and perplexity. It shows only when the server returned scores. When the
 // scores carry token ids (the local engine's `x_svc.token_ids`), the popover reads them out with one-click
 // logit_bias entries; without ids (a remote server) the readout is not shown.
+import type {CSSProperties} from "react";
 import {type TokenScore, biasPresets, percent, showToken, summarize} from "./probabilities.ts";
+import {scoredCountDefinition, scoredTokensNote} from "./runNumbers.ts";
 
 /** Sets `bias` for token `id` in the parameters panel's logit_bias editor. */
 export type AddLogitBias = (id: number, bias: number) => void;
 
-type TokenProbabilitiesProps = {scores: readonly TokenScore[] | undefined, onBias?: AddLogitBias};
+/**
+ * `usage`: the reply's usage, whose output tokens the count is compared with; `choices`: how many choices share that
+ * usage; `echoed`: the scores include the echoed prompt (legacy `echo`), which usage does not count as output.
+ */
+type TokenProbabilitiesProps = {
+    scores: readonly TokenScore[] | undefined,
+    onBias?: AddLogitBias,
+    usage?: Record<string, unknown>,
+    choices?: number,
+    echoed?: boolean
+};
 
-export function TokenProbabilities({scores, onBias}: TokenProbabilitiesProps) {
+export function TokenProbabilities({scores, onBias, usage, choices, echoed}: TokenProbabilitiesProps) {
     if (scores == null || scores.length === 0) return null;
     const summary = summarize(scores);
+    const note = summary == null ? null : scoredTokensNote(summary.count, usage, {choices, echoed});
     return (
         <div className="token-probabilities" data-testid="token-probabilities">
             <div className="token-summary muted" data-testid="token-summary">
                 {summary == null ? "no scored tokens" : (
                     <>
-                        {summary.count} tokens · total log-prob <span className="mono">{summary.total.toFixed(3)}</span>
+                        <span title={scoredCountDefinition} data-testid="token-count">{summary.count} tokens scored</span>
+                        {" · "}total log-prob <span className="mono">{summary.total.toFixed(3)}</span>
                         {" · "}perplexity <span className="mono">{summary.perplexity.toFixed(2)}</span>
                     </>
                 )}
             </div>
+            {note && <div className="token-usage-note muted" data-testid="token-usage-note">{note}</div>}
             <div className="token-strip">
                 {scores.map((score, index) => <TokenChip key={index} score={score} onBias={onBias} />)}
             </div>
@@ -34,8 +49,9 @@ function TokenChip({score, onBias}: {score: TokenScore, onBias?: AddLogitBias}) 
     const probability = score.logprob == null ? null : Math.exp(score.logprob);
     const label = `${JSON.stringify(score.token)}: ${score.logprob == null ? "not scored" : percent(score.logprob)}`;
     return (
-        <span className="token-chip mono" tabIndex={0} data-testid="token-chip" aria-label={label}
-            style={{backgroundColor: probability == null ? undefined : `rgba(80, 160, 255, ${(0.1 + 0.6 * probability).toFixed(3)})`}}>
+        <span className={`token-chip mono${probability == null ? "" : " scored"}`} tabIndex={0} data-testid="token-chip" aria-label={label}
+            onMouseEnter={(event) => keepPopoverInside(event.currentTarget)} onFocus={(event) => keepPopoverInside(event.currentTarget)}
+            style={probability == null ? undefined : {"--token-shade-alpha": (0.1 + 0.6 * probability).toFixed(3)} as CSSProperties}>
             {showToken(score.token)}
             <span className="token-popover" role="tooltip" data-testid="token-popover">
                 <span className="token-popover-head">
@@ -53,6 +69,19 @@ function TokenChip({score, onBias}: {score: TokenScore, onBias?: AddLogitBias}) 
             </span>
         </span>
     );
+}
+
+/**
+ * Opens a chip's popover towards the left when, opened to the right, it would pass the right edge of the token strip
+ * (and be cut off by the scrolling reply column); called as it opens, when CSS has just made it visible.
+ */
+function keepPopoverInside(chip: HTMLElement) {
+    const popover = chip.querySelector<HTMLElement>(".token-popover");
+    const strip = chip.closest(".token-strip");
+    if (popover == null || strip == null) return;
+    // A data attribute, not a class: React owns the chip's className.
+    delete chip.dataset.popoverSide;
+    if (popover.getBoundingClientRect().right > strip.getBoundingClientRect().right) chip.dataset.popoverSide = "left";
 }
 
 function TokenId({id}: {id: number}) {

@@ -164,3 +164,16 @@ test("a body read back into a draft builds the same body again (history re-open)
     })).body;
     assert.deepEqual(buildChatRequest(draftFromChatRequest(original)).body, original);
 });
+
+test("a streamed request that forces a tool call or asks for JSON mode is stopped with the server's own reason", () => {
+    for (const toolChoice of ["required", "function:get_weather"] as const) {
+        const streamed = buildChatRequest(draft({toolsText: weatherTools, toolChoice, params: {stream: true}}));
+        assert.equal(streamed.errors.stream, "tool_choice: forcing a tool call is not supported on streaming requests; use \"auto\" or send stream: false");
+        // The server's parser refuses the same body.
+        assert.throws(() => parseChatCompletionRequest(streamed.body), /forcing a tool call is not supported on streaming requests/);
+        assert.deepEqual(buildChatRequest(draft({toolsText: weatherTools, toolChoice, params: {stream: false}})).errors, {});
+    }
+    const format = buildChatRequest(draft({responseFormat: {mode: "json_object", schemaText: defaultSchemaText}, params: {stream: true}}));
+    assert.match(format.errors.stream ?? "", /^response_format: is not supported with stream/);
+    assert.deepEqual(buildChatRequest(draft({toolsText: weatherTools, toolChoice: "auto", params: {stream: true}})).errors, {});
+});

@@ -1,7 +1,7 @@
 // The chat playground's model: the draft, the request it builds (and reads back), and the reply as it streams in.
 import type {JsonBody} from "../../../../client/sdk/index.ts";
-import {readTools, readResponseFormat} from "../../../../protocol/chat/parseChatRequest.ts";
-import type {ChatTool} from "../../../../protocol/chat/types.ts";
+import {readTools, readResponseFormat, refuseForcedCallOnStream, refuseFormatOnStream} from "../../../../protocol/chat/parseChatRequest.ts";
+import type {ChatTool, ChatToolChoice} from "../../../../protocol/chat/types.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
 import {newId} from "../../ui/browser.ts";
 import type {DraftImage} from "../../ui/images.tsx";
@@ -195,9 +195,26 @@ export function parseResponseFormat(setting: ResponseFormatSetting): ResponseFor
 
 export type ChatRequestBuild = {
     body: JsonBody,
-    /** Problems that stop a run: JSON the server could not read. The body leaves those fields out. */
-    errors: {tools?: string, tool_choice?: string, response_format?: string}
+    /**
+     * Problems that stop a run: JSON the server could not read (the body leaves those fields out), and `stream`, a
+     * streamed request that forces a tool call or asks for JSON mode, which the server refuses with a 400 (spec 2.5, 2.7).
+     */
+    errors: {tools?: string, tool_choice?: string, response_format?: string, stream?: string}
 };
+
+/**
+ * Why the server would refuse this body for streaming, in its own words (the same checks its parser runs: a forced
+ * tool call, spec 2.5, or JSON mode, spec 2.7, on a streamed request), or null when it would not.
+ */
+export function streamConflict(body: JsonBody): string | null {
+    try {
+        refuseForcedCallOnStream(body.tool_choice as ChatToolChoice | undefined, body.stream === true);
+        refuseFormatOnStream(body.response_format as {type: string} | undefined, body.stream === true);
+        return null;
+    } catch (error) {
+        return (error as Error).message;
+    }
+}
 
 /** The `POST /chat/completions` body (spec 2.1) for the playground's current draft. */
 export function buildChatRequest(draft: ChatDraft): ChatRequestBuild {
@@ -221,6 +238,8 @@ export function buildChatRequest(draft: ChatDraft): ChatRequestBuild {
     const format = parseResponseFormat(draft.responseFormat);
     if (format.error) errors.response_format = format.error;
     else if (format.value) body.response_format = format.value;
+    const conflict = streamConflict(body);
+    if (conflict) errors.stream = conflict;
     return {body, errors};
 }
 

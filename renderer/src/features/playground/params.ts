@@ -1,7 +1,6 @@
 // Request parameters of the playgrounds: their specs (limits from the spec), checks, and reading them into and out of a body.
 import type {JsonBody} from "../../../../client/sdk/index.ts";
 import {limits} from "../../../../protocol/limits.ts";
-import type {HistoryKind} from "./runs.ts";
 import {maxTopLogprobs, outputTextLogprobs} from "../../../../protocol/logprobs.ts";
 import {formatLogitBias, parseLogitBias} from "./probabilities.ts";
 
@@ -64,10 +63,11 @@ function logitBiasSpec(): ParamSpec {
 }
 
 // Every request field of spec 2.1 that is a plain value, with the limits the server enforces
-// (protocol/validation/readSampling.ts, readOutputBudget.ts, parseChatCompletionRequest.ts).
+// (protocol/validation/readSampling.ts, readOutputBudget.ts, parseChatCompletionRequest.ts). The budgets' bounds and
+// help, and seed's help, depend on the connection: the panel shows them through specsForTarget.
 export const chatParamSpecs: ParamSpec[] = [
     {key: "max_tokens", label: "max_tokens", kind: "integer", path: ["max_tokens"], min: 1, max: limits.contextWindow, group: "Output",
-        help: `Output budget. Prompt + budget ≤ ${limits.contextWindow.toLocaleString("en-US")}; default ${limits.defaultChatMaxTokens}.`},
+        help: "Output budget."},
     {key: "max_completion_tokens", label: "max_completion_tokens", kind: "integer", path: ["max_completion_tokens"], min: 1, max: limits.contextWindow, group: "Output",
         help: "Same as max_tokens; wins when both are sent."},
     {key: "n", label: "n", kind: "integer", path: ["n"], min: 1, max: 128, group: "Output", help: "Number of choices."},
@@ -75,7 +75,7 @@ export const chatParamSpecs: ParamSpec[] = [
     {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "0 suits classification and extraction."},
     {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "Nucleus sampling."},
     {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling",
-        help: "Reproducible with temperature 0."},
+        help: "Sampling seed."},
     {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
     {key: "frequency_penalty", label: "frequency_penalty", kind: "number", path: ["frequency_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
     {key: "logprobs", label: "logprobs", kind: "boolean", path: ["logprobs"], group: "Probabilities", help: "Score each output token (the probabilities view)."},
@@ -94,6 +94,44 @@ export const chatParamSpecs: ParamSpec[] = [
     {key: "include_usage", label: "include_usage", kind: "boolean", path: ["stream_options", "include_usage"], requires: "stream", group: "Streaming",
         help: "stream_options.include_usage: the last chunk carries usage."}
 ];
+
+/**
+ * Where the playground's requests go, as far as the parameters' rules depend on it: the local engine, whose window is
+ * the context of the model it loaded (unknown while it is stopped), or the hosted service, whose limits are the spec's.
+ */
+export type ParamTarget = {kind: "local", contextSize?: number} | {kind: "remote"};
+
+const budgetKeys = new Set(["max_tokens", "max_completion_tokens", "max_output_tokens"]);
+
+/** The window a budget must fit on `target`, with where that number comes from, for the help text. */
+function windowOf(target: ParamTarget): {max?: number, text: string} {
+    if (target.kind === "remote") return {max: limits.contextWindow, text: `${limits.contextWindow.toLocaleString("en-US")} (the service's window)`};
+    if (target.contextSize == null) return {text: "the loaded model's context (known once the engine runs)"};
+    return {max: target.contextSize, text: `${target.contextSize.toLocaleString("en-US")} (the loaded model's context)`};
+}
+
+/**
+ * The specs as they hold on `target`: the output budgets bounded by its window, and the help of the budgets and of
+ * `seed` saying what that server does. The local engine fits a default budget into what the prompt leaves, and its
+ * seed fixes sampling at any temperature, each choice of `n` on seed + its index (native/engine/LocalEngine.ts
+ * toGenerationOptions); the hosted service states its own rules (spec 2.1, 2.4).
+ */
+export function specsForTarget(specs: readonly ParamSpec[], target: ParamTarget): ParamSpec[] {
+    const window = windowOf(target);
+    const local = target.kind === "local";
+    const defaultBudget = `default ${limits.defaultChatMaxTokens}${local ? ", lowered to what the prompt leaves" : ""}`;
+    return specs.map((spec) => {
+        if (spec.key === "seed")
+            return {...spec, help: local
+                ? "The same seed and request give the same output at any temperature on this engine; choice i of n uses seed + i."
+                : "Reproducible sampling when combined with temperature 0 (the service's rule)."};
+        if (!budgetKeys.has(spec.key)) return spec;
+        const help = spec.key === "max_completion_tokens" ? "Same as max_tokens; wins when both are sent."
+            : spec.key === "max_output_tokens" ? `Input + budget ≤ ${window.text}. No default: the window left after the input is used.`
+                : `Output budget. Prompt + budget ≤ ${window.text}; ${defaultBudget}.`;
+        return {...spec, max: window.max, help};
+    });
+}
 
 /** What a fresh chat playground sends: a small budget suits demos, streaming shows the engine working. */
 export const defaultChatParams = {max_tokens: 256, temperature: 0.7, stream: true, include_usage: true};
@@ -119,13 +157,13 @@ export const defaultResponsesParams = {max_output_tokens: 256, stream: true};
 // shape with chat's budget rules (protocol/completions/parseCompletionRequest.ts).
 export const completionsParamSpecs: ParamSpec[] = [
     {key: "max_tokens", label: "max_tokens", kind: "integer", path: ["max_tokens"], min: 1, max: limits.contextWindow, group: "Output",
-        help: `Default ${limits.defaultChatMaxTokens}; prompt + budget must fit the window.`},
+        help: "Output budget."},
     {key: "n", label: "n", kind: "integer", path: ["n"], min: 1, max: 128, group: "Output", help: "Number of choices."},
     {key: "stop", label: "stop", kind: "stopList", path: ["stop"], max: 4, group: "Output", help: "Up to 4 non-empty stop sequences."},
     {key: "echo", label: "echo", kind: "boolean", path: ["echo"], group: "Output", help: "Repeat the prompt before the completion."},
     {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "0 to 2."},
     {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "0 to 1."},
-    {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling", help: "Reproducible with temperature 0."},
+    {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling", help: "Sampling seed."},
     {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
     {key: "frequency_penalty", label: "frequency_penalty", kind: "number", path: ["frequency_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
     {key: "logprobs", label: "logprobs", kind: "integer", path: ["logprobs"], min: 0, max: maxTopLogprobs, group: "Probabilities",
@@ -138,7 +176,10 @@ export const completionsParamSpecs: ParamSpec[] = [
 
 export const defaultCompletionsParams = {max_tokens: 128, temperature: 0.7, stream: true, include_usage: true};
 
-export const paramSpecsFor: Record<HistoryKind, ParamSpec[]> = {
+/** The playgrounds, each with its own parameters. */
+export type PlaygroundKind = "chat" | "responses" | "completions";
+
+export const paramSpecsFor: Record<PlaygroundKind, ParamSpec[]> = {
     chat: chatParamSpecs,
     responses: responsesParamSpecs,
     completions: completionsParamSpecs

@@ -1,23 +1,63 @@
 // What every playground shows of a run: Run / Stop, status, usage and timings, reasoning; the hooks that keep it in view.
 import {useEffect, useRef, useLayoutEffect, type ReactNode} from "react";
+import {gatewayStateKey, queryClient, useGatewayState} from "../../gateway/gatewayState.ts";
+import type {EngineState} from "../../gateway/types.ts";
 import {useNavStore} from "../../ui/appState.ts";
 import {Icon} from "../../ui/controls.tsx";
+import {generationRate, rateDefinition} from "./runNumbers.ts";
 import type {RunState, RunStatus} from "./runs.ts";
 import {runChat, runCompletions, runResponses, useChatStore, useCompletionsStore, useResponsesStore} from "./stores.ts";
 
 /** `actions`: a playground's other ways to run (the completions "Score this text"), shown beside Run when idle. */
 type RunBarProps = {run: RunState, onRun: () => void, onStop: () => void, disabledReason?: string | null, actions?: ReactNode};
 
+/**
+ * The local engine's status while `run` waits for its first output on it, read again every half second until it runs
+ * (the gateway starts a stopped engine for the request when auto start is on); undefined for any other run.
+ */
+export function useEngineWhileWaiting(run: RunState, waiting: boolean): EngineState | undefined {
+    const {data: gateway} = useGatewayState();
+    const watching = run.status === "running" && run.connectionKind === "local" && waiting;
+    const status = gateway?.engine.status;
+    useEffect(() => {
+        if (!watching) return;
+        const refresh = () => void queryClient.invalidateQueries({queryKey: gatewayStateKey});
+        // A running engine is only confirmed (the state can be seconds old: an idle unload may have stopped it since).
+        if (status === "running") {
+            if (gatewayStateAge() > 1000) refresh();
+            return;
+        }
+        refresh();
+        const timer = setInterval(refresh, 500);
+        return () => clearInterval(timer);
+    }, [watching, status]);
+    return watching ? gateway?.engine : undefined;
+}
+
+/** Milliseconds since the gateway state was last read. */
+const gatewayStateAge = () => Date.now() - (queryClient.getQueryState(gatewayStateKey)?.dataUpdatedAt ?? 0);
+
+/** The line a reply shows before its first output: the engine starting, or the wait for the first token. */
+export function WaitingForOutput({run}: {run: RunState}) {
+    const engine = useEngineWhileWaiting(run, true);
+    if (engine?.status === "starting")
+        return <div className="muted" data-testid="engine-starting">{startingText(engine)}; the request goes through once it runs.</div>;
+    return <div className="muted" data-testid="waiting-first-token">Waiting for the first token…</div>;
+}
+
+const startingText = (engine: EngineState) => `Starting the local engine${engine.model ? ` (${engine.model.split(/[\\/]/).pop()})` : ""}`;
+
 /** Run and Stop, with the run's state; Ctrl/Cmd+Enter runs from anywhere on the screen. */
 export function RunBar({run, onRun, onStop, disabledReason, actions}: RunBarProps) {
     const running = run.status === "running";
+    const engine = useEngineWhileWaiting(run, run.timing.firstByteMs === undefined);
     return (
         <div className="run-bar">
             {running
                 ? <button type="button" className="btn btn-danger" onClick={onStop} data-testid="stop-button"><Icon name="stop" /> Stop</button>
                 : <button type="button" className="btn btn-primary" onClick={onRun} disabled={Boolean(disabledReason)} title={disabledReason ?? "Ctrl+Enter"} data-testid="run-button"><Icon name="play" /> Run</button>}
             {!running && actions}
-            <RunStatusBadge run={run} />
+            <RunStatusBadge run={run} engineStarting={engine?.status === "starting"} />
             {run.connectionName && run.status !== "idle" && <span className="muted small">via {run.connectionName}</span>}
             {run.note && <span className="muted small" data-testid="run-note">{run.note}</span>}
             {disabledReason && !running && <span className="field-error inline">{disabledReason}</span>}
@@ -27,29 +67,27 @@ export function RunBar({run, onRun, onStop, disabledReason, actions}: RunBarProp
 
 const labels: Record<RunState["status"], string> = {idle: "ready", running: "streaming…", done: "done", stopped: "stopped", error: "error"};
 
-export function RunStatusBadge({run}: {run: RunState}) {
-    const label = run.status === "running" && run.request?.stream !== true ? "waiting…" : labels[run.status];
+export function RunStatusBadge({run, engineStarting = false}: {run: RunState, engineStarting?: boolean}) {
+    const label = engineStarting && run.status === "running" ? "starting engine…"
+        : run.status === "running" && run.request?.stream !== true ? "waiting…" : labels[run.status];
     return <span className={`status-badge status-${run.status}`} data-testid="run-status">{label}</span>;
 }
 
-type RunStatsProps = {run: RunState, usage?: Record<string, unknown>};
+type RunStatsProps = {run: Pick<RunState, "timing" | "request">, usage?: Record<string, unknown>};
 
 const ms = (value: number | null | undefined) => value === undefined || value === null ? null : `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`;
 
 /** Usage (spec 2.3) and timings of one reply: Server-Timing from the server, the rest measured here. */
 export function RunStats({run, usage}: RunStatsProps) {
     const {timing} = run;
-    const completion = Number(usage?.completion_tokens ?? usage?.output_tokens);
-    const generateMs = timing.totalMs !== undefined && timing.firstTokenMs !== undefined ? timing.totalMs - timing.firstTokenMs : undefined;
-    const rate = Number.isFinite(completion) && completion > 1 && generateMs && generateMs > 0 ? (completion - 1) / (generateMs / 1000) : undefined;
+    const rate = generationRate(run, usage);
     const cached = (usage?.prompt_tokens_details as {cached_tokens?: number} | undefined)?.cached_tokens
         ?? (usage?.input_tokens_details as {cached_tokens?: number} | undefined)?.cached_tokens;
     const items: Array<[string, string | null, string]> = [
         ["Server-Timing", ms(timing.serverTimingMs), "server-timing"],
         ["first byte", ms(timing.firstByteMs), "first-byte"],
         ["first token", ms(timing.firstTokenMs), "first-token"],
-        ["total", ms(timing.totalMs), "total"],
-        ["tokens/s", rate !== undefined ? rate.toFixed(0) : null, "rate"]
+        ["total", ms(timing.totalMs), "total"]
     ];
     return (
         <div className="run-stats" data-testid="run-stats">
@@ -65,6 +103,12 @@ export function RunStats({run, usage}: RunStatsProps) {
                 {items.filter(([, value]) => value !== null).map(([label, value, id]) => (
                     <span className="stat" key={label} data-testid={`stat-${id}`}><span className="stat-label">{label}</span><span className="stat-value mono">{value}</span></span>
                 ))}
+                {rate !== undefined && (
+                    <span className="stat" data-testid="stat-rate" title={"tokensPerSecond" in rate ? rateDefinition : rate.unmeasured}>
+                        <span className="stat-label">tokens/s</span>
+                        <span className="stat-value mono">{"tokensPerSecond" in rate ? rate.tokensPerSecond.toFixed(0) : "not measurable"}</span>
+                    </span>
+                )}
                 {timing.attempts !== undefined && timing.attempts > 1 && <span className="stat"><span className="stat-label">attempts</span><span className="stat-value mono">{timing.attempts}</span></span>}
             </div>
         </div>

@@ -27,6 +27,8 @@ export type RunState = {
     /** The body that was sent; View code shows the draft, this is what the reply belongs to. */
     request?: JsonBody,
     connectionName?: string,
+    /** Where the request went: a local run may wait for the engine to start. */
+    connectionKind?: "local" | "remote",
     error?: ErrorInfo,
     timing: RunTiming,
     /** "retrying in 1.2 s (HTTP 503)" while the client backs off. */
@@ -131,7 +133,7 @@ export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
     let reply = spec.emptyReply();
     // Local-only extensions go to the local engine alone; the body stored with the run is the one sent.
     const body = connection.kind === "local" ? withLocalTokenIds(spec.body) : spec.body;
-    let run: RunState = {status: "running", request: body, connectionName: connection.name, timing};
+    let run: RunState = {status: "running", request: body, connectionName: connection.name, connectionKind: connection.kind, timing};
     spec.update({reply, run});
 
     const client = svcClientFor(connection, {
