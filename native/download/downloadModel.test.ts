@@ -7,7 +7,8 @@ import path from "node:path";
 import {after, before, test} from "node:test";
 import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {startModelFileServer, type ModelFileServer} from "../../test/support/startModelFileServer.ts";
-import {DownloadError, downloadModel, type DownloadProgress} from "./downloadModel.ts";
+import {freePort} from "../../test/support/ports.ts";
+import {DownloadError, downloadModel, unreachableFault, type DownloadProgress} from "./downloadModel.ts";
 
 const gguf = await readFile(await ensureTinyGguf());
 const ggufSha256 = createHash("sha256").update(gguf).digest("hex");
@@ -134,6 +135,52 @@ test("503 answers are retried with backoff; a server that stays busy ends in an 
     assert.deepEqual(delays, [0, 0], "Retry-After: 0 is honoured");
     const error = await rejects(downloadModel({source: `${server.url}/always-busy.gguf`, dir, maxRetries: 2, ...fast}), "http_error", /failed after 3 attempts: HTTP 503/);
     assert.equal(error.status, 503);
+});
+
+test("a host that refuses connections fails at once with what to check, without the retries a passing fault gets", async () => {
+    const dir = await freshDir();
+    const retries: string[] = [];
+    const startedAt = Date.now();
+    // The default retry policy (5 retries, 1 s doubling): a retried refusal would take half a minute.
+    const error = await rejects(downloadModel({source: `http://127.0.0.1:${await freePort()}/model.gguf`, dir, onRetry: ({error: why}) => retries.push(why.message)}),
+        "unreachable", /cannot download model\.gguf: nothing accepts connections at 127\.0\.0\.1:\d+ \(connection refused\): check the address and port, or start that server/);
+    const elapsedMs = Date.now() - startedAt;
+    assert.deepEqual(retries, []);
+    assert.ok(elapsedMs < 1_000, `failed after ${elapsedMs} ms`);
+    assert.equal((error.cause as {cause?: {code?: string}}).cause?.code, "ECONNREFUSED");
+    assert.deepEqual(await readdir(dir).catch(() => []), []);
+});
+
+test("a host name that does not exist fails at once; a DNS server that does not answer is retried", async (t) => {
+    const lookup = await fetch("http://svc-studio-test.invalid/model.gguf").then(() => undefined, (error: unknown) => error);
+    const code = (lookup as {cause?: {code?: string}} | undefined)?.cause?.code;
+    if (code !== "ENOTFOUND") return t.skip(`this machine's resolver answers .invalid with ${code ?? "an address"}, not ENOTFOUND`);
+    const dir = await freshDir();
+    let retried = false;
+    await rejects(downloadModel({source: "http://svc-studio-test.invalid/model.gguf", dir, onRetry: () => retried = true}),
+        "unreachable", /the host name svc-studio-test\.invalid does not exist \(ENOTFOUND\): check the address/);
+    assert.equal(retried, false);
+    // No answer from the DNS server (EAI_AGAIN), a reset or a timeout may pass: those are retried.
+    for (const passing of ["EAI_AGAIN", "ECONNRESET", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "ENETUNREACH"])
+        assert.equal(unreachableFault(new TypeError("fetch failed", {cause: Object.assign(new Error(passing), {code: passing})}), "http://a.example/m.gguf"), undefined, passing);
+});
+
+test("a server that stops after answering is retried, since it may be restarting", async () => {
+    const dir = await freshDir();
+    const going = await startModelFileServer({"/going.gguf": {body: gguf, dropFirst: 1, dropAfterBytes: 200_000}});
+    const retries: string[] = [];
+    const closing: Array<Promise<void>> = [];
+    const error = await rejects(downloadModel({source: `${going.url}/going.gguf`, dir, maxRetries: 2, ...fast, onRetry: ({error: why}) => {
+        retries.push(why.message);
+        // The connection broke mid-file; by the next attempt the server is gone.
+        if (closing.length === 0) closing.push(going.close());
+    }}), "network", /failed after 3 attempts: cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
+    await Promise.all(closing);
+    assert.match(retries[0], /the connection broke at \d+ bytes/);
+    assert.match(retries[1], /cannot reach 127\.0\.0\.1:\d+: ECONNREFUSED/);
+    assert.equal(retries.length, 2, "the refusal after the break was waited out like any fault (maxRetries in a row)");
+    assert.equal(error.code, "network");
+    assert.ok((await readdir(dir)).includes("going.gguf.part"), "the bytes so far stay for a resume");
 });
 
 test("cancelling mid-download stops it and removes the partial file", async () => {

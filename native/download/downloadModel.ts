@@ -9,7 +9,7 @@ import {parseRetryAfter} from "../../base/common/retryAfter.ts";
 import {backoffDelay, sleep} from "../../base/common/sleep.ts";
 
 export type DownloadErrorCode =
-    | "bad_url" | "http_error" | "not_gguf" | "checksum_mismatch" | "disk_full" | "cancelled" | "network" | "file_error";
+    | "bad_url" | "http_error" | "not_gguf" | "checksum_mismatch" | "disk_full" | "cancelled" | "network" | "unreachable" | "file_error";
 
 /** A download that failed; `message` is one line a person can act on. */
 export class DownloadError extends Error {
@@ -116,7 +116,8 @@ const ggufMagic = Buffer.from("GGUF", "latin1");
 
 /**
  * Downloads a GGUF into the library: into `<name>.part` (with a `.part.json` sidecar), resumed with an HTTP Range
- * after an interruption, retried with exponential backoff on network faults and 5xx/429, checked against the
+ * after an interruption, retried with exponential backoff on network faults and 5xx/429 (not when the address is wrong
+ * from the start: `unreachableFault`), checked against the
  * GGUF magic on its first bytes (an HTML page is refused before anything large is written) and against `sha256`,
  * then renamed into place. Cancelling (the signal) removes the partial file; other failures keep it for a resume.
  */
@@ -167,6 +168,8 @@ class PartDownload {
     private restarts = 0;
     /** SHA-256 of the whole file, fed while it streamed in. */
     private completeHash?: Hash;
+    /** Some server answered this download's request with a response (any status, any attempt). */
+    private received = false;
 
     public constructor(
         private readonly source: ModelSource,
@@ -228,9 +231,13 @@ class PartDownload {
             response = await fetch(this.source.url, {headers, signal, redirect: "follow"});
         } catch (error) {
             if (this.options.signal?.aborted) throw error;
+            // Once its server has answered this download, a refused connection is that server restarting: worth waiting for.
+            const unreachable = this.received ? undefined : unreachableFault(error, this.source.url);
+            if (unreachable != null) throw new DownloadError("unreachable", `cannot download ${this.source.fileName}: ${unreachable}`, {cause: error});
             throw new RetryableError(`cannot reach ${new URL(this.source.url).host}: ${describeNetworkError(error)}`);
         }
 
+        this.received = true;
         if (response.status === 416 && offset > 0) {
             await response.body?.cancel();
             const total = /\*\/(\d+)/.exec(response.headers.get("content-range") ?? "")?.[1];
@@ -422,6 +429,28 @@ function checkSha256(value: string): string {
     const normalized = value.trim().toLowerCase().replace(/^sha256:/, "");
     if (!/^[0-9a-f]{64}$/.test(normalized)) throw new DownloadError("bad_url", `--sha256 must be 64 hex digits, got ${JSON.stringify(value)}`);
     return normalized;
+}
+
+/**
+ * Why the first request could not reach its server, when no retry can help: nothing listens at that address (refused),
+ * the host name does not exist, or its TLS certificate is not trusted. Retrying those for a minute only delays the
+ * message. Undefined for faults that pass (a reset, a timeout, a network that is down, a DNS server that did not answer),
+ * which are retried with backoff like 5xx answers.
+ */
+export function unreachableFault(error: unknown, url: string): string | undefined {
+    type Coded = {code?: string, errors?: Coded[]};
+    const cause = (error as {cause?: Coded}).cause;
+    // A name with IPv4 and IPv6 addresses fails with one error per address (an AggregateError) when all of them fail alike.
+    const codes = new Set(cause?.errors?.map((each) => each.code));
+    const code = cause?.code ?? (codes.size === 1 ? [...codes][0] : undefined) ?? (error as Coded).code;
+    const {host, hostname} = new URL(url);
+    if (code === "ECONNREFUSED")
+        return `nothing accepts connections at ${host} (connection refused): check the address and port, or start that server, then download again`;
+    if (code === "ENOTFOUND")
+        return `the host name ${hostname} does not exist (ENOTFOUND): check the address for a typo`;
+    if (code != null && /CERT|ERR_TLS_CERT|SELF_SIGNED/.test(code))
+        return `the TLS certificate of ${host} is not trusted (${code}): check the address, or the system's certificates`;
+    return undefined;
 }
 
 function describeNetworkError(error: unknown): string {

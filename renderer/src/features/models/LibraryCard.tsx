@@ -2,7 +2,7 @@
 import {useState} from "react";
 import {formatBytes} from "../../../../base/common/format.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
-import {useModelsMutation, isModelInUse} from "./models.ts";
+import {useModelsMutation, isModelInUse, libraryCount, libraryRows} from "./models.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import type {ModelRole, ModelsState, LibraryModel, DownloadJob, PartialDownload} from "./types.ts";
 
@@ -22,16 +22,18 @@ export function LibraryCard({state}: {state: ModelsState}) {
         for (const other of mutations) other.reset();
         mutation.mutate(arg);
     };
+    const rows = libraryRows(state);
+    const count = libraryCount(state);
     return (
         <section className="card" data-testid="models-library">
             <div className="card-title-row">
                 <h3>Library</h3>
-                <span className="badge">{state.models.length} model{state.models.length === 1 ? "" : "s"}</span>
+                <span className="badge" title={count.title} data-testid="library-count">{count.label}</span>
                 <span className="muted small push-right" title="The library folder: .gguf files copied here appear too">
                     Folder <span className="mono break" data-testid="models-dir">{state.dir}</span>
                 </span>
             </div>
-            {(state.models.length > 0 || state.builtIn != null) && (
+            {rows.length > 0 && (
                 <div className="models-table-wrap">
                     <table className="table models-table">
                         <thead>
@@ -41,7 +43,7 @@ export function LibraryCard({state}: {state: ModelsState}) {
                             </tr>
                         </thead>
                         <tbody>
-                            {[...state.models, ...state.builtIn != null ? [state.builtIn] : []].map((model) => (
+                            {rows.map((model) => (
                                 <ModelRow key={model.id} model={model} active={state.active} actions={{
                                     busy,
                                     loadingId: load.isPending ? load.variables : undefined,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
-import {fileNameOf, catalogEntryState, catalogFileName, visibleDownloads, downloadProgress} from "./models.ts";
-import type {CatalogEntry, DownloadJob} from "./types.ts";
+import {fileNameOf, catalogEntryState, catalogFileName, visibleDownloads, downloadProgress, libraryCount, downloadErrorTitle} from "./models.ts";
+import type {CatalogEntry, DownloadJob, LibraryModel} from "./types.ts";
 
 test("the file name of POSIX and Windows paths", () => {
     assert.equal(fileNameOf("/home/me/.local/share/svc-studio/models/Qwen3-0.6B-Q8_0.gguf"), "Qwen3-0.6B-Q8_0.gguf");
@@ -94,4 +94,20 @@ test("a vision model's job: the model's figures first, then its projector's once
     const done = downloadProgress(job({status: "done", receivedBytes: 100, totalBytes: 100, projector: {...projector, receivedBytes: 4096, totalBytes: 4096, done: true}}));
     assert.equal(done.projector, undefined);
     assert.equal(done.fraction, 1);
+});
+
+const libraryModel = (id: string, fields: Partial<LibraryModel> = {}): LibraryModel =>
+    ({id, path: `/models/${id}`, sizeBytes: 1, modifiedAt: "2025-01-01T00:00:00.000Z", roles: [], isDefault: false, ...fields});
+
+test("the library's count is the models listed, the built-in one included, and says so on hover", () => {
+    const builtIn = libraryModel("stories260K", {builtIn: true});
+    assert.deepEqual(libraryCount({models: [], builtIn}),
+        {label: "1 model", title: "Models listed below: 0 GGUF files in the library folder and the built-in stories260K, which ships with the app"});
+    assert.deepEqual(libraryCount({models: [libraryModel("a.gguf"), libraryModel("b.gguf")], builtIn}).label, "3 models");
+    assert.deepEqual(libraryCount({models: [libraryModel("a.gguf")]}), {label: "1 model", title: "Models listed below: 1 GGUF file in the library folder"});
+});
+
+test("a download that cannot reach its server is named apart from passing network faults", () => {
+    assert.equal(downloadErrorTitle("unreachable"), "Server not reachable");
+    assert.equal(downloadErrorTitle("network"), "Network problem");
 });

@@ -49,6 +49,21 @@ export function isBusy(state: ModelsState): boolean {
     return state.downloads.some((job) => job.status === "downloading") || state.active.status === "starting";
 }
 
+/** The library table's rows: every GGUF of the folder, then the built-in model when this install has it. */
+export function libraryRows(state: Pick<ModelsState, "models" | "builtIn">): LibraryModel[] {
+    return [...state.models, ...state.builtIn != null ? [state.builtIn] : []];
+}
+
+/** The library card's count badge: the rows listed (the built-in model is one), and on hover what they are. */
+export function libraryCount(state: Pick<ModelsState, "models" | "builtIn">): {label: string, title: string} {
+    const count = libraryRows(state).length;
+    const files = `${state.models.length} GGUF file${state.models.length === 1 ? "" : "s"} in the library folder`;
+    return {
+        label: `${count} model${count === 1 ? "" : "s"}`,
+        title: state.builtIn != null ? `Models listed below: ${files} and the built-in ${state.builtIn.id}, which ships with the app` : `Models listed below: ${files}`
+    };
+}
+
 /** The engine has this model loaded (or is loading it): it cannot be deleted until the engine stops. */
 export function isModelInUse(model: LibraryModel, active: ModelsState["active"]): boolean {
     return active.modelId === model.id && (active.status === "running" || active.status === "starting");
@@ -129,6 +144,7 @@ export function downloadErrorTitle(code: string): string {
         case "checksum_mismatch": return "Checksum does not match";
         case "disk_full": return "The disk is full";
         case "network": return "Network problem";
+        case "unreachable": return "Server not reachable";
         case "file_error": return "Could not save the file";
         case "download_in_progress": return "Already downloading";
         case "cancelled": return "Cancelled";
