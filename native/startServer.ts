@@ -17,7 +17,7 @@ import {ServiceStore} from "./service/store.ts";
 export type ServiceOptions = Pick<ServerOptions, "host" | "port" | "apiKeys" | "corsOrigins" | "dataDir" | "adminKey" | "keyActivationSeconds">;
 
 export type ServerOptions = LocalEngineOptions & {
-    /** The chat model's vision projector (mmproj GGUF): images are then read by native/vision (README, "Vision"). */
+    /** The chat model's vision projector (mmproj GGUF): images are then read by native/vision (docs/vision.md). */
     mmprojPath?: string,
     /** Model for `svc-1-decision`; the chat model when absent. */
     decisionModelPath?: string,

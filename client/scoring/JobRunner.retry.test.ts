@@ -159,3 +159,42 @@ test("retries running out stops the job without storing the row; resuming later 
         await healthy.close();
     }
 });
+
+test("under a rate limit the ETA follows the pace the limit allows, not the burst it let through first", async () => {
+    // A token bucket like the engine's: a burst of 6, then one request per 200 ms; a refusal says exactly when.
+    const burst = 6, refillMs = 200;
+    let level = burst, updatedAt = performance.now();
+    const limited: Reply = (res, request) => {
+        const now = performance.now();
+        level = Math.min(burst, level + (now - updatedAt) / refillMs);
+        updatedAt = now;
+        if (level < 1) return json(429, envelope("rate_limit_exceeded", "rate_limit_exceeded"), {"retry-after": (((1 - level) * refillMs) / 1000).toFixed(3)})(res, request);
+        level -= 1;
+        return decisionReply()(res, request);
+    };
+    const server = await startTestServer([limited]);
+    try {
+        const count = 20;
+        const events: Array<{at: number, progress: JobProgress}> = [];
+        const final = await new JobRunner({
+            jobId: "paced-job", spec, rows: rows(count), totalRows: count, client: new SvcClient({baseUrl: server.url}), store: new MemoryResultStore(),
+            concurrency: 3, retry: {maxAttempts: 50}, progressIntervalMs: 0, onProgress: (progress) => events.push({at: performance.now(), progress})
+        }).run();
+        const finishedAt = performance.now();
+        assert.equal(final.status, "completed");
+        assert.equal(final.done, count);
+        assert.equal(final.rateLimited, false, "a finished job is not paced by anything");
+        const limited = events.filter(({progress}) => progress.status === "running" && progress.rateLimited && progress.done <= count - 3);
+        assert.ok(limited.length > 0, "progress while the limit set the pace");
+        // No estimate from the burst: either none yet, or one from the pace the limit allows.
+        const paced = limited.filter(({progress}) => progress.etaSeconds !== null);
+        assert.ok(paced.length > 0, "an estimate once refused rows went through");
+        for (const {at, progress} of paced) {
+            // What was left took about (rows left) x 200 ms; the estimate is within a factor of two of the time it really took.
+            const actual = (finishedAt - at) / 1000;
+            assert.ok(progress.etaSeconds! > actual / 2 && progress.etaSeconds! < actual * 2, `at ${progress.done} rows: ETA ${progress.etaSeconds!.toFixed(2)} s, took ${actual.toFixed(2)} s`);
+        }
+    } finally {
+        await server.close();
+    }
+});

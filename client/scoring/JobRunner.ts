@@ -128,6 +128,7 @@ export class JobRunner {
             retries: this.counts.retries,
             rowsPerSecond: rate,
             etaSeconds: remaining === null ? null : remaining === 0 ? 0 : rate === null ? null : remaining / rate,
+            rateLimited: this.state === "running" && this.meter.rateLimited(),
             elapsedMs: this.activeMs + (this.activeSince === null ? 0 : performance.now() - this.activeSince),
             lastError: this.lastError,
             fatalError: this.fatal
@@ -231,6 +232,8 @@ export class JobRunner {
         const started = performance.now();
         this.counts.inFlight++;
         let attempts = 0;
+        // Refused for the server's rate limit at least once: its completion measures the pace the limit allows.
+        let refused = false;
         try {
             const request = this.build(row);
             const callOptions = {
@@ -240,6 +243,10 @@ export class JobRunner {
                     ...this.options.retry,
                     onRetry: (info: {attempt: number, delayMs: number, error: unknown}) => {
                         this.counts.retries++;
+                        if (info.error instanceof ApiError && info.error.status === 429) {
+                            refused = true;
+                            this.meter.throttled();
+                        }
                         this.lastError = classifyFailure(info.error).error;
                         this.options.retry?.onRetry?.(info);
                         this.emit();
@@ -260,7 +267,7 @@ export class JobRunner {
                 const message = `the response does not fit the question set: ${error instanceof Error ? error.message : String(error)}`;
                 result = {rowIndex, ok: false, error: {status: meta.status, code: "invalid_response", message}, attempts, durationMs: performance.now() - started, completedAt: Date.now()};
             }
-            await this.store(result);
+            await this.store(result, refused);
         } catch (error) {
             if (this.abort.signal.aborted) return;
             const failure = classifyFailure(error);
@@ -270,19 +277,19 @@ export class JobRunner {
                 this.fail(`row ${rowIndex}: ${status}${failure.error.code}: ${failure.error.message}`);
                 return;
             }
-            await this.store({rowIndex, ok: false, error: failure.error, attempts: Math.max(1, attempts), durationMs: performance.now() - started, completedAt: Date.now()});
+            await this.store({rowIndex, ok: false, error: failure.error, attempts: Math.max(1, attempts), durationMs: performance.now() - started, completedAt: Date.now()}, refused);
         } finally {
             this.counts.inFlight--;
             this.emit();
         }
     }
 
-    private async store(result: RowResult) {
+    private async store(result: RowResult, refused: boolean) {
         const stored = await this.options.store.putResult(this.options.jobId, result);
         if (!stored) return;
         this.counts.done++;
         this.counts.scoredThisRun++;
-        this.meter.record();
+        this.meter.record(refused);
         if (result.ok) {
             this.counts.succeeded++;
             this.successesThisRun++;

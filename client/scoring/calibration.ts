@@ -33,6 +33,8 @@ export type QuestionCalibration = {
     /** Rows `before` / `after` were measured on, and whether they were the fitting rows themselves. */
     evaluatedOn: number,
     heldOut: boolean,
+    /** Measured out of fold (calibrationCheck.ts): each row's `after` from a fit on the other folds. */
+    folds?: number,
     fittedAt: string
 };
 
@@ -127,8 +129,8 @@ function softplus(x: number): number {
 
 export type CalibrationRow = {answer: NormalizedAnswer | null, label: CellValue};
 
-/** Temperatures searched for choice / score questions. */
-const temperatureRange = [0.05, 20] as const;
+/** Temperatures searched for choice / score questions; a yes/no fit outside it is flagged (calibrationCheck.ts). */
+export const temperatureRange = [0.05, 20] as const;
 
 /**
  * Fits a calibration of one question on labelled rows by minimising the log loss: Platt scaling (temperature
@@ -265,6 +267,7 @@ function readQuestionCalibration(value: unknown, path: FieldPath): QuestionCalib
         after: required(object, "after", path, scores),
         evaluatedOn: required(object, "evaluatedOn", path, (raw, at) => readInteger(raw, at, {min: 0})),
         heldOut: object.heldOut === true,
+        ...(typeof object.folds === "number" && Number.isInteger(object.folds) && object.folds > 1 ? {folds: object.folds} : {}),
         fittedAt: typeof object.fittedAt === "string" ? object.fittedAt : ""
     };
 }

@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {compileTemplate, requestBuilder} from "./requests.ts";
+import {compileRowObject, compileTemplate, requestBuilder} from "./requests.ts";
 
 const columns = ["name", "age", "Home town", "ok"];
 const row = ["Zoë \"Z\"", 31.5, null, true];
@@ -37,4 +37,23 @@ test("request bodies: template text or the whole row as stable JSON (decisions) 
         body: {model: "svc-1-decision", questions: systemone.questions, state: {b: "x", a: null}}
     });
     assert.deepEqual(requestBuilder(systemone, {kind: "template", template: "{{a}}/{{b}}"}, cols)(["x", 2]).body, {model: "svc-1-decision", questions: systemone.questions, state: "2/x"});
+});
+
+test("whole-row objects: the chosen columns only, in table order, cells with their types; an unknown column is refused", () => {
+    const columns = ["id", "text", "stars", "label"];
+    const row = [1, "Great", 4.5, "yes"];
+    assert.deepEqual(compileRowObject({}, columns)(row), {id: 1, text: "Great", stars: 4.5, label: "yes"});
+    assert.deepEqual(compileRowObject({columns: ["stars", "id", "text"]}, columns)(row), {id: 1, text: "Great", stars: 4.5});
+    assert.deepEqual(Object.keys(compileRowObject({columns: ["stars", "id"]}, columns)(row)), ["id", "stars"]);
+    assert.deepEqual(compileRowObject({columns: []}, columns)(row), {});
+    assert.throws(() => compileRowObject({columns: ["id", "nope"]}, columns), /no column named "nope"/);
+});
+
+test("requests in whole-row mode leave out the columns not chosen, and keep numbers as numbers", () => {
+    const build = requestBuilder({format: "decisions", questions: [{type: "predicate", name: "positive", instructions: "?"}]}, {kind: "row", columns: ["id", "text"]}, ["id", "text", "positive"]);
+    const request = build([1, "Great", "yes"]);
+    assert.equal(request.format === "decisions" && request.body.input, "{\"id\":1,\"text\":\"Great\"}");
+    const state = requestBuilder({format: "systemone", questions: {positive: {type: "noul", instructions: "?"}}}, {kind: "row", columns: ["id", "text"]}, ["id", "text", "positive"]);
+    const body = state([1, "Great", "yes"]);
+    assert.deepEqual(body.format === "systemone" && body.body.state, {id: 1, text: "Great"});
 });

@@ -12,4 +12,6 @@ export * from "./JobRunner.ts";
 export * from "./evaluation.ts";
 export * from "./metrics.ts";
 export * from "./calibration.ts";
+export * from "./calibrationCheck.ts";
 export * from "./scoreLevels.ts";
+export * from "./labelColumns.ts";

@@ -26,14 +26,25 @@ export class PauseGate {
 }
 
 /**
- * Rows per second over a sliding window of recent completions. `restart` forgets the window (after a pause),
- * so the rate and an ETA from it describe the job while it runs, not the time it sat paused.
+ * Rows per second over a sliding window of recent completions, and the pace a server's rate limit allows.
+ * `restart` forgets both (after a pause), so the rate and an ETA from it describe the job while it runs, not the
+ * time it sat paused.
+ *
+ * A rate limit lets a burst through (the local engine's bucket holds a minute's worth), then refuses with 429 and
+ * `Retry-After` until it refills: the burst's rate says nothing about the pace after it. Once a refusal came
+ * (`throttled`), the rate is the lower of the window's and the limit's pace: the rows that went through after
+ * being refused, over the time between the first and the last of them. Until three did, the pace is unknown (a
+ * first `Retry-After` only says when the bucket holds one more request, not how fast it refills), so the rate is
+ * null rather than the burst's. A window without any refusal means the limit no longer binds.
  */
 export class RateMeter {
     private readonly windowMs: number;
     private readonly now: () => number;
     private times: number[] = [];
     private startedAt: number;
+    private lastRefusalAt: number | null = null;
+    /** Completion times of rows that were refused for the rate limit before they went through (the last 100). */
+    private paced: number[] = [];
 
     public constructor(windowMs = 20_000, now: () => number = () => performance.now()) {
         this.windowMs = windowMs;
@@ -44,14 +55,39 @@ export class RateMeter {
     public restart() {
         this.times = [];
         this.startedAt = this.now();
+        this.lastRefusalAt = null;
+        this.paced = [];
     }
 
-    public record() {
-        this.times.push(this.now());
+    /** A row finished; `wasRefused`: its request had been refused for the rate limit first. */
+    public record(wasRefused = false) {
+        const now = this.now();
+        this.times.push(now);
+        if (wasRefused && this.rateLimited()) this.paced = [...this.paced.slice(-99), now];
     }
 
-    /** Null until two rows finished in the window. */
+    /** The server refused a request for its rate limit (429 with `Retry-After`). */
+    public throttled() {
+        if (!this.rateLimited()) this.paced = [];
+        this.lastRefusalAt = this.now();
+    }
+
+    /** Whether a rate-limit refusal came within the window: the pace is then the server's. */
+    public rateLimited(): boolean {
+        return this.lastRefusalAt !== null && this.now() - this.lastRefusalAt <= this.windowMs;
+    }
+
+    /** Null until two rows finished in the window, and while rate-limited until three refused rows went through. */
     public rate(): number | null {
+        const windowed = this.windowRate();
+        if (!this.rateLimited()) return windowed;
+        if (this.paced.length < 3) return null;
+        const span = (this.paced[this.paced.length - 1] - this.paced[0]) / 1000;
+        const limited = span > 0 ? (this.paced.length - 1) / span : null;
+        return windowed === null || limited === null ? limited ?? windowed : Math.min(windowed, limited);
+    }
+
+    private windowRate(): number | null {
         const now = this.now();
         const since = now - this.windowMs;
         let first = 0;

@@ -1,7 +1,9 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {CsvSpreadsheet} from "./csv.ts";
-import {detectHeader, openTable} from "./table.ts";
+import {detectHeader, openTable, typeNumberColumns} from "./table.ts";
+import {buildXlsx, XlsxSpreadsheet} from "./xlsx.ts";
+import type {SheetRow} from "./types.ts";
 
 test("header detection: distinct non-numeric labels over rows that differ from them", () => {
     assert.equal(detectHeader([["name", "age"], ["Ann", 31], ["Bob", 40]]), true, "numbers below text labels");
@@ -70,4 +72,27 @@ test("100,000 rows from a browser File come out in bounded batches while timers 
         clearInterval(timer);
     }
     assert.ok(longestGap < 500, `timers were held up for ${longestGap.toFixed(0)} ms`);
+});
+
+test("a CSV's number columns become numbers; a template would still write the file's own text", () => {
+    const rows: SheetRow[] = [
+        ["1", "Great", "4.5", "007", "1.50", "yes", "12345678901234567890", ""],
+        ["2", "Poor", "", "012", "2", "no", "1", "-3"],
+        ["10", "Okay", "-0.25", "7", "3", "1", "2", "1e3"]
+    ];
+    const texts = rows.map((row) => [...row]);
+    assert.deepEqual(typeNumberColumns(rows, 8), [0, 2]);
+    rows.forEach((row, index) => row.forEach((cell, column) => assert.equal(cell === null ? "" : String(cell), texts[index][column], "a cell prints as the file wrote it")));
+    assert.deepEqual(rows.map((row) => row.slice(0, 3)), [[1, "Great", 4.5], [2, "Poor", null], [10, "Okay", -0.25]]);
+    // Leading zeros, trailing zeros, exponents and digits past double precision stay text: their text would change.
+    assert.deepEqual(rows.map((row) => row.slice(3)), [["007", "1.50", "yes", "12345678901234567890", ""], ["012", "2", "no", "1", "-3"], ["7", "3", "1", "2", "1e3"]]);
+});
+
+test("typed number columns are written to XLSX as number cells, text columns as text", async () => {
+    const rows: SheetRow[] = [["1", "Great", "yes"], ["2", "Poor", "no"]];
+    typeNumberColumns(rows, 3);
+    const bytes = await buildXlsx(["id", "text", "label"], rows);
+    const read: SheetRow[] = [];
+    for await (const chunk of new XlsxSpreadsheet(bytes).readRows()) read.push(...chunk);
+    assert.deepEqual(read, [["id", "text", "label"], [1, "Great", "yes"], [2, "Poor", "no"]]);
 });

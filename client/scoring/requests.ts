@@ -63,18 +63,31 @@ export type ScoringRequest =
     | {format: "systemone", body: SystemoneRequest};
 
 /**
+ * Compiles whole-row mode against a table's columns: the row as {column: cell} over `mapping.columns` (every
+ * column when absent), in table order, each cell with its type as read (a number stays a number). A chosen
+ * column the table lacks is an error now, before any row is sent.
+ */
+export function compileRowObject(mapping: {columns?: readonly string[]}, columns: readonly string[]): (row: SheetRow) => Record<string, CellValue> {
+    const missing = (mapping.columns ?? []).filter((column) => !columns.includes(column));
+    if (missing.length > 0) throw new TemplateError(`whole row: no column named ${missing.map((column) => JSON.stringify(column)).join(", ")}; columns: ${columns.map((column) => JSON.stringify(column)).join(", ")}`);
+    const chosen = mapping.columns === undefined ? null : new Set(mapping.columns);
+    const sent = columns.flatMap((column, index) => chosen === null || chosen.has(column) ? [{column, index}] : []);
+    return (row) => {
+        const object: Record<string, CellValue> = {};
+        for (const {column, index} of sent) object[column] = row[index] ?? null;
+        return object;
+    };
+}
+
+/**
  * Turns each row into the request body of the set's endpoint. Template: the rendered text is `input`
- * (decisions) or `state` (systemone). Whole row: the object {column: cell} is `state` as is (the server
- * reads it as stable JSON), and for decisions `input` is that object as stable JSON (keys sorted, compact),
- * so equal rows always send equal text. The set's own fields (name, calibration...) are never sent.
+ * (decisions) or `state` (systemone). Whole row: the object {column: cell} (compileRowObject) is `state` as is
+ * (the server reads it as stable JSON), and for decisions `input` is that object as stable JSON (keys sorted,
+ * compact), so equal rows always send equal text. The set's own fields (name, calibration...) are never sent.
  */
 export function requestBuilder(questionSet: QuestionSet, input: InputMapping, columns: readonly string[]): (row: SheetRow) => ScoringRequest {
     const render = input.kind === "template" ? compileTemplate(input.template, columns) : undefined;
-    const asObject = (row: SheetRow) => {
-        const object: Record<string, CellValue> = {};
-        columns.forEach((column, index) => object[column] = row[index] ?? null);
-        return object;
-    };
+    const asObject = input.kind === "row" ? compileRowObject(input, columns) : () => ({});
     if (questionSet.format === "decisions") {
         const base = {model: modelIds.decision, questions: questionSet.questions, ...(questionSet.x_svc === undefined ? {} : {x_svc: questionSet.x_svc})};
         return (row) => ({format: "decisions", body: {...base, input: render ? render(row) : stableStringify(asObject(row))}});

@@ -33,6 +33,39 @@ export function looksNumeric(text: string): boolean {
     return /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/.test(text.trim());
 }
 
+/** Text that is a number written the way JavaScript prints it: `1`, `-2`, `3.5`; not `007`, `1.50`, `1e3`, `+1`. */
+function printsAsNumber(text: string): boolean {
+    return text !== "" && String(Number(text)) === text;
+}
+
+/**
+ * Gives a CSV's number columns their type (CSV cells are all text): a column whose every non-empty cell is a
+ * number written the way it prints (see printsAsNumber; a 20-digit id does not print back the same) gets numbers,
+ * and its empty cells become null. Whole-row JSON then sends `"id": 1`, an XLSX export writes number cells, and a
+ * template still writes exactly the text the file had. Other columns keep their text. Rows are changed in place;
+ * returns the indexes of the columns typed.
+ */
+export function typeNumberColumns(rows: SheetRow[], width: number): number[] {
+    const typed: number[] = [];
+    for (let column = 0; column < width; column++) {
+        let numbers = 0;
+        const fits = rows.every((row) => {
+            const cell = row[column];
+            if (cell === null || cell === undefined || cell === "") return true;
+            if (typeof cell !== "string" || !printsAsNumber(cell)) return false;
+            numbers++;
+            return true;
+        });
+        if (!fits || numbers === 0) continue;
+        typed.push(column);
+        for (const row of rows) {
+            const cell = row[column];
+            row[column] = cell === null || cell === undefined || cell === "" ? null : Number(cell);
+        }
+    }
+    return typed;
+}
+
 /**
  * Whether the first row of `sample` (the first rows of a sheet) names the columns. It does when every one of
  * its cells is a non-empty string that is not a number, no two are equal, and the rows below differ from it:

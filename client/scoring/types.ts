@@ -28,9 +28,10 @@ export type TextChunks = AsyncIterable<Uint8Array | string>;
 
 /**
  * How a row becomes the request's input: a template (see input/compileTemplate.ts) rendered to text, or the
- * whole row as a JSON object {column: cell} (systemone: `state` as is; decisions: `input` as stable JSON).
+ * row as a JSON object {column: cell} (systemone: `state` as is; decisions: `input` as stable JSON) over
+ * `columns` (every column when absent), so that label columns need not go to the model with the row.
  */
-export type InputMapping = {kind: "template", template: string} | {kind: "row"};
+export type InputMapping = {kind: "template", template: string} | {kind: "row", columns?: string[]};
 
 /** What a job scores: it must not change between a run and its resumption (checked on resume). */
 export type JobSpec = {
@@ -120,10 +121,15 @@ export type JobProgress = {
     inFlight: number,
     /** Retries this run made after 408 / 429 / 5xx / network failures. */
     retries: number,
-    /** Over the last 20 s of running; null while paused or before two rows finished. */
+    /** Over the last 20 s of running (at most the rate limit's pace); null while paused or before two rows finished. */
     rowsPerSecond: number | null,
-    /** Null when the total or the rate is unknown. */
+    /**
+     * Null when the total or the rate is unknown. While the server refuses requests for its rate limit (429 with
+     * `Retry-After`), from the pace the limit allows rather than the burst before it (jobPacing.ts RateMeter).
+     */
     etaSeconds: number | null,
+    /** The server refused a request for its rate limit within the last 20 s of running: it sets the pace. */
+    rateLimited: boolean,
     /** Time spent running (pauses excluded). */
     elapsedMs: number,
     lastError: RowError | null,

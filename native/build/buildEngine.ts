@@ -12,8 +12,8 @@ import {applyLlamaCppPatch, readLlamaCppPatch} from "./llamaCppPatch.ts";
  * the llama.cpp source node-llama-cpp bundles (`llama/gitRelease.bundle`; no network) with patches/llama.cpp+<tag>.diff
  * applied (llamaCppPatch.ts). The engine then uses this local build instead of the prebuilt binary (node-llama-cpp
  * prefers a local build), and gets decodes that sample in the same worker job and short decodes run inline
- * (native/engine/inlineDecode.ts): stories260K went from 0.72 to 1.09 of llama-server's tokens/s at 1 client (README,
- * "Against llama.cpp itself"). Without it everything works as before.
+ * (native/engine/inlineDecode.ts): stories260K went from 0.72 to 1.09 of llama-server's tokens/s at 1 client
+ * (docs/performance.md, "The engine build"). Without it everything works as before.
  *
  * It is built as node-llama-cpp builds its own prebuilt binaries (`buildOptions`): one CPU library per CPU family,
  * chosen when it loads, so it is portable like them. Measured in process against a `GGML_NATIVE` build with OpenMP

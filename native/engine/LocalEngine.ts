@@ -145,7 +145,7 @@ const defaultContextCap = 8192;
  * 2-20x slower (measured on decision suffixes and single-token generation steps). With a GPU, llama.cpp's "auto": on
  * where the GPU runs the op (the faster kernel there), off where it cannot and would send every layer's attention back
  * to the CPU. Forced on, stories260K's 8-wide heads read a 512-token prompt at 4,954 tok/s on an H100 against 252,860
- * with it off, and generated at 2,293 against 5,233 tok/s (llama-bench, README "CUDA").
+ * with it off, and generated at 2,293 against 5,233 tok/s (llama-bench; docs/performance.md, "On a GPU").
  */
 export function flashAttentionFor(gpu: Llama["gpu"]): false | "auto" {
     return gpu === false ? false : "auto";

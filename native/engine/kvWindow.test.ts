@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import {LlamaLogLevel} from "node-llama-cpp";
 import {useTinyModel} from "../../test/support/tinyModel.ts";
 
-// Issue 16: patches/llama.cpp+*.diff pads the attention's window of KV cells to a multiple of 32 where the cache is in
+// patches/llama.cpp+*.diff pads the attention's window of KV cells to a multiple of 32 where the cache is in
 // CPU memory, not 256: without flash attention the CPU computes K*Q over every cell of the window, so a short context
-// paid for 256 (stories260K: 4,000 -> 6,000 tok/s with one sequence, 5,000 -> 8,650 with four, README "Session 9").
+// paid for 256 (stories260K: 4,000 -> 6,000 tok/s with one sequence, 5,000 -> 8,650 with four, docs/performance.md, "The engine build").
 // llama.cpp reports the window it chose in its debug log when LLAMA_KV_CACHE_DEBUG is set (a line the diff adds);
 // without the diff there is no such line, and upstream's window would be 256.
 process.env.LLAMA_KV_CACHE_DEBUG = "1";

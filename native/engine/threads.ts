@@ -4,7 +4,7 @@ import os from "node:os";
  * Generation threads when none are given: one core fewer than the machine has (at least 1), leaving a core to Node's
  * own thread (HTTP, detokenizing, scheduling). Threads that compete with it for every core stall generation: on a
  * 2-core machine, stories260K answered a 256-token chat in 0.23-0.30 s with 1 thread and in 2.8-24 s with 2
- * (README, "Threads"); llama.cpp's own llama-bench, with no Node thread beside it, is faster at 2.
+ * (docs/performance.md, "Threads"); llama.cpp's own llama-bench, with no Node thread beside it, is faster at 2.
  */
 export function defaultThreads(cores = os.availableParallelism()): number {
     return Math.max(1, cores - 1);

@@ -6,7 +6,7 @@ import {checkModelFile, ModelFileError} from "../library/modelFile.ts";
  * A vision model (a GGUF and its mmproj projector) on `@fugood/llama.node`, which binds llama.cpp with libmtmd;
  * node-llama-cpp 3.22, which serves every text request, cannot read images. Both bindings live in the engine
  * process: each loads its own llama.cpp copy with local symbols, and loading both and generating with each in
- * either order gave the same greedy text as either alone (README, "Vision"). The model file is read by both, but
+ * either order gave the same greedy text as either alone (docs/vision.md). The model file is read by both, but
  * mmap shares its pages, so the second copy costs a context and the projector, not the weights again.
  */
 export type VisionEngineOptions = {
@@ -106,7 +106,7 @@ export class VisionEngine {
             // @fugood/llama.node 1.7.15 keeps the prompt's prefix cached; when it holds an image, a later call
             // reported the previous call's token probabilities, and a cached call counted one token too few. A text
             // completion first moves the cache off the image, so each call with images starts fresh (its images
-            // are encoded again; README, "Vision"). It reads a few dozen tokens on purpose: see runCompletion.
+            // are encoded again; docs/vision.md, "Limits"). It reads a few dozen tokens on purpose: see runCompletion.
             if (this.cacheHoldsMedia) await this.runCompletion({prompt: cacheResetPrompt, n_predict: 1, temperature: 0});
             this.cacheHoldsMedia = (options.media_paths ?? []).length > 0;
             const stop = () => this.context.stopCompletion();

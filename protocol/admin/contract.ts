@@ -24,7 +24,7 @@ export type Workspace = {
     organizationId: string,
     name: string,
     activatedAt: string | null,
-    /** Credits added less usage charged; may go below zero by at most the stated overdraft bound (README). */
+    /** Credits added less usage charged; may go below zero by at most the stated overdraft bound (docs/team-server.md, "Charging"). */
     balanceMicros: number,
     /** Credits added, ever. */
     creditedMicros: number,

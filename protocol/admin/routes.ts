@@ -1,5 +1,5 @@
 // The engine's admin API under `/admin/v1`, as one table: the engine dispatches on it (native/service/adminRoutes.ts)
-// and the app's typed client calls through it. Loopback-only, or behind the admin key (README, "Team server").
+// and the app's typed client calls through it. Loopback-only, or behind the admin key (docs/team-server.md).
 import {type RouteSend, routeTable} from "../routeTable.ts";
 import type {ApiKeyInfo, IssuedKey, ModelPrice, NewKey, Organization, RateLimit, UsageQuery, UsageRow, Workspace} from "./contract.ts";
 

@@ -103,11 +103,15 @@ test("mistakes are one line and exit code 2: a bad question set, an unknown temp
 test("progress line: bar, counts, rate, ETA, errors and retries", () => {
     const line = formatProgress({
         jobId: "j", status: "running", totalRows: 1000, done: 520, succeeded: 518, failed: 2, scoredThisRun: 520, alreadyDone: 0,
-        inFlight: 4, retries: 3, rowsPerSecond: 12.34, etaSeconds: 39, elapsedMs: 42_000, lastError: null, fatalError: null
+        inFlight: 4, retries: 3, rowsPerSecond: 12.34, etaSeconds: 39, rateLimited: false, elapsedMs: 42_000, lastError: null, fatalError: null
     }, 10);
     assert.equal(line, "[#####.....] 52% 520/1000 rows | 12.3 rows/s | ETA 39 s | 2 errors | 3 retries");
+    assert.match(formatProgress({
+        jobId: "j", status: "running", totalRows: 100, done: 10, succeeded: 10, failed: 0, scoredThisRun: 10, alreadyDone: 0,
+        inFlight: 4, retries: 8, rowsPerSecond: 1 / 6, etaSeconds: 540, rateLimited: true, elapsedMs: 20_000, lastError: null, fatalError: null
+    }), /ETA 9 min \(rate-limited\)/);
     assert.equal(formatProgress({
         jobId: "j", status: "paused", totalRows: null, done: 7, succeeded: 7, failed: 0, scoredThisRun: 7, alreadyDone: 0,
-        inFlight: 0, retries: 0, rowsPerSecond: null, etaSeconds: null, elapsedMs: 1, lastError: null, fatalError: null
+        inFlight: 0, retries: 0, rowsPerSecond: null, etaSeconds: null, rateLimited: false, elapsedMs: 1, lastError: null, fatalError: null
     }), "7 rows | paused");
 });

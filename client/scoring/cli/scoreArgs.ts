@@ -103,7 +103,9 @@ export function formatProgress(progress: JobProgress, barWidth = 24): string {
         parts.push(`[${"#".repeat(filled)}${".".repeat(barWidth - filled)}] ${Math.floor(share * 100)}% ${progress.done}/${progress.totalRows} rows`);
     } else parts.push(`${progress.done} rows`);
     if (progress.rowsPerSecond !== null) parts.push(`${progress.rowsPerSecond.toFixed(1)} rows/s`);
-    if (progress.etaSeconds !== null && progress.status === "running") parts.push(`ETA ${formatDuration(progress.etaSeconds)}`);
+    // Rate-limited before its pace is known, the ETA is unknown rather than the burst's.
+    if (progress.status === "running" && (progress.etaSeconds !== null || progress.rateLimited))
+        parts.push(`ETA ${progress.etaSeconds === null ? "?" : formatDuration(progress.etaSeconds)}${progress.rateLimited ? " (rate-limited)" : ""}`);
     if (progress.failed > 0) parts.push(`${progress.failed} error${progress.failed === 1 ? "" : "s"}`);
     if (progress.retries > 0) parts.push(`${progress.retries} retr${progress.retries === 1 ? "y" : "ies"}`);
     if (progress.status !== "running") parts.push(progress.status);

@@ -1,8 +1,10 @@
 // Running the builder's set and its result: an answer card per question, with its charts, and the run's figures.
 import {useEffect, useRef} from "react";
 import {Bar, BarChart, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, Pie, PieChart, ReferenceLine} from "recharts";
+import {formatScoreReading, scoreDefinitions} from "../../../../client/scoring/index.ts";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {chartName} from "../../ui/chartName.ts";
 import {Icon} from "../../ui/controls.tsx";
 import type {QuestionFormat} from "../questionSet/draft.ts";
 import type {AnswerView, AnswerOptionView} from "../questionSet/requests.ts";
@@ -91,15 +93,16 @@ export function AnswerCard({view, format}: {view: AnswerView, format: QuestionFo
                 <span className="strong mono">{view.name}</span>
                 <span className="badge">{kindLabels[format][view.kind]}</span>
                 {view.calibrated && <span className="badge badge-accent" data-testid="answer-calibrated" title="Probabilities went through the calibration saved with the set">calibrated</span>}
-                <span className="push-right answer-pick mono" data-testid="answer-pick">
+                <span className="push-right answer-pick mono" data-testid="answer-pick"
+                    title={view.kind === "score" ? `${scoreDefinitions.expected}\n${scoreDefinitions.predicted}` : undefined}>
                     {view.kind === "yesno" && (view.probability! >= 0.5 ? "true" : "false")}
                     {view.kind === "choice" && String(view.choice)}
-                    {view.kind === "score" && `score ${view.score!.toFixed(2)}`}
+                    {view.kind === "score" && formatScoreReading({expected: view.score!, mostLikely: mostLikelyOf(view)})}
                 </span>
             </div>
             {view.kind === "yesno" && <ProbabilityGauge probability={view.probability!} />}
-            {view.kind === "choice" && <ChoiceBars options={view.options} />}
-            {view.kind === "score" && <ScoreDistribution options={view.options} score={view.score!} />}
+            {view.kind === "choice" && <ChoiceBars options={view.options} name={view.name} />}
+            {view.kind === "score" && <ScoreDistribution options={view.options} score={view.score!} name={view.name} />}
             <div className="answer-stats">
                 {view.confidence !== null && <span className="stat"><span className="stat-label">confidence</span><span className="stat-value mono" data-testid="answer-confidence">{view.confidence.toFixed(2)}</span></span>}
                 <span className="stat" title="Sum of the probabilities shown"><span className="stat-label">Σ p</span><span className="stat-value mono" data-testid="prob-sum">{sum.toFixed(2)}</span></span>
@@ -141,16 +144,24 @@ function LabelMass({mass}: {mass: number}) {
     );
 }
 
-type ChoiceBarsProps = {options: AnswerOptionView[]};
+/** A score answer's predicted level: the option its view marks picked, the most likely level (scoreLevels.ts). */
+function mostLikelyOf(view: AnswerView): number {
+    return Math.max(0, view.options.findIndex((option) => option.picked));
+}
+
+/** Each option with its probability, as an image's name reads them: "price 0.40, quality 0.35". */
+const optionsText = (options: AnswerOptionView[]) => options.map((option) => `${option.label} ${option.probability.toFixed(2)}`).join(", ");
+
+type ChoiceBarsProps = {options: AnswerOptionView[], name: string};
 
 /** One horizontal bar per choice value, the pick highlighted, probabilities at the bar ends. */
-export function ChoiceBars({options}: ChoiceBarsProps) {
+export function ChoiceBars({options, name}: ChoiceBarsProps) {
     const data = options.map((option) => ({label: option.label, probability: option.probability, picked: option.picked}));
     const height = Math.max(80, 28 * data.length + 16);
     return (
         <div className="chart" data-testid="choice-bars" style={{height}}>
             <ResponsiveContainer width="100%" height="100%">
-                <BarChart data={data} layout="vertical" margin={{top: 4, right: 44, bottom: 4, left: 4}}>
+                <BarChart data={data} layout="vertical" margin={{top: 4, right: 44, bottom: 4, left: 4}} {...chartName(`${name}: probability of each choice: ${optionsText(options)}`)}>
                     <XAxis type="number" domain={[0, 1]} hide />
                     <YAxis type="category" dataKey="label" width={110} tick={{fill: "var(--text-2)", fontSize: 12}} axisLine={false} tickLine={false} interval={0} />
                     <Tooltip cursor={{fill: "var(--surface-2)"}} formatter={(value) => Number(value).toFixed(2)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
@@ -171,7 +182,7 @@ export function ProbabilityGauge({probability}: ProbabilityGaugeProps) {
     const data = [{name: "true", value: probability}, {name: "false", value: Math.max(0, 1 - probability)}];
     return (
         <div className="gauge" data-testid="gauge" role="img" aria-label={`Probability of true: ${probability.toFixed(2)}`}>
-            <PieChart width={200} height={112}>
+            <PieChart width={200} height={112} aria-hidden accessibilityLayer={false}>
                 <Pie data={data} dataKey="value" startAngle={180} endAngle={0} cx={100} cy={104} innerRadius={62} outerRadius={92}
                     stroke="none" isAnimationActive={false}>
                     <Cell fill="var(--ok)" />
@@ -186,15 +197,19 @@ export function ProbabilityGauge({probability}: ProbabilityGaugeProps) {
     );
 }
 
-type ScoreDistributionProps = {options: AnswerOptionView[], score: number};
+type ScoreDistributionProps = {options: AnswerOptionView[], score: number, name: string};
 
-/** The probability of each level, lowest first, with the expected score marked between them. */
-export function ScoreDistribution({options, score}: ScoreDistributionProps) {
+/**
+ * The probability of each level, lowest first, with the expected score marked between them; below, every level
+ * with its probability as text (read by keyboard and screen reader users too), the most likely one marked.
+ */
+export function ScoreDistribution({options, score, name}: ScoreDistributionProps) {
     const data = options.map((option, level) => ({level, label: option.label, probability: option.probability}));
     return (
         <div className="chart score-chart" data-testid="score-distribution">
             <ResponsiveContainer width="100%" height={150}>
-                <BarChart data={data} margin={{top: 22, right: 12, bottom: 4, left: 0}}>
+                <BarChart data={data} margin={{top: 22, right: 12, bottom: 4, left: 0}}
+                    {...chartName(`${name}: probability of each level, lowest first; the dashed line marks the expected score ${score.toFixed(2)}. The levels are listed below the chart.`)}>
                     <XAxis dataKey="level" type="number" domain={[-0.5, data.length - 0.5]} ticks={data.map((entry) => entry.level)} allowDecimals={false}
                         tick={{fill: "var(--text-2)", fontSize: 11}} interval="preserveStartEnd" />
                     <YAxis domain={[0, 1]} width={32} tick={{fill: "var(--muted)", fontSize: 11}} tickCount={3} />
@@ -207,9 +222,13 @@ export function ScoreDistribution({options, score}: ScoreDistributionProps) {
                         label={{value: `expected ${score.toFixed(2)}`, position: "top", fill: "var(--warn)", fontSize: 11}} />
                 </BarChart>
             </ResponsiveContainer>
-            <div className="level-legend" data-testid="level-legend">
-                {options.map((option, level) => <span key={level} className={option.picked ? "picked" : ""}>{option.label}</span>)}
-            </div>
+            <ul className="level-legend" data-testid="level-legend" aria-label={`${name}: probability of each level`}>
+                {options.map((option, level) => (
+                    <li key={level} className={option.picked ? "picked" : ""} data-testid="level-probability" title={option.picked ? scoreDefinitions.predicted : undefined}>
+                        {option.label} <span className="mono">{option.probability.toFixed(2)}</span>{option.picked && <span className="level-mark"> most likely</span>}
+                    </li>
+                ))}
+            </ul>
         </div>
     );
 }

@@ -1,5 +1,5 @@
 // A question set asked about an input: draft checks, the decision request and its checks, a table row as input, the answers read back.
-import {type ScoringRequest, compileTemplate, type InputMapping, type SheetRow, calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
+import {type ScoringRequest, compileTemplate, compileRowObject, readScore, type InputMapping, type SheetRow, calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {stableStringify} from "../../../../protocol/decisions/stableStringify.ts";
@@ -157,11 +157,11 @@ export function checkDecisionRequest(request: ScoringRequest): string | null {
 /**
  * One table row as the input of a decision request, by the same mapping a scoring job uses
  * (client/scoring/requests.ts): the filled template as text, or the row as a JSON object
- * {column: cell}. Throws a TemplateError for a template that names no column.
+ * {column: cell} over the chosen columns. Throws a TemplateError for a template or a column list that names no column.
  */
 export function rowInput(columns: readonly string[], row: SheetRow, mapping: InputMapping): InputValue {
     if (mapping.kind === "template") return {kind: "text", text: compileTemplate(mapping.template, columns)(row)};
-    return {kind: "json", value: Object.fromEntries(columns.map((column, index) => [column, row[index] ?? null]))};
+    return {kind: "json", value: compileRowObject(mapping, columns)(row)};
 }
 
 export type AnswerOptionView = {
@@ -170,7 +170,7 @@ export type AnswerOptionView = {
     /** What a chart shows: the choice value, `index · label` for a level, yes / no. */
     label: string,
     probability: number,
-    /** The answer's pick: the chosen value, the most probable level, or the likelier of yes and no. */
+    /** The answer's pick: the chosen value, the most likely level (client/scoring/scoreLevels.ts), or the likelier of yes and no. */
     picked: boolean
 };
 
@@ -207,7 +207,8 @@ export function answerViews(set: QuestionSet, response: StoredResponse): AnswerV
         const server = answers[index];
         const fitted = set.calibration?.[info.name];
         const answer = fitted === undefined ? server : calibrateAnswer(info, fitted, server);
-        const top = answer.probabilities.indexOf(Math.max(...answer.probabilities));
+        // A score's pick is its most likely level, by the one rule every screen uses (scoreLevels.ts).
+        const top = info.kind === "score" ? readScore(answer).mostLikely : answer.probabilities.indexOf(Math.max(...answer.probabilities));
         const picked = (optionIndex: number) => info.kind === "choice" && answer.choice !== undefined
             ? info.options[optionIndex].value === answer.choice
             : optionIndex === top;

@@ -1,6 +1,15 @@
 // Evaluation reports: metric tiles, per-class table, confusion matrix, ROC, reliability diagram, the decision threshold.
 import {CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, ReferenceDot} from "recharts";
-import type {BinaryReport, MulticlassReport, ClassMetrics, RocPoint, ReliabilityBin} from "../../../../client/scoring/index.ts";
+import {type BinaryReport, type MulticlassReport, type ClassMetrics, type RocPoint, type ReliabilityBin, type QuestionInfo, eceBinCount, eceDefinition, scoreDefinitions} from "../../../../client/scoring/index.ts";
+import {chartName} from "../../ui/chartName.ts";
+
+/** Axis ticks and titles of the evaluation charts, in the theme's muted text. */
+const tick = {fill: "var(--muted)", fontSize: 10};
+const axisTitle = {fill: "var(--muted)", fontSize: 11};
+/** Room below and left of a chart for its axis titles. */
+const titledMargin = {top: 8, right: 12, bottom: 18, left: 2};
+const xTitle = (value: string) => ({value, position: "insideBottom" as const, offset: -10, style: axisTitle});
+const yTitle = (value: string) => ({value, angle: -90, position: "insideLeft" as const, offset: 14, style: {...axisTitle, textAnchor: "middle" as const}});
 
 type BinaryReportViewProps = {report: BinaryReport, onThreshold: (threshold: number) => void, name: string};
 
@@ -18,21 +27,24 @@ export function BinaryReportView({report, onThreshold, name}: BinaryReportViewPr
                 {id: "auc", label: "AUC", value: report.auc, hint: "Area under the ROC curve"},
                 {id: "brier", label: "Brier", value: report.brier, hint: "Mean squared error of P(true); lower is better"},
                 {id: "logloss", label: "Log loss", value: report.logLoss, hint: "Lower is better"},
-                {id: "ece", label: "ECE", value: report.ece, hint: "Expected calibration error over 10 bins; lower is better"}
+                {id: "ece", label: "ECE", value: report.ece, hint: eceDefinition("yesno")}
             ]} />
             <div className="muted small" data-testid="binary-confusion">At {report.threshold.toFixed(2)}: {tp} true positives, {fp} false positives, {tn} true negatives, {fn} false negatives
                 ({report.positives} of {report.n} labelled true).</div>
             <div className="eval-charts">
                 <ThresholdPicker report={report} threshold={report.threshold} onChange={onThreshold} testId={`threshold-${name}`} />
                 <RocChart roc={report.roc} auc={report.auc} current={{falsePositiveRate, recall: report.recall}} />
-                <ReliabilityDiagram bins={report.reliability} ece={report.ece} axisLabel="P(true) vs fraction true" />
+                <ReliabilityDiagram bins={report.reliability} ece={report.ece} kind="yesno" />
             </div>
         </div>
     );
 }
 
-/** A choice or score question against its labels: per-class metrics, the confusion matrix, reliability. */
-export function MulticlassReportView({report}: {report: MulticlassReport}) {
+/**
+ * A choice or score question against its labels: per-class metrics, the confusion matrix, reliability. A score
+ * question's predicted level is its most likely level; its MAE uses the expected score (scoreLevels.ts).
+ */
+export function MulticlassReportView({report, info}: {report: MulticlassReport, info: QuestionInfo}) {
     return (
         <div className="report">
             <MetricTiles metrics={[
@@ -40,13 +52,19 @@ export function MulticlassReportView({report}: {report: MulticlassReport}) {
                 {id: "macro-f1", label: "Macro F1", value: report.macroF1},
                 {id: "brier", label: "Brier", value: report.brier, hint: "Multiclass Brier score (0 to 2); lower is better"},
                 {id: "logloss", label: "Log loss", value: report.logLoss, hint: "Lower is better"},
-                {id: "ece", label: "ECE", value: report.ece, hint: "Top-label expected calibration error; lower is better"},
-                ...(report.meanAbsoluteError === undefined ? [] : [{id: "mae", label: "MAE (levels)", value: report.meanAbsoluteError, hint: "Mean |expected level − labelled level|"}])
+                {id: "ece", label: "ECE", value: report.ece, hint: eceDefinition(info.kind)},
+                ...(report.meanAbsoluteError === undefined ? [] : [{id: "mae", label: "MAE (expected score)", value: report.meanAbsoluteError,
+                    hint: `Mean |expected score − labelled level|, in levels. ${scoreDefinitions.expected}`}])
             ]} />
-            <div className="eval-charts">
+            {info.kind === "score" && (
+                <div className="muted small" data-testid="eval-score-rule" title={scoreDefinitions.predicted}>
+                    Predicted level = the most likely level; the MAE uses the expected score instead.
+                </div>
+            )}
+            <div className="eval-charts multiclass-charts">
                 <div className="eval-chart per-class-box"><PerClassTable classes={report.perClass} /></div>
-                <ConfusionMatrix labels={report.labels} matrix={report.confusion} />
-                <ReliabilityDiagram bins={report.reliability} ece={report.ece} axisLabel="confidence vs fraction correct" />
+                <ConfusionMatrix labels={report.labels} matrix={report.confusion} predicted={info.kind === "score" ? "most likely level" : "most likely value"} />
+                <ReliabilityDiagram bins={report.reliability} ece={report.ece} kind={info.kind} />
             </div>
         </div>
     );
@@ -89,20 +107,20 @@ export function PerClassTable({classes}: {classes: ClassMetrics[]}) {
     );
 }
 
-type ConfusionMatrixProps = {labels: string[], matrix: number[][]};
+type ConfusionMatrixProps = {labels: string[], matrix: number[][], predicted: string};
 
-/** Rows: the labelled class; columns: the predicted one; darker is more rows. */
-export function ConfusionMatrix({labels, matrix}: ConfusionMatrixProps) {
+/** Rows: the labelled class; columns: the predicted one (by the rule `predicted` names); darker is more rows. */
+export function ConfusionMatrix({labels, matrix, predicted}: ConfusionMatrixProps) {
     const max = Math.max(1, ...matrix.flat());
     return (
         <div className="confusion" data-testid="confusion-matrix">
-            <div className="eval-chart-title">Confusion matrix <span className="muted small">rows: label · columns: predicted</span></div>
+            <div className="eval-chart-title">Confusion matrix <span className="muted small" title={predicted === "most likely level" ? scoreDefinitions.predicted : undefined}>rows: label · columns: predicted ({predicted})</span></div>
             <table className="confusion-table">
-                <thead><tr><th />{labels.map((label) => <th key={label} title={label}>{label}</th>)}</tr></thead>
+                <thead><tr><th><span className="visually-hidden">label \ predicted</span></th>{labels.map((label) => <th key={label} scope="col" title={label}>{label}</th>)}</tr></thead>
                 <tbody>
                     {matrix.map((row, actual) => (
                         <tr key={labels[actual]}>
-                            <th title={labels[actual]}>{labels[actual]}</th>
+                            <th scope="row" title={labels[actual]}>{labels[actual]}</th>
                             {row.map((count, predicted) => (
                                 <td key={predicted} className={`mono${actual === predicted ? " diagonal" : ""}`}
                                     style={{background: `color-mix(in srgb, var(${actual === predicted ? "--ok" : "--danger"}) ${Math.round(8 + 60 * count / max)}%, transparent)`}}>{count}</td>
@@ -136,20 +154,42 @@ export function ThresholdPicker({report, threshold, onChange, testId}: Threshold
             </div>
             <input type="range" min={0} max={1} step={0.01} value={threshold} aria-label="Decision threshold" data-testid={testId}
                 onChange={(event) => onChange(Number(event.target.value))} />
-            <div className="chart" style={{height: 140}}>
+            <div className="chart" style={{height: 170}}>
                 <ResponsiveContainer width="100%" height="100%">
-                    <LineChart data={curve} margin={{top: 8, right: 12, bottom: 4, left: -12}}>
+                    <LineChart data={curve} margin={titledMargin}
+                        {...chartName(`Precision and recall at every threshold; at the chosen ${threshold.toFixed(2)}: precision ${formatMetric(report.precision)}, recall ${formatMetric(report.recall)}`)}>
                         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-                        <XAxis dataKey="threshold" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
-                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
-                        <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
-                        <Line dataKey="precision" stroke="var(--accent)" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
-                        <Line dataKey="recall" stroke="var(--ok)" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
-                        <ReferenceLine x={threshold} stroke="var(--warn)" strokeDasharray="4 3" />
+                        <XAxis dataKey="threshold" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} label={xTitle("threshold on P(true)")} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={36} label={yTitle("rate")} />
+                        <Tooltip formatter={(value) => Number(value).toFixed(3)} labelFormatter={(value) => `threshold ${Number(value).toFixed(2)}`} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
+                        <Line dataKey="precision" name="precision" stroke="var(--accent)" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
+                        <Line dataKey="recall" name="recall" stroke="var(--ok)" strokeDasharray="6 3" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
+                        <ReferenceLine x={threshold} stroke="var(--warn)" strokeDasharray="2 3" />
                     </LineChart>
                 </ResponsiveContainer>
             </div>
+            <ChartLegend testId={`${testId}-legend`} items={[
+                {label: "precision", color: "var(--accent)"},
+                {label: "recall", color: "var(--ok)", dash: "6 3"},
+                {label: "chosen threshold", color: "var(--warn)", dash: "2 3"}
+            ]} />
         </div>
+    );
+}
+
+type ChartLegendProps = {items: Array<{label: string, color: string, dash?: string}>, testId?: string};
+
+/** What each line of a chart is, as text beside a line sample drawn the same way. */
+export function ChartLegend({items, testId}: ChartLegendProps) {
+    return (
+        <ul className="chart-legend" data-testid={testId}>
+            {items.map((item) => (
+                <li key={item.label}>
+                    <svg width="22" height="8" aria-hidden="true"><line x1="1" y1="4" x2="21" y2="4" stroke={item.color} strokeWidth="2" strokeDasharray={item.dash} /></svg>
+                    {item.label}
+                </li>
+            ))}
+        </ul>
     );
 }
 
@@ -158,15 +198,16 @@ type RocChartProps = {roc: RocPoint[], auc: number | null, current: {falsePositi
 /** The ROC curve of a yes/no question with its AUC, and the point of the chosen threshold. */
 export function RocChart({roc, auc, current}: RocChartProps) {
     const points = roc.map((point) => ({x: point.falsePositiveRate, tpr: point.truePositiveRate}));
+    const aucText = auc === null ? "– (needs both classes)" : auc.toFixed(3);
     return (
         <div className="eval-chart" data-testid="roc-chart">
-            <div className="eval-chart-title">ROC <span className="muted small" data-testid="roc-auc">AUC {auc === null ? "– (needs both classes)" : auc.toFixed(3)}</span></div>
+            <div className="eval-chart-title">ROC <span className="muted small" data-testid="roc-auc">AUC {aucText}</span></div>
             <div className="chart" style={{height: 200}}>
                 <ResponsiveContainer width="100%" height="100%">
-                    <LineChart margin={{top: 8, right: 12, bottom: 4, left: -12}}>
+                    <LineChart margin={titledMargin} {...chartName(`ROC curve: true positive rate against false positive rate at every threshold; AUC ${aucText}`)}>
                         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-                        <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
-                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} label={xTitle("false positive rate")} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={36} label={yTitle("true positive rate")} />
                         <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
                         <Line data={[{x: 0, chance: 0}, {x: 1, chance: 1}]} dataKey="chance" stroke="var(--muted)" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
                         <Line data={points} dataKey="tpr" stroke="var(--ok)" strokeWidth={2} dot={false} type="linear" isAnimationActive={false} />
@@ -175,24 +216,32 @@ export function RocChart({roc, auc, current}: RocChartProps) {
                     </LineChart>
                 </ResponsiveContainer>
             </div>
+            <ChartLegend items={[{label: "ROC", color: "var(--ok)"}, {label: "chance", color: "var(--muted)", dash: "4 4"}, {label: "chosen threshold (dot)", color: "var(--warn)"}]} />
         </div>
     );
 }
 
-type ReliabilityDiagramProps = {bins: ReliabilityBin[], ece: number, axisLabel: string};
+type ReliabilityDiagramProps = {bins: ReliabilityBin[], ece: number, kind: QuestionInfo["kind"]};
 
-/** Observed rate against mean predicted probability per bin; the diagonal is perfect calibration. */
-export function ReliabilityDiagram({bins, ece, axisLabel}: ReliabilityDiagramProps) {
+/**
+ * Observed rate against mean predicted probability per bin (the ECE's own bins); the diagonal is perfect
+ * calibration. Yes/no: P(true) against the fraction true; choice and score: the predicted option's probability
+ * against the fraction predicted right.
+ */
+export function ReliabilityDiagram({bins, ece, kind}: ReliabilityDiagramProps) {
     const points = bins.filter((bin) => bin.count > 0).map((bin) => ({x: bin.meanPredicted!, observed: bin.observed!, count: bin.count}));
+    const [predicted, observed] = kind === "yesno" ? ["P(true)", "fraction true"] : ["probability of the pick", "fraction right"];
     return (
         <div className="eval-chart" data-testid="reliability-diagram">
-            <div className="eval-chart-title">Reliability <span className="muted small">ECE {ece.toFixed(3)} · {axisLabel}</span></div>
+            <div className="eval-chart-title">Reliability
+                <span className="muted small" data-testid="reliability-ece" title={eceDefinition(kind)}>ECE {ece.toFixed(3)} · {eceBinCount} equal bins</span>
+            </div>
             <div className="chart" style={{height: 200}}>
                 <ResponsiveContainer width="100%" height="100%">
-                    <LineChart margin={{top: 8, right: 12, bottom: 4, left: -12}}>
+                    <LineChart margin={titledMargin} {...chartName(`Reliability: ${observed} against mean ${predicted} in ${points.length} of ${eceBinCount} bins; ECE ${ece.toFixed(3)}`)}>
                         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
-                        <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
-                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={{fill: "var(--muted)", fontSize: 10}} />
+                        <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tick={tick} label={xTitle(`mean ${predicted}`)} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={36} label={yTitle(observed)} />
                         <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
                         <Line data={[{x: 0, perfect: 0}, {x: 1, perfect: 1}]} dataKey="perfect" stroke="var(--muted)" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
                         <Line data={points} dataKey="observed" stroke="var(--accent)" strokeWidth={2} dot={{r: 4, fill: "var(--accent)"}} isAnimationActive={false} />

@@ -1,10 +1,11 @@
 // The Evaluation screen: each question's answers against a label column, and fitting a calibration into the question set.
 import {useMemo, useState} from "react";
-import {calibrateAnswer, evaluateQuestion, type QuestionInfo, fitCalibration, type CalibrationRow, type QuestionCalibration} from "../../../../client/scoring/index.ts";
+import {calibrateAnswer, evaluateQuestion, type QuestionInfo, type CalibrationRow, type QuestionCalibration, guessLabelColumn, fitCalibrationOutOfFold, calibrationWarnings, eceDefinition} from "../../../../client/scoring/index.ts";
 import {useNavStore} from "../../ui/appState.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {BinaryReportView, MulticlassReportView, formatMetric} from "./EvaluationReports.tsx";
-import {guessLabelColumn, rawAnswersOf} from "./scoringModel.ts";
+import {chosenLabelColumn, useEvaluationSettings} from "./evaluationSettings.ts";
+import {rawAnswersOf} from "./scoringModel.ts";
 import {useScoringStore, type ScoringJob} from "./scoringStore.ts";
 import "./scoring.css";
 
@@ -22,8 +23,8 @@ export function EvaluationScreen() {
     );
     return (
         <div className="page evaluation-page" data-testid="evaluation-screen">
-            <div className="muted small">
-                {job.table.fileName} · {progress ? `${progress.succeeded.toLocaleString("en-US")} answered rows` : "…"}{progress?.status === "running" ? " (still scoring: figures update)" : ""}
+            <div className="muted small" data-testid="evaluation-job">
+                {job.table.fileName} · {job.spec.questionSet.name || "untitled question set"} · {progress ? `${progress.succeeded.toLocaleString("en-US")} answered rows` : "…"}{progress?.status === "running" ? " (still scoring: figures update)" : ""}
             </div>
             {job.infos.map((info, index) => <QuestionEvaluationCard key={info.name} job={job} info={info} index={index} />)}
         </div>
@@ -37,14 +38,15 @@ const kindLabels = {yesno: "predicate", choice: "choice", score: "score"} as con
 /** One question against a label column: its report, and its calibration. */
 export function QuestionEvaluationCard({job, info, index}: QuestionEvaluationCardProps) {
     const version = useScoringStore((state) => state.resultsVersion);
-    const chosen = useScoringStore((state) => state.labelColumns[info.name]);
-    const threshold = useScoringStore((state) => state.thresholds[info.name] ?? 0.5);
-    const set = useScoringStore((state) => state.set);
+    const chosen = useEvaluationSettings((state) => state.labelColumns[info.name]);
+    const threshold = useEvaluationSettings((state) => state.thresholds[info.name] ?? 0.5);
+    const setLabelColumn = useEvaluationSettings((state) => state.setLabelColumn);
+    const setThreshold = useEvaluationSettings((state) => state.setThreshold);
     const saved = useQuestionSetStore((state) => state.draft.calibration?.[info.name] ?? null);
     const fits = saved !== null && saved.kind === info.kind;
     const [applySaved, setApplySaved] = useState(true);
     const columns = job.table.columns;
-    const labelColumn = chosen === undefined ? guessLabelColumn(info.name, columns) : chosen === "" ? null : chosen;
+    const labelColumn = chosenLabelColumn(chosen, columns, () => guessLabelColumn(info.name, columns));
     const labelIndex = labelColumn === null ? -1 : columns.indexOf(labelColumn);
     const calibrated = fits && applySaved;
 
@@ -65,7 +67,7 @@ export function QuestionEvaluationCard({job, info, index}: QuestionEvaluationCar
                 {evaluation?.calibrated && <span className="badge badge-accent" data-testid="eval-calibrated">calibrated</span>}
                 <label className="row-gap small push-right">Label column
                     <select className="input input-sm" value={labelColumn ?? ""} data-testid={`eval-label-${info.name}`}
-                        onChange={(event) => set({labelColumns: {...useScoringStore.getState().labelColumns, [info.name]: event.target.value}})}>
+                        onChange={(event) => setLabelColumn(info.name, event.target.value)}>
                         <option value="">none</option>
                         {columns.map((column) => <option key={column} value={column}>{column}</option>)}
                     </select>
@@ -87,8 +89,8 @@ export function QuestionEvaluationCard({job, info, index}: QuestionEvaluationCar
                     {evaluation.report === null
                         ? <div className="empty-state small">No row is both answered and labelled yet.</div>
                         : evaluation.report.kind === "binary"
-                            ? <BinaryReportView report={evaluation.report} name={info.name} onThreshold={(value) => set({thresholds: {...useScoringStore.getState().thresholds, [info.name]: value}})} />
-                            : <MulticlassReportView report={evaluation.report} />}
+                            ? <BinaryReportView report={evaluation.report} name={info.name} onThreshold={(value) => setThreshold(info.name, value)} />
+                            : <MulticlassReportView report={evaluation.report} info={info} />}
                     <CalibrationPanel info={info} saved={fits ? saved : null} rows={() => rawRows} />
                 </>
             )}
@@ -100,46 +102,61 @@ type CalibrationPanelProps = {info: QuestionInfo, rows: () => CalibrationRow[], 
 
 /**
  * Fits a calibration on the labelled rows (Platt scaling for yes/no, temperature scaling otherwise, on the
- * server's own probabilities), shows log loss, Brier and ECE before and after, and saves it with the question
- * set, whose later runs (Decision studio cards, scoring jobs) then show calibrated answers marked as such.
+ * server's own probabilities) and shows log loss, Brier and ECE before and after, measured out of fold (each row
+ * by a fit on the other rows). A fit that stopped at the end of its range or does not help on rows it did not
+ * see says so, and is only saved on purpose. A saved one is applied to the question set's later runs
+ * (Decision studio cards, scoring jobs), which show calibrated answers marked as such.
  */
 export function CalibrationPanel({info, rows, saved}: CalibrationPanelProps) {
     const [fitted, setFitted] = useState<QuestionCalibration | null>(null);
     const [error, setError] = useState<string | null>(null);
     const setCalibration = useQuestionSetStore((state) => state.setCalibration);
     const shown = fitted ?? saved;
+    const warnings = shown === null ? [] : calibrationWarnings(shown);
+    const save = () => {
+        if (fitted === null) return;
+        if (warnings.length > 0 && !confirm(`Save this calibration of ${info.name} anyway?\n\n${warnings.join("\n\n")}`)) return;
+        setCalibration(info.name, fitted);
+        setFitted(null);
+    };
     return (
         <div className="calibration-panel" data-testid={`calibration-${info.name}`}>
-            <div className="row-gap">
+            <div className="row-gap calibration-actions">
                 <span className="eval-chart-title">Calibration</span>
                 <button type="button" className="btn btn-sm" data-testid="calibration-fit" onClick={() => {
                     try {
-                        setFitted(fitCalibration(info, rows()));
+                        setFitted(fitCalibrationOutOfFold(info, rows()));
                         setError(null);
                     } catch (caught) {
                         setError((caught as Error).message);
                     }
                 }}>Fit on these labels</button>
-                {fitted && <button type="button" className="btn btn-sm btn-primary" data-testid="calibration-save" onClick={() => {
-                    setCalibration(info.name, fitted);
-                    setFitted(null);
-                }}>Save with the question set</button>}
+                {fitted && (warnings.length === 0
+                    ? <button type="button" className="btn btn-sm btn-primary" data-testid="calibration-save" onClick={save}>Save with the question set</button>
+                    : <button type="button" className="btn btn-sm btn-ghost" data-testid="calibration-save" data-warned="true" title="It did not pass the checks above: saving asks first" onClick={save}>Save anyway…</button>)}
                 {saved && !fitted && <>
                     <span className="badge badge-accent" data-testid="calibration-saved">saved · applied to later runs</span>
                     <button type="button" className="btn btn-sm btn-ghost" data-testid="calibration-remove" onClick={() => setCalibration(info.name, null)}>Remove</button>
                 </>}
             </div>
             {error && <div className="field-error" role="alert">{error}</div>}
+            {warnings.length > 0 && (
+                <ul className="field-warning calibration-warnings" role="alert" data-testid="calibration-warnings">
+                    {warnings.map((warning) => <li key={warning}>{warning}</li>)}
+                </ul>
+            )}
             {shown && (
                 <table className="table compact calibration-table" data-testid="calibration-table">
-                    <thead><tr><th>{shown.method === "platt" ? "Platt scaling" : "Temperature scaling"}</th><th>Log loss</th><th>Brier</th><th>ECE</th></tr></thead>
+                    <thead><tr><th>{shown.method === "platt" ? "Platt scaling" : "Temperature scaling"}</th><th>Log loss</th><th>Brier</th><th title={eceDefinition(info.kind)}>ECE</th></tr></thead>
                     <tbody>
-                        <tr><td>before</td><td className="mono">{formatMetric(shown.before.logLoss)}</td><td className="mono">{formatMetric(shown.before.brier)}</td><td className="mono">{formatMetric(shown.before.ece)}</td></tr>
+                        <tr><td>before</td><td className="mono">{formatMetric(shown.before.logLoss)}</td><td className="mono">{formatMetric(shown.before.brier)}</td><td className="mono" data-testid="calibration-before-ece">{formatMetric(shown.before.ece)}</td></tr>
                         <tr><td>after</td><td className="mono" data-testid="calibration-after-logloss">{formatMetric(shown.after.logLoss)}</td><td className="mono">{formatMetric(shown.after.brier)}</td><td className="mono">{formatMetric(shown.after.ece)}</td></tr>
                     </tbody>
-                    <tfoot><tr><td colSpan={4} className="muted small">
+                    <tfoot><tr><td colSpan={4} className="muted small calibration-note" data-testid="calibration-note">
                         temperature {shown.temperature.toFixed(3)}{shown.method === "platt" ? `, bias ${shown.bias.toFixed(3)}` : ""} · fitted on {shown.fittedOn} rows
-                        {shown.heldOut ? `, measured on ${shown.evaluatedOn} held-out rows` : " (measured on the same rows: optimistic)"}
+                        {shown.heldOut
+                            ? shown.folds ? `, measured out of fold on ${shown.evaluatedOn} rows (${shown.folds} folds: each row by a fit on the others)` : `, measured on ${shown.evaluatedOn} held-out rows`
+                            : " (measured on the same rows: optimistic)"}
                         {fitted ? " · not saved yet" : ""}
                     </td></tr></tfoot>
                 </table>

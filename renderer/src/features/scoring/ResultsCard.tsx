@@ -1,9 +1,10 @@
 // A job's results: the grid (sort, filter), the per-question histograms, and CSV / XLSX export.
 import {useDeferredValue, useMemo, useState} from "react";
 import {Bar, BarChart, ResponsiveContainer, Tooltip, XAxis, YAxis} from "recharts";
-import type {CellValue} from "../../../../client/scoring/index.ts";
+import {type CellValue, type QuestionInfo, scoreDefinitions} from "../../../../client/scoring/index.ts";
 import {downloadFile} from "../../ui/browser.ts";
-import {filterRowOrder, type RowFilter, sortRowOrder, type SortDirection, formatCell, resultCellsOf, histogramBins, answersOf, type HistogramBin, exportCsv, exportXlsx, type ExportSource} from "./scoringModel.ts";
+import {chartName} from "../../ui/chartName.ts";
+import {filterRowOrder, type RowFilter, sortRowOrder, type SortDirection, formatCell, resultCellsOf, histogramBins, answersOf, type HistogramBin, exportCsv, exportXlsx, type ExportSource, meanExpectedScore} from "./scoringModel.ts";
 import {useScoringStore, type LoadedTable, type ScoringJob} from "./scoringStore.ts";
 import type {XlsxExportAnswer, XlsxExportRequest} from "./xlsxExportWorker.ts";
 import XlsxExportWorker from "./xlsxExportWorker.ts?worker";
@@ -47,6 +48,8 @@ export function ResultsGrid({table, job}: ResultsGridProps) {
     const [scrollTop, setScrollTop] = useState(0);
     const sourceWidth = table.columns.length;
     const columns = useMemo(() => [...table.columns, ...(job ? job.layout.columns : [])], [table, job]);
+    // What an answer column holds, one hover away on its header.
+    const hintOf = (index: number) => index < sourceWidth || job === null ? "" : `${job.layout.hints[index - sourceWidth]}. `;
 
     const order = useMemo(() => {
         const cellOf = (rowIndex: number, column: number): CellValue | undefined =>
@@ -87,7 +90,7 @@ export function ResultsGrid({table, job}: ResultsGridProps) {
                     <div className="grid-row grid-header" style={{gridTemplateColumns: template}} role="row">
                         <span className="grid-cell muted">#</span>
                         {columns.map((column, index) => (
-                            <button key={column} type="button" className={`grid-cell grid-sort${index >= sourceWidth ? " answer-column" : ""}`} title={`Sort by ${column}`}
+                            <button key={column} type="button" className={`grid-cell grid-sort${index >= sourceWidth ? " answer-column" : ""}`} title={`${hintOf(index)}Sort by ${column}`}
                                 data-testid="grid-sort" data-column={column} onClick={() => cycleSort(index)}>
                                 <span className="grid-cell-text">{column}</span>
                                 {sort?.column === index && <span aria-label={sort.direction === "asc" ? "ascending" : "descending"}>{sort.direction === "asc" ? "▲" : "▼"}</span>}
@@ -122,29 +125,41 @@ export function QuestionHistograms({job}: {job: ScoringJob}) {
     const histograms = useMemo(() => {
         const rows = Array.from({length: job.results.length}, (_, rowIndex) => answersOf(job, rowIndex));
         const answered = rows.filter((answers) => answers !== null).length;
-        return job.infos.map((info, index) => ({info, answered, bins: histogramBins(info, rows.map((answers) => answers?.[index] ?? null))}));
+        return job.infos.map((info, index) => {
+            const answers = rows.map((row) => row?.[index] ?? null);
+            return {info, answered, bins: histogramBins(info, answers), meanExpected: info.kind === "score" ? meanExpectedScore(answers) : null};
+        });
     }, [job, version]);
     return (
         <div className="histograms">
-            {histograms.map(({info, bins, answered}) => <QuestionHistogram key={info.name} name={info.name} kind={info.kind} bins={bins} answered={answered} />)}
+            {histograms.map(({info, bins, answered, meanExpected}) => <QuestionHistogram key={info.name} name={info.name} kind={info.kind} bins={bins} answered={answered} meanExpected={meanExpected} />)}
         </div>
     );
 }
 
-type QuestionHistogramProps = {name: string, kind: string, bins: HistogramBin[], answered: number};
+type QuestionHistogramProps = {name: string, kind: QuestionInfo["kind"], bins: HistogramBin[], answered: number, meanExpected: number | null};
 
-/** How one question was answered over all scored rows. */
-export function QuestionHistogram({name, kind, bins, answered}: QuestionHistogramProps) {
+const histogramBadges = {yesno: "P(true)", choice: "most likely value", score: "most likely level"} as const;
+
+/**
+ * How one question was answered over all scored rows: P(true) in bins, how often each value or level was the
+ * most likely one; for a score question, the mean expected score beside it.
+ */
+export function QuestionHistogram({name, kind, bins, answered, meanExpected}: QuestionHistogramProps) {
+    const counts = bins.map((bin) => `${bin.label}: ${bin.count}`).join(", ");
     return (
         <div className="card histogram-card" data-testid="histogram" data-name={name}>
             <div className="answer-head">
                 <span className="strong mono">{name}</span>
-                <span className="badge">{kind === "yesno" ? "P(true)" : kind === "choice" ? "picked value" : "expected level"}</span>
+                <span className="badge" data-testid="histogram-rule" title={kind === "score" ? scoreDefinitions.predicted : undefined}>{histogramBadges[kind]}</span>
                 <span className="muted small push-right">{answered.toLocaleString("en-US")} answered</span>
             </div>
+            {kind === "score" && meanExpected !== null && (
+                <span className="histogram-note" data-testid="histogram-expected" title={scoreDefinitions.expected}>mean expected score <span className="mono">{meanExpected.toFixed(2)}</span></span>
+            )}
             <div className="chart" style={{height: 150}}>
                 <ResponsiveContainer width="100%" height="100%">
-                    <BarChart data={bins} margin={{top: 6, right: 6, bottom: 0, left: -18}}>
+                    <BarChart data={bins} margin={{top: 6, right: 6, bottom: 0, left: -18}} {...chartName(`${name}: rows per ${histogramBadges[kind]}: ${counts}`)}>
                         <XAxis dataKey="label" tick={{fill: "var(--text-2)", fontSize: 10}} interval={kind === "yesno" ? 1 : 0} />
                         <YAxis allowDecimals={false} tick={{fill: "var(--muted)", fontSize: 10}} />
                         <Tooltip cursor={{fill: "var(--surface-2)"}} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />

@@ -98,6 +98,11 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
                 <span className="mono small" data-testid="scoring-rows">{progress.done.toLocaleString("en-US")} / {total === null ? "?" : total.toLocaleString("en-US")} rows</span>
                 <span className="stat"><span className="stat-label">rows/s</span><span className="stat-value mono" data-testid="scoring-rate">{rate === null ? "–" : rate.toFixed(1)}</span></span>
                 <span className="stat"><span className="stat-label">ETA</span><span className="stat-value mono" data-testid="scoring-eta">{progress.status === "running" ? formatDuration(progress.etaSeconds) : "–"}</span></span>
+                {progress.rateLimited && (
+                    <span className="badge badge-warn" data-testid="scoring-rate-limited" title={rateLimitedHint}>
+                        rate-limited{progress.etaSeconds === null ? ": measuring the pace" : ""}
+                    </span>
+                )}
                 <span className="stat"><span className="stat-label">elapsed</span><span className="stat-value mono">{formatDuration(progress.elapsedMs / 1000)}</span></span>
                 <span className={`stat${progress.failed > 0 ? " stat-danger" : ""}`}><span className="stat-label">errors</span><span className="stat-value mono" data-testid="scoring-errors">{progress.failed}</span></span>
                 <span className="stat"><span className="stat-label">retries</span><span className="stat-value mono">{progress.retries}</span></span>
@@ -110,6 +115,9 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
         </div>
     );
 }
+
+const rateLimitedHint = "The server refuses requests past its rate limit (429 with Retry-After) and the job waits as asked. " +
+    "The ETA uses the pace the limit lets rows through, measured from the refused rows that went through, not the burst before the first refusal.";
 
 const time = new Intl.DateTimeFormat(undefined, {month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"});
 
@@ -152,6 +160,7 @@ export function SavedJobsCard() {
                         return (
                             <tr key={entry.jobId} data-testid="saved-job" data-job-id={entry.jobId} className={open ? "is-open" : undefined}>
                                 <td className="strong" data-testid="saved-job-name">{entry.fileName}{entry.sheet ? ` · ${entry.sheet}` : ""}</td>
+                                <td className="saved-job-set" data-testid="saved-job-set" title="The question set the job scored with">{entry.questionSetName ?? "untitled question set"}</td>
                                 <td className="mono small" data-testid="saved-job-rows">{shown.done.toLocaleString("en-US")} / {shown.total === null ? "?" : shown.total.toLocaleString("en-US")} rows</td>
                                 <td><span className={`status-badge status-${badgeClass(shown.status)}`} data-testid="saved-job-status">{shown.status}</span></td>
                                 <td className="muted small">{time.format(entry.createdAt)}</td>
@@ -162,7 +171,7 @@ export function SavedJobsCard() {
                                             onClick={() => void openSavedJob(entry.jobId)}>Open</button>
                                     )}
                                     <button type="button" className="btn btn-sm" disabled={running} data-testid="saved-job-delete" onClick={() => {
-                                        if (confirm(`Delete the saved job on ${entry.fileName} (${shown.done.toLocaleString("en-US")} scored rows)? Export its results first if you need them.`)) void deleteSavedJob(entry.jobId);
+                                        if (confirm(`Delete the saved job on ${entry.fileName} with ${entry.questionSetName ?? "an untitled question set"} (${shown.done.toLocaleString("en-US")} scored rows)? Export its results first if you need them.`)) void deleteSavedJob(entry.jobId);
                                     }}>Delete</button>
                                 </div></td>
                             </tr>

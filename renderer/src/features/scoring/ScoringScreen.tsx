@@ -1,5 +1,7 @@
 // The Spreadsheet scoring screen: importing a table, mapping its columns into the input, then the run and results cards.
 import {useRef, useMemo} from "react";
+import {defaultRowColumns, labelColumns} from "../../../../client/scoring/index.ts";
+import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {rowInput} from "../questionSet/requests.ts";
 import {ResultsCard} from "./ResultsCard.tsx";
 import {SavedJobsCard, ScoringRunCard} from "./ScoringRunCard.tsx";
@@ -97,11 +99,15 @@ export function TablePreview({table, rows = 6}: {table: LoadedTable, rows?: numb
     );
 }
 
-/** How a row becomes the input: a template with {{column}} placeholders, or the whole row as a JSON state. */
+/**
+ * How a row becomes the input: a template with {{column}} placeholders, or the row as a JSON state over the
+ * columns picked (label columns start unpicked: sent with the row they would tell the model the answer).
+ */
 export function InputMappingCard() {
     const table = useScoringStore((state) => state.table);
     const mapping = useScoringStore((state) => state.mapping);
     const set = useScoringStore((state) => state.set);
+    const questionNames = useQuestionSetStore((state) => state.draft.questions.map((question) => question.name).join("\u0000"));
     const textarea = useRef<HTMLTextAreaElement>(null);
     const preview = useMemo(() => {
         if (table === null || table.rows.length === 0) return null;
@@ -133,7 +139,7 @@ export function InputMappingCard() {
                     <button type="button" role="radio" aria-checked={mapping.kind === "template"} className={mapping.kind === "template" ? "active" : ""} data-testid="mapping-template-mode"
                         onClick={() => set({mapping: {kind: "template", template: template || `{{${table.columns[0] ?? ""}}}`}})}>Template</button>
                     <button type="button" role="radio" aria-checked={mapping.kind === "row"} className={mapping.kind === "row" ? "active" : ""} data-testid="mapping-row-mode"
-                        onClick={() => set({mapping: {kind: "row"}})}>Whole row as JSON state</button>
+                        onClick={() => set({mapping: {kind: "row", columns: defaultRowColumns(questionNames.split("\u0000"), table.columns)}})}>Whole row as JSON state</button>
                 </div>
             </div>
             {mapping.kind === "template" && (
@@ -147,6 +153,10 @@ export function InputMappingCard() {
                     </div>
                 </>
             )}
+            {mapping.kind === "row" && (
+                <RowColumnsPicker columns={table.columns} chosen={mapping.columns ?? table.columns} labels={labelColumns(questionNames.split("\u0000"), table.columns)}
+                    onChange={(columns) => set({mapping: {kind: "row", columns}})} />
+            )}
             {preview?.error && <div className="field-error" role="alert" data-testid="mapping-error">{preview.error}</div>}
             {preview?.text !== null && preview?.text !== undefined && (
                 <div>
@@ -155,5 +165,30 @@ export function InputMappingCard() {
                 </div>
             )}
         </section>
+    );
+}
+
+type RowColumnsPickerProps = {columns: string[], chosen: readonly string[], labels: Set<string>, onChange: (columns: string[]) => void};
+
+/** Which columns whole-row mode sends, each a checkbox; the label columns are marked, and start unchecked. */
+export function RowColumnsPicker({columns, chosen, labels, onChange}: RowColumnsPickerProps) {
+    const picked = new Set(chosen);
+    const toggle = (column: string, on: boolean) => onChange(columns.filter((name) => name === column ? on : picked.has(name)));
+    return (
+        <fieldset className="row-columns" data-testid="row-columns">
+            <legend className="card-label">Columns sent</legend>
+            <div className="chips">
+                {columns.map((column) => (
+                    <label key={column} className={`check chip row-column${labels.has(column) ? " is-label" : ""}`} data-testid="row-column" data-column={column}
+                        title={labels.has(column) ? "Holds labels: sent with the row, it tells the model the answer" : undefined}>
+                        <input type="checkbox" checked={picked.has(column)} onChange={(event) => toggle(column, event.target.checked)} />
+                        <span className="mono">{column}</span>{labels.has(column) && <span className="badge badge-warn">label</span>}
+                    </label>
+                ))}
+            </div>
+            {[...labels].some((column) => picked.has(column)) && (
+                <div className="field-warning" data-testid="row-label-warning">A label column is sent with each row: the model sees the answer.</div>
+            )}
+        </fieldset>
     );
 }

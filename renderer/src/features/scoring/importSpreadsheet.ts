@@ -1,5 +1,6 @@
 // Reading a CSV or XLSX file into the scoring table (an XLSX in a worker), with its sheet and header choices.
-import {CsvSpreadsheet, type SpreadsheetSource, openTable, type SheetRow} from "../../../../client/scoring/index.ts";
+import {CsvSpreadsheet, type SpreadsheetSource, openTable, type SheetRow, typeNumberColumns, defaultRowColumns, type InputMapping} from "../../../../client/scoring/index.ts";
+import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {textColumn} from "./scoringModel.ts";
 import {useScoringStore, type LoadedTable} from "./scoringStore.ts";
 import type {XlsxWorkerAnswer, XlsxWorkerRequest} from "./xlsxWorker.ts";
@@ -39,19 +40,30 @@ async function reload(fileName: string, options: {sheet: string | null, header: 
             if (mine === generation) useScoringStore.getState().set({loading: {fileName, rows}});
         });
         if (mine !== generation) return;
-        const {mapping} = useScoringStore.getState();
-        // A template naming columns this table lacks starts over from the first column.
-        const keepTemplate = mapping.kind === "row" || (mapping.template !== "" && [...mapping.template.matchAll(/\{\{([^}]*)\}\}/g)].every((match) => table.columns.includes(match[1].trim())));
-        const column = textColumn(table.columns, table.rows);
-        useScoringStore.getState().set({table, loading: null, mapping: keepTemplate ? mapping : {kind: "template", template: column === null ? "" : `{{${column}}}`}});
+        useScoringStore.getState().set({table, loading: null, mapping: mappingFor(useScoringStore.getState().mapping, table)});
     } catch (error) {
         if (mine === generation) useScoringStore.getState().set({loading: null, loadError: `${fileName}: ${(error as Error).message}`});
     }
 }
 
 /**
+ * The input mapping for a newly loaded table: kept when every column it names is there; else a template starts
+ * over from the text column, and whole-row mode over this table's columns less its label columns.
+ */
+function mappingFor(mapping: InputMapping, table: LoadedTable): InputMapping {
+    if (mapping.kind === "row") {
+        if ((mapping.columns ?? []).every((column) => table.columns.includes(column))) return mapping;
+        return {kind: "row", columns: defaultRowColumns(useQuestionSetStore.getState().draft.questions.map((question) => question.name), table.columns)};
+    }
+    if (mapping.template !== "" && [...mapping.template.matchAll(/\{\{([^}]*)\}\}/g)].every((match) => table.columns.includes(match[1].trim()))) return mapping;
+    const column = textColumn(table.columns, table.rows);
+    return {kind: "template", template: column === null ? "" : `{{${column}}}`};
+}
+
+/**
  * Reads a sheet whole into memory, batch by batch: openTable yields to the event loop between batches (and an
  * XLSX source parses in its worker), so the page keeps painting the row count while 100,000 rows come in.
+ * A CSV's number columns are then typed (typeNumberColumns).
  */
 export async function loadTable(source: SpreadsheetSource, fileName: string, options: {sheet?: string | null, header: "auto" | boolean}, onRows: (count: number) => void): Promise<LoadedTable> {
     const sheets = await source.sheetNames();
@@ -61,6 +73,8 @@ export async function loadTable(source: SpreadsheetSource, fileName: string, opt
         for (const row of batch.rows) rows.push(row);
         onRows(rows.length);
     }
+    // XLSX cells come typed; a CSV's number columns become numbers here, once every row is in.
+    if (source.format === "csv") typeNumberColumns(rows, table.columns.length);
     return {fileName, format: source.format, sheets, sheet: table.sheet, header: options.header, headerDetected: table.headerDetected, hasHeader: table.hasHeader, columns: table.columns, rows};
 }
 

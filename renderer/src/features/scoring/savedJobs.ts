@@ -39,6 +39,7 @@ export const savedJobs = {
             return {
                 jobId: record.jobId,
                 fileName: spec.source?.name ?? "table",
+                questionSetName: typeof spec.questionSet?.name === "string" && spec.questionSet.name.trim() !== "" ? spec.questionSet.name : null,
                 sheet: spec.source?.sheet ?? null,
                 status: record.status,
                 interrupted: record.status === "running" || record.status === "paused",

@@ -186,6 +186,7 @@ export function restoredProgress(record: JobRecord, counts: ResultCounts, tableR
         retries: 0,
         rowsPerSecond: null,
         etaSeconds: null,
+        rateLimited: false,
         elapsedMs: 0,
         lastError: null,
         fatalError: record.error

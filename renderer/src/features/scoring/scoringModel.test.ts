@@ -7,7 +7,7 @@ import {formatDecisionsResponse} from "../../../../protocol/decisions/formatResp
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseCsv} from "../../../../test/support/csv.ts";
 import {rowInput} from "../questionSet/requests.ts";
-import {exportCsv, exportXlsx, filterRowOrder, histogramBins, sortRowOrder, guessLabelColumn} from "./scoringModel.ts";
+import {exportCsv, exportXlsx, filterRowOrder, histogramBins, meanExpectedScore, sortRowOrder} from "./scoringModel.ts";
 
 test("sortRowOrder: numbers by value (numeric text too), text naturally, empty cells last both ways, stable", () => {
     const cells = ["10", 2, "b", null, "a2", "a10", 2, "", true];
@@ -41,6 +41,7 @@ test("rowInput: a template fills cells as text, whole rows become JSON objects",
     const columns = ["text", "stars"];
     assert.deepEqual(rowInput(columns, ["Très \"bien\"", 4], {kind: "template", template: "Review: {{text}} ({{ stars }}★)"}), {kind: "text", text: "Review: Très \"bien\" (4★)"});
     assert.deepEqual(rowInput(columns, ["x", null], {kind: "row"}), {kind: "json", value: {text: "x", stars: null}});
+    assert.deepEqual(rowInput(columns, ["x", 4], {kind: "row", columns: ["stars"]}), {kind: "json", value: {stars: 4}}, "only the chosen columns, numbers kept");
     assert.throws(() => rowInput(columns, ["x", 1], {kind: "template", template: "{{nope}}"}), /no column named "nope"/);
 });
 
@@ -74,6 +75,17 @@ test("histogramBins over stored answers", async () => {
     assert.deepEqual(histogramBins(infos[1], answers.map((row) => row?.[1] ?? null)), [{label: "price", count: 1}, {label: "true", count: 1}, {label: "delivery", count: 1}]);
 });
 
+test("a score question's histogram counts each row at its most likely level, beside the mean expected score", () => {
+    const [stars] = questionInfos(parseQuestionSet({questions: [{type: "score", name: "stars", instructions: "?", levels: [{label: "useless"}, {label: "poor"}, {label: "okay"}, {label: "good"}, {label: "great"}]}]}).normalized);
+    // Near-uniform answers: the mean is about 2 ("okay"), the peak is level 0 ("useless").
+    const flat = {probabilities: [0.22, 0.19, 0.2, 0.19, 0.2], score: 1.96};
+    const peaked = {probabilities: [0, 0.1, 0.1, 0.7, 0.1], score: 2.8};
+    assert.deepEqual(histogramBins(stars, [flat, flat, peaked, null]).map((bin) => [bin.label, bin.count]),
+        [["0 · useless", 2], ["1 · poor", 0], ["2 · okay", 0], ["3 · good", 1], ["4 · great", 0]]);
+    assert.ok(Math.abs(meanExpectedScore([flat, flat, peaked, null])! - (1.96 * 2 + 2.8) / 3) < 1e-12);
+    assert.equal(meanExpectedScore([null]), null);
+});
+
 test("exports: source columns, then the answer columns of every question, one line per row (errors included)", async () => {
     const store = new MemoryResultStore();
     await fillStore(store, [[[0.95, 0.05], [0.7, 0.2, 0.1]], []]);
@@ -99,13 +111,6 @@ test("exports: source columns, then the answer columns of every question, one li
     assert.equal(sheet.getRow(2).getCell(4).value, "price");
 });
 
-test("guessLabelColumn prefers the question's own label column, then a single generic one", () => {
-    assert.equal(guessLabelColumn("positive", ["review", "Positive_Label", "label"]), "Positive_Label");
-    assert.equal(guessLabelColumn("topic", ["review", "topic", "label"]), "topic");
-    assert.equal(guessLabelColumn("topic", ["review", "Label"]), "Label");
-    assert.equal(guessLabelColumn("topic", ["review", "label", "gold"]), null, "two generic columns: no guess");
-    assert.equal(guessLabelColumn("topic", ["review"]), null);
-});
 
 test("textColumn picks the column with the longest text", async () => {
     const {textColumn} = await import("./scoringModel.ts");

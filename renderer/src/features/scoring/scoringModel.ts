@@ -1,5 +1,5 @@
 // Scoring results as the screens use them: export, histogram bins, sorting and filtering rows, cached per-row answers.
-import {type RowBatch, type SheetRow, type ResultLayout, exportRows, type ResultStore, type CellValue, formatCsv, buildXlsx, type NormalizedAnswer, type QuestionInfo, readAnswers, type RowResult} from "../../../../client/scoring/index.ts";
+import {type RowBatch, type SheetRow, type ResultLayout, exportRows, type ResultStore, type CellValue, formatCsv, buildXlsx, type NormalizedAnswer, type QuestionInfo, readAnswers, type RowResult, readScore} from "../../../../client/scoring/index.ts";
 import type {ScoringJob} from "./scoringStore.ts";
 
 /**
@@ -48,27 +48,12 @@ export function textColumn(columns: readonly string[], rows: readonly SheetRow[]
     return columns[best];
 }
 
-/**
- * The column that most likely holds a question's labels: `<name>_label`, `label_<name>`, `<name>`, `<name>_gold`
- * or `gold_<name>` (any case), else `label` when that is the only label-like column; null when none fits.
- */
-export function guessLabelColumn(questionName: string, columns: readonly string[]): string | null {
-    const lower = questionName.toLowerCase();
-    const wanted = [`${lower}_label`, `label_${lower}`, lower, `${lower}_gold`, `gold_${lower}`, `${lower}.label`];
-    for (const name of wanted) {
-        const found = columns.find((column) => column.toLowerCase() === name);
-        if (found !== undefined) return found;
-    }
-    const generic = columns.filter((column) => /^(label|gold|truth|expected)$/i.test(column));
-    return generic.length === 1 ? generic[0] : null;
-}
-
 export type HistogramBin = {label: string, count: number};
 
 /**
  * What one question's answers look like over all rows: yes/no, P(true) in ten bins of 0.1 (the last one
- * closed, so 1.00 counts); choice, how often each value was picked; score, how often the expected level
- * rounded to each level.
+ * closed, so 1.00 counts); choice, how often each value was picked; score, how often each level was the most
+ * likely one (the predicted level, client/scoring/scoreLevels.ts).
  */
 export function histogramBins(info: QuestionInfo, answers: Iterable<NormalizedAnswer | null>): HistogramBin[] {
     if (info.kind === "yesno") {
@@ -81,10 +66,21 @@ export function histogramBins(info: QuestionInfo, answers: Iterable<NormalizedAn
         if (answer === null) continue;
         const index = info.kind === "choice"
             ? info.options.findIndex((option) => option.value === answer.choice)
-            : Math.min(info.options.length - 1, Math.max(0, Math.round(answer.score ?? 0)));
+            : readScore(answer).mostLikely;
         if (index >= 0) bins[index].count++;
     }
     return bins;
+}
+
+/** The mean expected score of a score question's answers (null when none): what the histogram of levels sits beside. */
+export function meanExpectedScore(answers: Iterable<NormalizedAnswer | null>): number | null {
+    let sum = 0, count = 0;
+    for (const answer of answers) {
+        if (answer === null) continue;
+        sum += readScore(answer).expected;
+        count++;
+    }
+    return count === 0 ? null : sum / count;
 }
 
 export type SortDirection = "asc" | "desc";

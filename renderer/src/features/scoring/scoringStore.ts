@@ -35,6 +35,8 @@ export type SavedJobSummary = {
     jobId: string,
     fileName: string,
     sheet: string | null,
+    /** The name of the question set it scored with; null when the set had none. */
+    questionSetName: string | null,
     /** As stored: `running` or `paused` here means the page closed while it ran (see `interrupted`). */
     status: JobStatus,
     interrupted: boolean,
@@ -65,9 +67,6 @@ type ScoringState = {
     savedJobs: SavedJobSummary[],
     /** Why the current job's results are not being saved (the data folder refused them); null while they are. */
     saveNote: string | null,
-    /** Evaluation: question name -> label column, and yes/no question name -> decision threshold. */
-    labelColumns: Record<string, string>,
-    thresholds: Record<string, number>,
     set: (patch: Partial<Omit<ScoringState, "set">>) => void
 };
 
@@ -84,7 +83,5 @@ export const useScoringStore = create<ScoringState>()((set) => ({
     resultsVersion: 0,
     savedJobs: [],
     saveNote: null,
-    labelColumns: {},
-    thresholds: {},
     set: (patch) => set(patch)
 }));
