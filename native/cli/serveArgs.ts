@@ -29,7 +29,7 @@ const localEngineFlags = ["model", "mmproj", "models-dir", "decision-model", "re
 const gpuChoices: GpuChoice[] = ["auto", "off", "cuda", "vulkan", "metal"];
 
 export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [options]
-  --model <file>         GGUF model to serve (default: the model library's default model)
+  --model <file>         GGUF model to serve (default: the model library's default model, else the built-in stories260K)
   --models-dir <dir>     model library folder (default: $SVC_STUDIO_MODELS_DIR, else the user data folder)
   --host <host>          address to listen on (default 127.0.0.1)
   --port <port>          port (default 8080; 0 picks a free one)
