@@ -127,7 +127,7 @@ export function TopBar() {
         <header className="topbar">
             <div className="topbar-title">
                 <h1>{title}</h1>
-                <span className="mono muted small">{subtitle}</span>
+                <span className={`mono muted small${subtitle.startsWith("POST ") ? " topbar-endpoint" : ""}`}>{subtitle}</span>
             </div>
             <div className="topbar-actions">
                 <ConnectionSwitcher />

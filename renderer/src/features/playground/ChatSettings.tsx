@@ -2,7 +2,8 @@
 import {useState} from "react";
 import {editorPaths, JsonEditor} from "../../ui/JsonEditor.tsx";
 import {SidePanel, Tabs} from "../../ui/controls.tsx";
-import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
+import {ParamsPanel} from "./ParamsPanel.tsx";
+import {PresetPicker} from "./PresetPicker.tsx";
 import {buildChatRequest, parseToolsText, type ToolChoiceSetting, parseResponseFormat, type ResponseFormatSetting} from "./chat.ts";
 import {chatParamSpecs} from "./params.ts";
 import {useChatStore} from "./stores.ts";
@@ -13,7 +14,7 @@ type Tab = "params" | "tools" | "format";
 export function ChatSettings() {
     const [tab, setTab] = useState<Tab>("params");
     const draft = useChatStore((state) => state.draft);
-    const {setParam, setParams} = useChatStore.getState();
+    const {setParam} = useChatStore.getState();
     const {errors} = buildChatRequest(draft);
     const toolCount = draft.toolsText.trim() && !errors.tools ? (JSON.parse(draft.toolsText) as unknown[]).length : 0;
     return (
@@ -26,7 +27,7 @@ export function ChatSettings() {
             <div className="side-body">
                 {tab === "params" && (
                     <>
-                        <PresetPicker kind="chat" params={draft.params} onLoad={setParams} />
+                        <PresetPicker kind="chat" />
                         <ParamsPanel specs={chatParamSpecs} values={draft.params} onChange={setParam} />
                     </>
                 )}

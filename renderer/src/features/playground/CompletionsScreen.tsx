@@ -3,7 +3,8 @@
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
 import {AutoTextarea, SidePanel} from "../../ui/controls.tsx";
-import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
+import {ParamsPanel} from "./ParamsPanel.tsx";
+import {PresetPicker} from "./PresetPicker.tsx";
 import {completionsParamSpecs} from "./params.ts";
 import {RunBar, useRevealWhenRunning, RunStats, WaitingForOutput} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
@@ -16,7 +17,7 @@ export function CompletionsScreen() {
     const prompt = useCompletionsStore((state) => state.draft.prompt);
     const params = useCompletionsStore((state) => state.draft.params);
     const run = useCompletionsStore((state) => state.run);
-    const {setPrompt, setParam, setParams} = useCompletionsStore.getState();
+    const {setPrompt, setParam} = useCompletionsStore.getState();
     return (
         <div className="playground">
             <div className="workspace" data-testid="completions-screen">
@@ -36,7 +37,7 @@ export function CompletionsScreen() {
             <SidePanel>
                 <div className="side-title">Parameters</div>
                 <div className="side-body">
-                    <PresetPicker kind="completions" params={params} onLoad={setParams} />
+                    <PresetPicker kind="completions" />
                     <ParamsPanel specs={completionsParamSpecs} values={params} onChange={setParam} />
                 </div>
             </SidePanel>

@@ -1,9 +1,7 @@
-// The Parameters panel of a playground: one field per parameter spec, and the preset picker above it.
+// The Parameters panel of a playground: one field per parameter spec.
 import {useEffect, useState} from "react";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {type ParamSpec, type ParamTarget, type ParamValue, type ParamValues, checkParam, specsForTarget} from "./params.ts";
-import type {HistoryKind} from "./runs.ts";
-import {usePresetsStore} from "./stores.ts";
 
 type ParamsPanelProps = {specs: readonly ParamSpec[], values: ParamValues, onChange: (key: string, value: ParamValue) => void};
 
@@ -188,36 +186,6 @@ export function StopListParam({spec, value, onChange}: StopListParamProps) {
                     }
                 }}
                 onBlur={add} />
-        </div>
-    );
-}
-
-type PresetPickerProps = {kind: HistoryKind, params: ParamValues, onLoad: (params: ParamValues) => void};
-
-/** Load a saved parameter set into the panel, or save the current one under a name. */
-export function PresetPicker({kind, params, onLoad}: PresetPickerProps) {
-    const presets = usePresetsStore((state) => state.presets).filter((preset) => preset.kind === kind);
-    const save = usePresetsStore((state) => state.save);
-    const [name, setName] = useState("");
-    return (
-        <div className="preset-picker">
-            <select className="input" value="" aria-label="Load preset" data-testid="preset-load"
-                onChange={(event) => {
-                    const preset = presets.find((item) => item.id === event.target.value);
-                    if (preset) onLoad(preset.params);
-                }}>
-                <option value="">{presets.length ? "Load preset…" : "No presets yet"}</option>
-                {presets.map((preset) => <option key={preset.id} value={preset.id}>{preset.name}</option>)}
-            </select>
-            <form className="preset-save" onSubmit={(event) => {
-                event.preventDefault();
-                if (!name.trim()) return;
-                save(name.trim(), kind, params);
-                setName("");
-            }}>
-                <input className="input" placeholder="Preset name" value={name} onChange={(event) => setName(event.target.value)} aria-label="Preset name" data-testid="preset-name" />
-                <button type="submit" className="btn btn-sm" disabled={!name.trim()}>Save</button>
-            </form>
         </div>
     );
 }

@@ -5,7 +5,8 @@ import {AutoTextarea, SidePanel, Icon} from "../../ui/controls.tsx";
 import {ImageAttachButton} from "../../ui/images.tsx";
 import {ImageSupportNote, imageSupport} from "../../ui/imageSupport.tsx";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
-import {ParamsPanel, PresetPicker} from "./ParamsPanel.tsx";
+import {ParamsPanel} from "./ParamsPanel.tsx";
+import {PresetPicker} from "./PresetPicker.tsx";
 import {responsesParamSpecs} from "./params.ts";
 import {type ResponsesReply, outputTokensOf} from "./responses.ts";
 import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats, WaitingForOutput} from "./runViews.tsx";
@@ -18,7 +19,7 @@ export function ResponsesScreen() {
     const instructions = useResponsesStore((state) => state.draft.instructions);
     const params = useResponsesStore((state) => state.draft.params);
     const run = useResponsesStore((state) => state.run);
-    const {setInstructions, setParam, setParams} = useResponsesStore.getState();
+    const {setInstructions, setParam} = useResponsesStore.getState();
     return (
         <div className="playground">
             <div className="workspace" data-testid="responses-screen">
@@ -34,7 +35,7 @@ export function ResponsesScreen() {
             <SidePanel>
                 <div className="side-title">Parameters</div>
                 <div className="side-body">
-                    <PresetPicker kind="responses" params={params} onLoad={setParams} />
+                    <PresetPicker kind="responses" />
                     <ParamsPanel specs={responsesParamSpecs} values={params} onChange={setParam} />
                 </div>
             </SidePanel>

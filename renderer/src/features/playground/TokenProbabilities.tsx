@@ -72,16 +72,24 @@ function TokenChip({score, onBias}: {score: TokenScore, onBias?: AddLogitBias}) 
 }
 
 /**
- * Opens a chip's popover towards the left when, opened to the right, it would pass the right edge of the token strip
- * (and be cut off by the scrolling reply column); called as it opens, when CSS has just made it visible.
+ * Places a chip's popover as it opens (CSS has just made it visible) so that it stays in view: towards the left when,
+ * opened to the right, it would pass the right edge of the token strip, and above the chip when it would pass the
+ * bottom of the scrolling column that holds it and there is room above.
  */
 function keepPopoverInside(chip: HTMLElement) {
     const popover = chip.querySelector<HTMLElement>(".token-popover");
     const strip = chip.closest(".token-strip");
     if (popover == null || strip == null) return;
-    // A data attribute, not a class: React owns the chip's className.
+    // Data attributes, not classes: React owns the chip's className.
     delete chip.dataset.popoverSide;
-    if (popover.getBoundingClientRect().right > strip.getBoundingClientRect().right) chip.dataset.popoverSide = "left";
+    delete chip.dataset.popoverAbove;
+    const box = popover.getBoundingClientRect();
+    if (box.right > strip.getBoundingClientRect().right) chip.dataset.popoverSide = "left";
+    let scroller = chip.parentElement;
+    while (scroller != null && !/auto|scroll/.test(getComputedStyle(scroller).overflowY)) scroller = scroller.parentElement;
+    const view = scroller?.getBoundingClientRect() ?? {top: 0, bottom: window.innerHeight};
+    const top = chip.getBoundingClientRect().top;
+    if (box.bottom > view.bottom && top - view.top > box.height) chip.dataset.popoverAbove = "true";
 }
 
 function TokenId({id}: {id: number}) {

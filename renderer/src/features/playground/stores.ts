@@ -9,8 +9,9 @@ import {defaultSchemaText, emptyReply, type ChatReply, type ChatDraft, type Draf
 import {type CompletionsDraft, applyCompletionChunk, buildCompletionsRequest, buildScoreRequest} from "./completions.ts";
 import {defaultChatParams, type ParamValue, type ParamValues, defaultResponsesParams, defaultCompletionsParams} from "./params.ts";
 import {emptyResponsesReply, type ResponsesDraft, type ResponsesReply, applyResponsesEvent, outputTextOf, reasoningTextOf, buildResponsesRequest, type ResponsesStreamEvent} from "./responses.ts";
-import {idleRun, type RunState, type HistoryKind, executeRun} from "./runs.ts";
+import {idleRun, type RunState, executeRun} from "./runs.ts";
 import {setLogitBiasEntry} from "./probabilities.ts";
+import {readChatDraft, readCompletionsDraft, readResponsesDraft} from "./savedDrafts.ts";
 import type {AddLogitBias} from "./TokenProbabilities.tsx";
 
 type ChatState = {
@@ -48,7 +49,21 @@ export const initialChatDraft = (): ChatDraft => ({
 
 const editMessages = (state: ChatState, change: (messages: DraftMessage[]) => DraftMessage[]) => ({draft: {...state.draft, messages: change(state.draft.messages)}});
 
-export const useChatStore = create<ChatState>()((set) => ({
+/**
+ * What a playground keeps in the app's data folder (gateway/appData.ts), so a reload or a restart finds it as it was:
+ * its draft, everything its request is built from. Replies are not kept here: every run is in History.
+ */
+function savedDraft<S extends {draft: D}, D>(name: string, read: (saved: unknown, fallback: D) => D) {
+    return {
+        name,
+        version: 1,
+        storage: createJSONStorage<{draft: D}>(() => appDataStorage),
+        partialize: (state: S) => ({draft: state.draft}),
+        merge: (saved: unknown, current: S): S => ({...current, draft: read((saved as {draft?: unknown} | null)?.draft, current.draft)})
+    };
+}
+
+export const useChatStore = create<ChatState>()(persist((set) => ({
     draft: initialChatDraft(),
     reply: emptyReply(),
     run: idleRun(),
@@ -88,7 +103,7 @@ export const useChatStore = create<ChatState>()((set) => ({
     })),
     loadDraft: (draft, reply, run) => set({draft, reply: reply ?? emptyReply(), run: run ?? idleRun()}),
     setRun: (patch) => set(patch)
-}));
+}), savedDraft<ChatState, ChatDraft>("svc-studio-chat", readChatDraft)));
 
 type ResponsesState = {
     draft: ResponsesDraft,
@@ -107,7 +122,7 @@ type ResponsesState = {
 
 const editParts = (state: ResponsesState, change: (parts: ResponsesDraft["parts"]) => ResponsesDraft["parts"]) => ({draft: {...state.draft, parts: change(state.draft.parts)}});
 
-export const useResponsesStore = create<ResponsesState>()((set) => ({
+export const useResponsesStore = create<ResponsesState>()(persist((set) => ({
     draft: {
         instructions: "Answer in one sentence.",
         parts: [{id: newId(), type: "input_text", text: "Tell me a story about a cat."}],
@@ -124,7 +139,7 @@ export const useResponsesStore = create<ResponsesState>()((set) => ({
     setParams: (params) => set((state) => ({draft: {...state.draft, params: {...params}}})),
     loadDraft: (draft, reply, run) => set({draft, reply: reply ?? emptyResponsesReply(), run: run ?? idleRun()}),
     setRun: (patch) => set(patch)
-}));
+}), savedDraft<ResponsesState, ResponsesDraft>("svc-studio-responses", readResponsesDraft)));
 
 type CompletionsState = {
     draft: CompletionsDraft,
@@ -137,7 +152,7 @@ type CompletionsState = {
     setRun: (patch: {reply?: ChatReply, run?: RunState}) => void
 };
 
-export const useCompletionsStore = create<CompletionsState>()((set) => ({
+export const useCompletionsStore = create<CompletionsState>()(persist((set) => ({
     draft: {prompt: "Once upon a time", params: {...defaultCompletionsParams}},
     reply: emptyReply(),
     run: idleRun(),
@@ -146,7 +161,7 @@ export const useCompletionsStore = create<CompletionsState>()((set) => ({
     setParams: (params) => set((state) => ({draft: {...state.draft, params: {...params}}})),
     loadDraft: (draft, reply, run) => set({draft, reply: reply ?? emptyReply(), run: run ?? idleRun()}),
     setRun: (patch) => set(patch)
-}));
+}), savedDraft<CompletionsState, CompletionsDraft>("svc-studio-completions", readCompletionsDraft)));
 
 type ParamsStore = {getState: () => {draft: {params: ParamValues}, setParam: (key: string, value: ParamValue) => void}};
 
@@ -161,28 +176,6 @@ export function logitBiasAdder(store: ParamsStore): AddLogitBias {
         setParam("logit_bias", setLogitBiasEntry(typeof current === "string" ? current : undefined, id, bias));
     };
 }
-
-/** A saved parameter set for one playground. */
-export type Preset = {id: string, name: string, kind: HistoryKind, params: ParamValues, createdAt: number};
-
-type PresetsState = {
-    presets: Preset[],
-    save: (name: string, kind: HistoryKind, params: ParamValues) => void,
-    remove: (id: string) => void,
-    /** Imported presets replace saved ones of the same name and playground. */
-    merge: (presets: Preset[]) => void
-};
-
-export const usePresetsStore = create<PresetsState>()(persist((set) => ({
-    presets: [],
-    save: (name, kind, params) => set((state) => ({
-        presets: [...state.presets.filter((preset) => !(preset.name === name && preset.kind === kind)), {id: newId(), name, kind, params: {...params}, createdAt: Date.now()}]
-    })),
-    remove: (id) => set((state) => ({presets: state.presets.filter((preset) => preset.id !== id)})),
-    merge: (incoming) => set((state) => ({
-        presets: [...state.presets.filter((preset) => !incoming.some((item) => item.name === preset.name && item.kind === preset.kind)), ...incoming]
-    }))
-}), {name: "svc-studio-presets", storage: createJSONStorage(() => appDataStorage)}));
 
 /** Runs the chat playground's draft; refuses (with the editor's message) while a JSON field is invalid. */
 export async function runChat(): Promise<void> {

@@ -1,15 +1,19 @@
 import {useRef, useState} from "react";
 import {downloadFile} from "../../ui/browser.ts";
+import {useNavStore} from "../../ui/appState.ts";
 import {parsePresetFile, toPresetFile} from "./presetFile.ts";
-import {usePresetsStore} from "../playground/stores.ts";
+import {loadPreset, usePresetsStore} from "../playground/presetStore.ts";
+import {describePreset, playgroundNames, type Preset} from "../playground/presets.ts";
 import {Icon} from "../../ui/controls.tsx";
 
-/** Saved parameter sets: see, delete, export to a JSON file, import from one. */
+type Message = {ok: boolean, text: string, undo?: Preset};
+
+/** Saved presets: what each holds, open one in its playground, delete (with undo), export to a JSON file, import from one. */
 export function PresetsScreen() {
     const presets = usePresetsStore((state) => state.presets);
-    const {remove, merge} = usePresetsStore.getState();
+    const {remove, merge, save} = usePresetsStore.getState();
     const input = useRef<HTMLInputElement>(null);
-    const [message, setMessage] = useState<{ok: boolean, text: string} | null>(null);
+    const [message, setMessage] = useState<Message | null>(null);
     return (
         <div className="page" data-testid="presets-screen">
             <section className="card">
@@ -33,21 +37,46 @@ export function PresetsScreen() {
                         }
                     }} />
                 </div>
-                <p className="muted small">Save a parameter set from any playground's Parameters panel; load it there again. Exported files can be shared with your team.</p>
-                {message && <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="presets-message">{message.text}</div>}
+                <p className="muted small">
+                    Save a preset from any playground's Parameters panel: it keeps the whole request (prompt, messages or input, tools, format and
+                    parameters). Chat and Responses presets also load in the other playground when the request says the same there.
+                    Exported files can be shared with your team.
+                </p>
+                {message && (
+                    <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="presets-message">
+                        {message.text}
+                        {message.undo && <> <button type="button" className="link-btn" data-testid="presets-undo" onClick={() => {
+                            save(message.undo!);
+                            setMessage({ok: true, text: `Restored "${message.undo!.name}".`});
+                        }}>Undo</button></>}
+                    </div>
+                )}
                 {presets.length === 0
                     ? <div className="empty-state">No presets yet.</div>
                     : (
                         <table className="table" data-testid="presets-table">
-                            <thead><tr><th>Name</th><th>Playground</th><th>Parameters</th><th /></tr></thead>
+                            <thead><tr><th>Name</th><th>Playground</th><th>Holds</th><th>Parameters</th><th /></tr></thead>
                             <tbody>
                                 {presets.map((preset) => (
-                                    <tr key={preset.id}>
+                                    <tr key={preset.id} data-testid="preset-row">
                                         <td className="strong">{preset.name}</td>
-                                        <td><span className={`badge kind-${preset.kind}`}>{preset.kind}</span></td>
+                                        <td><span className={`badge kind-${preset.kind}`}>{playgroundNames[preset.kind]}</span></td>
+                                        <td className="small" data-testid="preset-holds">{describePreset(preset)}</td>
                                         <td className="mono small">{Object.entries(preset.params).filter(([, value]) => value !== undefined)
                                             .map(([key, value]) => `${key}=${JSON.stringify(value)}`).join("  ")}</td>
-                                        <td><button type="button" className="icon-btn danger" aria-label={`Delete preset ${preset.name}`} onClick={() => remove(preset.id)}><Icon name="close" /></button></td>
+                                        <td>
+                                            <div className="row-gap">
+                                                <button type="button" className="btn btn-sm" aria-label={`Open preset ${preset.name}`} onClick={() => {
+                                                    const loaded = loadPreset(preset.kind, preset);
+                                                    if (loaded.ok) useNavStore.getState().go(preset.kind);
+                                                    else setMessage(loaded);
+                                                }}>Open</button>
+                                                <button type="button" className="icon-btn danger" aria-label={`Delete preset ${preset.name}`} onClick={() => {
+                                                    remove(preset.id);
+                                                    setMessage({ok: true, text: `Deleted "${preset.name}".`, undo: preset});
+                                                }}><Icon name="close" /></button>
+                                            </div>
+                                        </td>
                                     </tr>
                                 ))}
                             </tbody>

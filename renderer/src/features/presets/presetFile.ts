@@ -1,22 +1,28 @@
-import {paramSpecsFor, type ParamValues} from "../playground/params.ts";
+import {type Preset, readPreset} from "../playground/presets.ts";
 import {newId} from "../../ui/browser.ts";
-import type {Preset} from "../playground/stores.ts";
 
 /** Marks an exported file as ours, so importing some other JSON fails with a clear message. */
 export const presetFileFormat = "svc-studio-presets";
+
+/**
+ * The file's version: 2 adds each preset's `prompt` (the request's messages or input, tools, tool_choice,
+ * response_format); version 1 files hold parameters only and still import, as presets that set parameters only.
+ */
+export const presetFileVersion = 2;
 
 /** The JSON text of an exported presets file. */
 export function toPresetFile(presets: Preset[]): string {
     return JSON.stringify({
         format: presetFileFormat,
-        version: 1,
-        presets: presets.map(({name, kind, params, createdAt}) => ({name, kind, params, createdAt}))
+        version: presetFileVersion,
+        presets: presets.map(({name, kind, params, prompt, createdAt}) => ({name, kind, params, ...(prompt !== undefined ? {prompt} : {}), createdAt}))
     }, null, 2) + "\n";
 }
 
 /**
- * Reads a presets file back. Each preset is checked against the parameters of its playground: an
- * unknown parameter or a value of the wrong type rejects the file with the preset's name and the field.
+ * Reads a presets file back (version 1 or 2). Each preset is checked against its playground: an unknown parameter, a
+ * value of the wrong type or a prompt field that does not read rejects the file with the preset's place and the field.
+ * Imported presets get new ids.
  */
 export function parsePresetFile(text: string): Preset[] {
     let json: unknown;
@@ -25,26 +31,15 @@ export function parsePresetFile(text: string): Preset[] {
     } catch (error) {
         throw new Error(`Not a JSON file: ${(error as Error).message}`);
     }
-    const file = json as {format?: unknown, presets?: unknown};
+    const file = json as {format?: unknown, version?: unknown, presets?: unknown};
     if (file?.format !== presetFileFormat || !Array.isArray(file.presets)) throw new Error(`Not a presets file: expected {"format": "${presetFileFormat}", "presets": [...]}`);
-    return file.presets.map((raw, index) => readPreset(raw, index));
-}
-
-function readPreset(raw: unknown, index: number): Preset {
-    const item = raw as {name?: unknown, kind?: unknown, params?: unknown, createdAt?: unknown};
-    const where = `presets[${index}]`;
-    if (typeof item?.name !== "string" || !item.name.trim()) throw new Error(`${where}.name: must be a non-empty string`);
-    if (item.kind !== "chat" && item.kind !== "responses" && item.kind !== "completions") throw new Error(`${where}.kind: must be chat, responses or completions`);
-    if (item.params === null || typeof item.params !== "object" || Array.isArray(item.params)) throw new Error(`${where}.params: must be an object`);
-    const specs = paramSpecsFor[item.kind];
-    const params: ParamValues = {};
-    for (const [key, value] of Object.entries(item.params)) {
-        const spec = specs.find((candidate) => candidate.key === key);
-        if (!spec) throw new Error(`${where}.params.${key}: not a ${item.kind} parameter`);
-        const expected = spec.kind === "integer" || spec.kind === "number" ? "number" : spec.kind === "boolean" ? "boolean" : spec.kind === "enum" ? "string" : "string[]";
-        const ok = expected === "string[]" ? Array.isArray(value) && value.every((entry) => typeof entry === "string") : typeof value === expected;
-        if (!ok) throw new Error(`${where}.params.${key}: must be a ${expected}`);
-        params[key] = value as ParamValues[string];
-    }
-    return {id: newId(), name: item.name.trim(), kind: item.kind, params, createdAt: typeof item.createdAt === "number" ? item.createdAt : Date.now()};
+    const version = file.version ?? 1;
+    if (version !== 1 && version !== presetFileVersion)
+        throw new Error(`version: this app reads presets files of version 1 and ${presetFileVersion}, not ${JSON.stringify(version)}`);
+    return file.presets.map((raw, index) => {
+        const where = `presets[${index}]`;
+        if (version === 1 && (raw as {prompt?: unknown})?.prompt !== undefined) throw new Error(`${where}.prompt: version 1 files hold parameters only`);
+        const {id: _id, ...preset} = readPreset(raw, where);
+        return {id: newId(), ...preset};
+    });
 }
