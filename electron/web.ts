@@ -10,6 +10,7 @@ import {EngineSupervisor, type EngineSupervisorOptions} from "./engine/EngineSup
 import {firstEnginePort} from "./engine/enginePort.ts";
 import {Gateway} from "./gateway/Gateway.ts";
 import {MemoryKeyVault} from "./secrets/KeyVault.ts";
+import {lowestEnginePort} from "../protocol/gateway/contract.ts";
 
 const usage = `usage: npm run web -- [options]
   --port <n>           gateway port (default 0: a free one, printed at start)
@@ -103,10 +104,10 @@ function integer(name: string, text: string | undefined): number | undefined {
     return Number(text);
 }
 
-/** A port flag: 0 (a free one) or 1024 to 65535, the ports that need no administrator rights. */
+/** A port flag: 0 (a free one) or one that needs no administrator rights. */
 function port(name: string, text: string | undefined): number | undefined {
     const value = integer(name, text);
-    if (value != null && value !== 0 && (value < 1024 || value > 65535)) fail(`--${name} must be 0 or 1024 to 65535, got ${value}`);
+    if (value != null && value !== 0 && (value < lowestEnginePort || value > 65535)) fail(`--${name} must be 0 or ${lowestEnginePort} to 65535, got ${value}`);
     return value;
 }
 

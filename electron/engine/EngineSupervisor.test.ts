@@ -134,7 +134,7 @@ test("a port another program holds fails start at once, before the model loads, 
     const status = supervisor.status();
     assert.equal(status.status, "crashed");
     assert.equal(status.pid, undefined, "no engine was spawned");
-    assert.match(status.error!, /choose another port for the local engine \(Engine screen, Port; npm run web -- --engine-port <n>\) or close the program that holds it/);
+    assert.match(status.error!, /choose another port for the local engine \(Engine & connections screen, Port; npm run web -- --engine-port <n>\) or close the program that holds it/);
 });
 
 test("a port taken while the engine loads is the same clear error, not the engine's raw EADDRINUSE", async () => {

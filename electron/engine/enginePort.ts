@@ -7,9 +7,6 @@ import {createServer} from "node:net";
  */
 export const firstEnginePort = 8081;
 
-/** Ports below this need administrator rights on Linux and macOS; the app's engine never asks for them. */
-export const lowestEnginePort = 1024;
-
 export type PortCheck = "free" | "in_use";
 
 /**
@@ -43,5 +40,5 @@ export async function firstFreePort(from = firstEnginePort, tries = 100): Promis
 /** The one message for a port another program holds: what happened, and what to do about it. */
 export function portInUseMessage(port: number): string {
     return `port ${port} on 127.0.0.1 is in use by another program, so the engine cannot listen there: choose another port for ` +
-        `the local engine (Engine screen, Port; npm run web -- --engine-port <n>) or close the program that holds it, then start the engine again`;
+        `the local engine (Engine & connections screen, Port; npm run web -- --engine-port <n>) or close the program that holds it, then start the engine again`;
 }

@@ -11,11 +11,11 @@ import {type ConnectionStore, readRemoteProfileInput} from "../connections/Conne
 import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
 import {EngineSettingsStore} from "../engine/EngineSettingsStore.ts";
-import {checkPort, lowestEnginePort, portInUseMessage} from "../engine/enginePort.ts";
+import {checkPort, portInUseMessage} from "../engine/enginePort.ts";
 import {GatewayError, type GatewayAnswer, type GatewayHandlers, writeJson} from "../api/answers.ts";
 import {matchGatewayRoute} from "../../protocol/gateway/routes.ts";
 import {AppDataStore, appDataBodyLimits} from "../appData/AppDataStore.ts";
-import type {GatewayState, EngineLifecycleSettings} from "../../protocol/gateway/contract.ts";
+import {type GatewayState, type EngineLifecycleSettings, lowestEnginePort} from "../../protocol/gateway/contract.ts";
 import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
 import {ModelsApi} from "../models/ModelsApi.ts";

@@ -159,6 +159,12 @@ export type EngineStatus = {
     restarts: number
 };
 
+/**
+ * The ports the app's engine may be given (POST /gateway/api/engine/port): 0, a free port at every start, or one from
+ * `lowestEnginePort` up; lower ports need administrator rights on Linux and macOS.
+ */
+export const lowestEnginePort = 1024;
+
 export type EngineLifecycleSettings = {
     /** A `/local/...` request while the engine is stopped starts it (last model, else the library's default). */
     autoStart: boolean,

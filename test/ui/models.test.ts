@@ -18,6 +18,7 @@ import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
+import {freePort} from "../support/ports.ts";
 
 const installed = "tiny-chatml.gguf";
 /** Bytes of `stale.gguf` an earlier, interrupted download left in the library. */
@@ -99,6 +100,10 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.ok(await model.getByTestId("load-model").isDisabled(), "the loaded model is not loaded again");
         assert.equal(await page.getByTestId("models-dir").textContent(), dir);
         assert.match(await page.getByTestId("partial-stale.gguf").textContent() ?? "", /stale\.gguf293 KiB received/);
+        // The count is of the models listed: the library's file and the built-in model.
+        const count = page.getByTestId("library-count");
+        assert.equal(await count.textContent(), "2 models");
+        assert.equal(await count.getAttribute("title"), "Models listed below: 1 GGUF file in the library folder and the built-in stories260K, which ships with the app");
         await screenshot(page, "models-library");
     });
 
@@ -157,6 +162,21 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.deepEqual((await readdir(dir)).filter((name) => /^(missing|page)\b/.test(name)), []);
         assert.equal(await page.locator("[data-testid^=model-row-]").count(), 2, "the installed model and the built-in one");
         await screenshot(page, "models-errors");
+    });
+
+    test("a host that refuses connections fails at once, saying what to check, with no retries", async () => {
+        const port = await freePort();
+        const startedAt = Date.now();
+        await startDownload(`http://127.0.0.1:${port}/files/nowhere.gguf`);
+        const job = download("nowhere.gguf");
+        await ended("nowhere.gguf", "failed").waitFor({timeout: 30_000});
+        const seconds = (Date.now() - startedAt) / 1000;
+        assert.ok(seconds < 5, `failed after ${seconds} s (the gateway's retries would take over 30 s)`);
+        assert.equal(await job.getByTestId("download-error-code").textContent(), "unreachable");
+        assert.match(await job.getByTestId("download-error").textContent() ?? "", /^Server not reachable/);
+        assert.match(await job.getByTestId("download-error-message").textContent() ?? "",
+            new RegExp(`nothing accepts connections at 127\\.0\\.0\\.1:${port} \\(connection refused\\): check the address and port, or start that server`));
+        assert.equal(await job.getByText(/attempt \d/).count(), 0, "no second attempt");
     });
 
     test("an unfinished download resumes where it stopped", async () => {
@@ -222,9 +242,9 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.equal(await row("tiny-slow.gguf").count(), 0);
         assert.ok(!(await readdir(dir)).some((name) => name.startsWith("tiny-slow")), "no .part file is left");
         assert.equal(await page.getByTestId("partial-downloads").count(), 0);
-        // Six downloads so far: the two oldest finished ones are folded away until asked for.
+        // Seven downloads so far: the three oldest finished ones are folded away until asked for.
         assert.equal(await page.getByTestId("download-missing.gguf").count(), 0);
-        await page.getByTestId("downloads-toggle").filter({hasText: "Show 2 older downloads"}).click();
+        await page.getByTestId("downloads-toggle").filter({hasText: "Show 3 older downloads"}).click();
         await download("missing.gguf").waitFor();
         await page.getByTestId("downloads-toggle").click();
         await page.getByTestId("download-missing.gguf").waitFor({state: "detached"});
@@ -296,6 +316,7 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.equal(await page.locator("[data-testid^=model-row-]").count(), 1);
         const builtIn = row("stories260K");
         await builtIn.getByTestId("built-in-marker").waitFor();
+        assert.equal(await page.getByTestId("library-count").textContent(), "1 model", "the built-in model beside an empty folder");
         assert.equal(await builtIn.getByTestId("delete-model").count(), 0);
         assert.equal(await builtIn.getByTestId("set-default").count(), 0);
         assert.equal(await builtIn.getByTestId("model-architecture").textContent(), "llama");

@@ -29,6 +29,15 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
 
     const go = (screen: string) => page.getByTestId(`nav-${screen}`).click();
     const keyRow = (name: string) => page.locator(`[data-testid=key-row][data-key-name="${name}"]`);
+    /** The confirmation under a key's row, before it is rotated or revoked. */
+    const keyConfirm = (name: string) => page.locator(`[data-testid=key-confirm][data-key-name="${name}"]`);
+    /** The keys card's buttons that lie outside the card or the window, described. */
+    const buttonsOutsideKeysCard = () => page.getByTestId("keys-card").evaluate((card) => {
+        const box = card.getBoundingClientRect();
+        return [...card.querySelectorAll("button")].map((button) => ({text: button.textContent, rect: button.getBoundingClientRect()}))
+            .filter(({rect}) => rect.width > 0 && (rect.left < box.left - 1 || rect.right > box.right + 1 || rect.right > window.innerWidth))
+            .map(({text, rect}) => `${text} at x ${Math.round(rect.left)}-${Math.round(rect.right)}, card ${Math.round(box.left)}-${Math.round(box.right)}, window ${window.innerWidth}`);
+    });
     const runChat = async (expected: "done" | "error") => {
         await go("chat");
         await page.getByTestId("param-temperature").fill("0");
@@ -131,8 +140,8 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         assert.match(await page.getByTestId("code-block").textContent() ?? "", /Authorization: Bearer \$SVC_API_KEY/);
         await screenshot(page, "workspace-view-code");
 
+        // The app reopens as it was, View code open on the chat.
         await page.reload();
-        await page.getByTestId("view-code-toggle").click();
         await expectText(page.getByTestId("code-key"), /workspace key app .*shown once/);
         assert.equal(await page.getByTestId("copy-key-export").count(), 0, "after a reload the secret is gone");
         await page.getByTestId("view-code-toggle").click();
@@ -176,8 +185,42 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         await page.getByTestId("usage-split-key").click();
     });
 
+    test("at 1024x768 and 1440x900 every key's buttons fit in the card, a long name and a user owner included", async () => {
+        await page.getByTestId("key-name").fill("ci-pipeline-nightly-build");
+        await page.getByTestId("key-owner").selectOption("user");
+        await page.getByTestId("key-user").fill("alice.longname@example.com");
+        await page.getByTestId("key-create").click();
+        await page.getByTestId("secret-close").click();
+        await keyRow("ci-pipeline-nightly-build").waitFor();
+        for (const [width, height] of [[1024, 768], [1440, 900]]) {
+            await page.setViewportSize({width, height});
+            await keyRow("app").getByTestId("key-revoke").scrollIntoViewIfNeeded();
+            assert.deepEqual(await buttonsOutsideKeysCard(), [], `${width}x${height}`);
+            await keyRow("ci-pipeline-nightly-build").getByTestId("key-rotate").click();
+            assert.deepEqual(await buttonsOutsideKeysCard(), [], `${width}x${height}, confirming`);
+            await screenshot(page, `workspace-keys-${width}`);
+            await keyConfirm("ci-pipeline-nightly-build").getByTestId("key-confirm-cancel").click();
+        }
+        await page.setViewportSize({width: 1440, height: 1000});
+    });
+
+    test("rotating asks first, saying the old secret stops working for every client; keeping the key changes nothing", async () => {
+        const hint = await keyRow("app").locator(".key-hint").textContent();
+        await keyRow("app").getByTestId("key-rotate").click();
+        await expectText(keyConfirm("app").getByTestId("key-confirm-text"),
+            /Rotate app\? A new secret is issued and shown once\. The old secret stops working at once for every client that sends it, this app's own requests included/);
+        assert.equal(await page.getByTestId("secret-dialog").count(), 0, "nothing is rotated before the confirmation");
+        await keyConfirm("app").getByTestId("key-confirm-cancel").click();
+        await expectCount(keyConfirm("app"), 0);
+        assert.equal(await keyRow("app").locator(".key-hint").textContent(), hint);
+        // The app's requests still run on the old secret.
+        await runChat("done");
+        await go("workspace");
+    });
+
     test("rotating the app's key shows the new secret once and warns that the app must take it", async () => {
         await keyRow("app").getByTestId("key-rotate").click();
+        await keyConfirm("app").getByTestId("key-rotate-confirm").click();
         const rotated = await expectText(page.getByTestId("issued-secret"), /^ck_/);
         assert.notEqual(rotated, secret);
         await page.getByText("This app used this key's old secret").waitFor();
@@ -190,7 +233,8 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
 
     test("revoking the app's key stops its chat at once, with a message that says what to do", async () => {
         await keyRow("app").getByTestId("key-revoke").click();
-        await keyRow("app").getByTestId("key-revoke-confirm").click();
+        await expectText(keyConfirm("app").getByTestId("key-confirm-text"), /Revoke app\? Every request that sends it is refused from now on, this app's own requests included\. A revoked key cannot be restored\./);
+        await keyConfirm("app").getByTestId("key-revoke-confirm").click();
         await expectText(keyRow("app").getByTestId("key-state"), "revoked");
         await expectText(page.getByTestId("app-key"), /revoked: they now fail/);
         await screenshot(page, "workspace-revoked");

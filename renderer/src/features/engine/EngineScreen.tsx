@@ -6,6 +6,8 @@ import type {EngineState, GatewayState} from "../../gateway/types.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {VisionFact} from "../../ui/imageSupport.tsx";
+import {EnginePortField} from "./EnginePortField.tsx";
+import {engineAddress} from "./enginePort.ts";
 
 /** Engine & connections: the local engine's state and controls, and the connection profiles. */
 export function EngineScreen() {
@@ -43,6 +45,7 @@ export function EngineCard({engine}: {engine: EngineState}) {
     const failure = start.error ?? stop.error;
     const rows: Array<[string, ReactNode]> = [
         ["Model", engine.model],
+        ["Address", engineAddress(engine) ?? (engine.port === 0 ? "a free port, chosen at start" : undefined)],
         ["Images", engine.status === "running" ? <VisionFact mmproj={engine.mmproj} /> : undefined],
         ["Compute", engine.gpu === undefined ? undefined : engine.gpu === false ? "CPU" : `GPU (${engine.gpu})`],
         ["Threads", engine.threads?.toString()],
@@ -81,6 +84,7 @@ export function EngineCard({engine}: {engine: EngineState}) {
                     : <button type="button" className="btn btn-primary" disabled={busy} onClick={() => start.mutate(modelPath)} data-testid="engine-start"><Icon name="play" /> Start engine</button>}
             </div>
             {threadsInvalid && <div className="field-error">Threads must be a whole number, at least 1.</div>}
+            <EnginePortField engine={engine} />
             <p className="muted small">
                 Scripts on this machine reach the engine at its own address with its per-launch key (View code reads it from <span className="mono">SVC_API_KEY</span>).{" "}
                 <button type="button" className="btn btn-sm" onClick={() => void copyKey()} data-testid="engine-copy-key">{keyCopied ? "Key copied" : "Copy engine key"}</button>

@@ -1,6 +1,6 @@
 // A workspace's API keys (spec §5): create (owner, private or shared), rotate, revoke, the secret shown once, and which
 // key this app's own requests use (the gateway keeps that one's secret; it never comes back to the page).
-import {useEffect, useRef, useState} from "react";
+import {Fragment, useEffect, useRef, useState} from "react";
 import type {ApiKeyInfo, KeyOwner, Workspace} from "../../../../protocol/admin/contract.ts";
 import {adminApi} from "../../gateway/adminApi.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
@@ -24,7 +24,8 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
     const rotate = useAdminMutation(async (key: ApiKeyInfo) => showIssued({...await adminApi.rotateKey(key.id), action: "rotated", previous: key}));
     const revoke = useAdminMutation((key: ApiKeyInfo) => adminApi.revokeKey(key.id));
     const stopUsing = useGatewayMutation((_: void) => gatewayApi.clearLocalKey());
-    const [confirming, setConfirming] = useState<string | null>(null);
+    // Rotating and revoking each end a secret that clients may hold: neither happens on one click.
+    const [confirming, setConfirming] = useState<{id: string, action: KeyAction} | null>(null);
     const codeKey = useCodeKeyStore((state) => state.key);
     const chooseCodeKey = useCodeKeyStore((state) => state.choose);
     const list = keys.data?.keys ?? [];
@@ -46,34 +47,76 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
             {list.length === 0
                 ? <p className="muted small">No keys in this workspace yet.</p>
                 : <table className="table keys-table">
-                    <thead><tr><th>Name</th><th>Key</th><th>Owner</th><th>Access</th><th>State</th><th>Issued</th><th /></tr></thead>
+                    <thead><tr><th>Key</th><th>Owner · access</th><th>State</th><th>Issued</th><th className="key-actions-head">Actions</th></tr></thead>
                     <tbody>
                         {list.map((key) => (
-                            <tr key={key.id} data-testid="key-row" data-key-name={key.name} className={key.state === "revoked" ? "revoked" : undefined}>
-                                <td>{key.name}{key.hint === appKeyHint && <span className="badge badge-accent app-badge" data-testid="key-app-badge">this app</span>}</td>
-                                <td className="mono small">{key.hint}…</td>
-                                <td className="small">{key.owner.type === "user" ? key.owner.userId : "workspace"}</td>
-                                <td className="small">{key.visibility}</td>
-                                <td><span className={`badge ${key.state === "active" ? "badge-ok" : key.state === "revoked" ? "badge-danger" : "badge-warn"}`} data-testid="key-state">{key.state}</span></td>
-                                <td className="small muted">{new Date(key.issuedAt).toLocaleString()}</td>
-                                <td><div className="key-actions">
-                                    {key.state !== "revoked" && <>
-                                        <button type="button" className="btn btn-sm btn-ghost" disabled={codeKey?.hint === key.hint} title="View code names this key (its secret is not shown again)"
-                                            onClick={() => chooseCodeKey({name: key.name, hint: key.hint})} data-testid="key-code">{codeKey?.hint === key.hint ? "In View code" : "View code"}</button>
-                                        <button type="button" className="btn btn-sm" disabled={rotate.isPending} onClick={() => rotate.mutate(key)} data-testid="key-rotate">Rotate</button>
-                                        {confirming === key.id
-                                            ? <button type="button" className="btn btn-sm btn-danger" onClick={() => revoke.mutate(key, {onSettled: () => setConfirming(null)})}
-                                                data-testid="key-revoke-confirm">Revoke now</button>
-                                            : <button type="button" className="btn btn-sm" onClick={() => setConfirming(key.id)} data-testid="key-revoke">Revoke</button>}
-                                    </>}
-                                </div></td>
-                            </tr>
+                            <Fragment key={key.id}>
+                                <tr data-testid="key-row" data-key-name={key.name} className={key.state === "revoked" ? "revoked" : undefined}>
+                                    <td>
+                                        <div className="key-name">{key.name}{key.hint === appKeyHint && <span className="badge badge-accent app-badge" data-testid="key-app-badge">this app</span>}</div>
+                                        <div className="mono small muted key-hint" title="The key's public start; its secret is shown once, when issued">{key.hint}…</div>
+                                    </td>
+                                    <td>
+                                        <div className="small key-owner">{key.owner.type === "user" ? key.owner.userId : "workspace"}</div>
+                                        <div className="small muted">{key.visibility}</div>
+                                    </td>
+                                    <td><span className={`badge ${key.state === "active" ? "badge-ok" : key.state === "revoked" ? "badge-danger" : "badge-warn"}`} data-testid="key-state">{key.state}</span></td>
+                                    <td className="small muted key-issued" title={new Date(key.issuedAt).toLocaleString()}>{new Date(key.issuedAt).toLocaleDateString()}</td>
+                                    <td><div className="key-actions">
+                                        {key.state !== "revoked" && <>
+                                            <button type="button" className="btn btn-sm btn-ghost" disabled={codeKey?.hint === key.hint} title="View code names this key (its secret is not shown again)"
+                                                onClick={() => chooseCodeKey({name: key.name, hint: key.hint})} data-testid="key-code">{codeKey?.hint === key.hint ? "In View code" : "View code"}</button>
+                                            <button type="button" className="btn btn-sm" disabled={rotate.isPending} aria-expanded={confirming?.id === key.id && confirming.action === "rotate"}
+                                                onClick={() => setConfirming({id: key.id, action: "rotate"})} data-testid="key-rotate">Rotate</button>
+                                            <button type="button" className="btn btn-sm" aria-expanded={confirming?.id === key.id && confirming.action === "revoke"}
+                                                onClick={() => setConfirming({id: key.id, action: "revoke"})} data-testid="key-revoke">Revoke</button>
+                                        </>}
+                                    </div></td>
+                                </tr>
+                                {confirming?.id === key.id && key.state !== "revoked" && (
+                                    <tr className="key-confirm-row" data-testid="key-confirm" data-key-name={key.name} data-action={confirming.action}>
+                                        <td colSpan={5}>
+                                            <KeyConfirmation keyInfo={key} action={confirming.action} isAppKey={key.hint === appKeyHint} busy={rotate.isPending || revoke.isPending}
+                                                onCancel={() => setConfirming(null)}
+                                                onConfirm={() => (confirming.action === "rotate" ? rotate : revoke).mutate(key, {onSettled: () => setConfirming(null)})} />
+                                        </td>
+                                    </tr>
+                                )}
+                            </Fragment>
                         ))}
                     </tbody>
                 </table>}
             {failure && <ApiErrorView error={toErrorInfo(failure)} />}
             {issued != null && <SecretDialog issued={issued} wasAppKey={issued.previous != null && issued.previous.hint === appKeyHint} onClose={() => showIssued(null)} />}
         </section>
+    );
+}
+
+type KeyAction = "rotate" | "revoke";
+
+/**
+ * What rotating or revoking a key does to the clients that hold its secret, said before it happens, with the button
+ * that does it and one that leaves the key as it is.
+ */
+function KeyConfirmation({keyInfo, action, isAppKey, busy, onConfirm, onCancel}: {
+    keyInfo: ApiKeyInfo, action: KeyAction, isAppKey: boolean, busy: boolean, onConfirm: () => void, onCancel: () => void
+}) {
+    const appClause = isAppKey ? ", this app's own requests included" : "";
+    return (
+        <div className="key-confirm" role="group" aria-label={`${action === "rotate" ? "Rotate" : "Revoke"} ${keyInfo.name}?`}>
+            <p data-testid="key-confirm-text">
+                {action === "rotate"
+                    ? <>Rotate <b>{keyInfo.name}</b>? A new secret is issued and shown once. The old secret stops working at once for every client that
+                        sends it{appClause}{isAppKey ? " until you choose the new one for this app" : ""}: update them with the new secret.</>
+                    : <>Revoke <b>{keyInfo.name}</b>? Every request that sends it is refused from now on{appClause}. A revoked key cannot be restored.</>}
+            </p>
+            <div className="key-confirm-actions">
+                <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={onConfirm} data-testid={`key-${action}-confirm`}>
+                    {action === "rotate" ? "Rotate now" : "Revoke now"}
+                </button>
+                <button type="button" className="btn btn-sm btn-ghost" onClick={onCancel} data-testid="key-confirm-cancel">Keep the key as it is</button>
+            </div>
+        </div>
     );
 }
 
