@@ -48,7 +48,12 @@ export function readScore(answer: {probabilities: readonly number[], score?: num
     return {expected, mostLikely: mostLikelyLevel(answer.probabilities, expected)};
 }
 
-/** "expected 2.00 · most likely 0": both numbers, as every screen writes them. */
+/** "expected 2.00" and "most likely 0": both numbers, as every screen writes them (a narrow card wraps between them). */
+export function scoreReadingParts(reading: ScoreReading): [string, string] {
+    return [`expected ${reading.expected.toFixed(2)}`, `most likely ${reading.mostLikely}`];
+}
+
+/** "expected 2.00 · most likely 0". */
 export function formatScoreReading(reading: ScoreReading): string {
-    return `expected ${reading.expected.toFixed(2)} · most likely ${reading.mostLikely}`;
+    return scoreReadingParts(reading).join(" · ");
 }

@@ -204,10 +204,27 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         assert.equal(matrix.reduce((sum, cell) => sum + Number(cell), 0), 12, "every labelled row lands in the matrix once");
         await screenshot(page, "evaluation");
 
+        // One ECE for the same answers: the card's tile, its reliability chart and the calibration's "before" agree.
+        const ece = /\d\.\d{3}/.exec(await positive.getByTestId("metric-ece").textContent() ?? "")?.[0];
+        assert.equal(/\d\.\d{3}/.exec(await positive.getByTestId("reliability-ece").textContent() ?? "")?.[0], ece);
+        assert.match(await positive.getByTestId("reliability-ece").textContent() ?? "", /10 equal bins/);
+        assert.match(await positive.getByTestId("metric-ece").getAttribute("title") ?? "", /10 equal-width bins of P\(true\)/);
         await positive.getByTestId("calibration-fit").click();
         assert.match(await positive.getByTestId("calibration-table").textContent() ?? "", /before.*after/s);
+        assert.equal(await positive.getByTestId("calibration-before-ece").textContent(), ece);
+        assert.match(await positive.getByTestId("calibration-note").textContent() ?? "", /measured out of fold on 12 rows \(5 folds/);
+        // The tiny model's answers carry no signal: the fit says so, and is saved only on purpose.
+        assert.ok(await positive.getByTestId("calibration-warnings").locator("li").count() >= 1);
+        assert.equal(await positive.getByTestId("calibration-save").getAttribute("data-warned"), "true");
+        assert.match(await positive.getByTestId("calibration-save").textContent() ?? "", /Save anyway/);
+        let asked = "";
+        page.once("dialog", (dialog) => {
+            asked = dialog.message();
+            void dialog.accept();
+        });
         await positive.getByTestId("calibration-save").click();
         await positive.getByTestId("calibration-saved").waitFor();
+        assert.match(asked, /Save this calibration of positive anyway\?/);
         await positive.getByTestId("eval-calibrated").waitFor();
         await screenshot(page, "evaluation-calibrated");
 

@@ -1,7 +1,7 @@
 // Running the builder's set and its result: an answer card per question, with its charts, and the run's figures.
 import {useEffect, useRef} from "react";
 import {Bar, BarChart, Cell, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis, Pie, PieChart, ReferenceLine} from "recharts";
-import {formatScoreReading, scoreDefinitions} from "../../../../client/scoring/index.ts";
+import {scoreReadingParts, scoreDefinitions} from "../../../../client/scoring/index.ts";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import {chartName} from "../../ui/chartName.ts";
@@ -97,7 +97,8 @@ export function AnswerCard({view, format}: {view: AnswerView, format: QuestionFo
                     title={view.kind === "score" ? `${scoreDefinitions.expected}\n${scoreDefinitions.predicted}` : undefined}>
                     {view.kind === "yesno" && (view.probability! >= 0.5 ? "true" : "false")}
                     {view.kind === "choice" && String(view.choice)}
-                    {view.kind === "score" && formatScoreReading({expected: view.score!, mostLikely: mostLikelyOf(view)})}
+                    {view.kind === "score" && scoreReadingParts({expected: view.score!, mostLikely: mostLikelyOf(view)}).map((part, index) =>
+                        <span key={part} className="nowrap">{index > 0 ? " · " : ""}{part}</span>)}
                 </span>
             </div>
             {view.kind === "yesno" && <ProbabilityGauge probability={view.probability!} />}
@@ -184,7 +185,7 @@ export function ProbabilityGauge({probability}: ProbabilityGaugeProps) {
         <div className="gauge" data-testid="gauge" role="img" aria-label={`Probability of true: ${probability.toFixed(2)}`}>
             <PieChart width={200} height={112} aria-hidden accessibilityLayer={false}>
                 <Pie data={data} dataKey="value" startAngle={180} endAngle={0} cx={100} cy={104} innerRadius={62} outerRadius={92}
-                    stroke="none" isAnimationActive={false}>
+                    stroke="none" isAnimationActive={false} rootTabIndex={-1}>
                     <Cell fill="var(--ok)" />
                     <Cell fill="var(--surface-3)" />
                 </Pie>

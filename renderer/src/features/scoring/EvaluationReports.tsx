@@ -7,9 +7,11 @@ import {chartName} from "../../ui/chartName.ts";
 const tick = {fill: "var(--muted)", fontSize: 10};
 const axisTitle = {fill: "var(--muted)", fontSize: 11};
 /** Room below and left of a chart for its axis titles. */
-const titledMargin = {top: 8, right: 12, bottom: 18, left: 2};
+const titledMargin = {top: 8, right: 12, bottom: 18, left: 0};
 const xTitle = (value: string) => ({value, position: "insideBottom" as const, offset: -10, style: axisTitle});
-const yTitle = (value: string) => ({value, angle: -90, position: "insideLeft" as const, offset: 14, style: {...axisTitle, textAnchor: "middle" as const}});
+const yTitle = (value: string) => ({value, angle: -90, position: "insideLeft" as const, offset: 6, style: {...axisTitle, textAnchor: "middle" as const}});
+/** Wide enough for the tick numbers and, left of them, the rotated axis title. */
+const yWidth = 50;
 
 type BinaryReportViewProps = {report: BinaryReport, onThreshold: (threshold: number) => void, name: string};
 
@@ -160,7 +162,7 @@ export function ThresholdPicker({report, threshold, onChange, testId}: Threshold
                         {...chartName(`Precision and recall at every threshold; at the chosen ${threshold.toFixed(2)}: precision ${formatMetric(report.precision)}, recall ${formatMetric(report.recall)}`)}>
                         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
                         <XAxis dataKey="threshold" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} label={xTitle("threshold on P(true)")} />
-                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={36} label={yTitle("rate")} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={yWidth} label={yTitle("rate")} />
                         <Tooltip formatter={(value) => Number(value).toFixed(3)} labelFormatter={(value) => `threshold ${Number(value).toFixed(2)}`} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
                         <Line dataKey="precision" name="precision" stroke="var(--accent)" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
                         <Line dataKey="recall" name="recall" stroke="var(--ok)" strokeDasharray="6 3" dot={false} type="stepBefore" isAnimationActive={false} connectNulls />
@@ -207,7 +209,7 @@ export function RocChart({roc, auc, current}: RocChartProps) {
                     <LineChart margin={titledMargin} {...chartName(`ROC curve: true positive rate against false positive rate at every threshold; AUC ${aucText}`)}>
                         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
                         <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} label={xTitle("false positive rate")} />
-                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={36} label={yTitle("true positive rate")} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={yWidth} label={yTitle("true positive rate")} />
                         <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
                         <Line data={[{x: 0, chance: 0}, {x: 1, chance: 1}]} dataKey="chance" stroke="var(--muted)" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
                         <Line data={points} dataKey="tpr" stroke="var(--ok)" strokeWidth={2} dot={false} type="linear" isAnimationActive={false} />
@@ -241,7 +243,7 @@ export function ReliabilityDiagram({bins, ece, kind}: ReliabilityDiagramProps) {
                     <LineChart margin={titledMargin} {...chartName(`Reliability: ${observed} against mean ${predicted} in ${points.length} of ${eceBinCount} bins; ECE ${ece.toFixed(3)}`)}>
                         <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" />
                         <XAxis dataKey="x" type="number" domain={[0, 1]} ticks={[0, 0.25, 0.5, 0.75, 1]} tick={tick} label={xTitle(`mean ${predicted}`)} />
-                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={36} label={yTitle(observed)} />
+                        <YAxis type="number" domain={[0, 1]} ticks={[0, 0.5, 1]} tick={tick} width={yWidth} label={yTitle(observed)} />
                         <Tooltip formatter={(value) => Number(value).toFixed(3)} contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
                         <Line data={[{x: 0, perfect: 0}, {x: 1, perfect: 1}]} dataKey="perfect" stroke="var(--muted)" strokeDasharray="4 4" dot={false} isAnimationActive={false} />
                         <Line data={points} dataKey="observed" stroke="var(--accent)" strokeWidth={2} dot={{r: 4, fill: "var(--accent)"}} isAnimationActive={false} />

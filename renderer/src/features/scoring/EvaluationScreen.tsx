@@ -141,9 +141,11 @@ export function CalibrationPanel({info, rows, saved}: CalibrationPanelProps) {
             </div>
             {error && <div className="field-error" role="alert">{error}</div>}
             {warnings.length > 0 && (
-                <ul className="field-warning calibration-warnings" role="alert" data-testid="calibration-warnings">
-                    {warnings.map((warning) => <li key={warning}>{warning}</li>)}
-                </ul>
+                <div role="alert">
+                    <ul className="field-warning calibration-warnings" data-testid="calibration-warnings">
+                        {warnings.map((warning) => <li key={warning}>{warning}</li>)}
+                    </ul>
+                </div>
             )}
             {shown && (
                 <table className="table compact calibration-table" data-testid="calibration-table">

@@ -86,28 +86,32 @@ export function ResultsGrid({table, job}: ResultsGridProps) {
                 <span className="muted small push-right" data-testid="grid-count">{order.length.toLocaleString("en-US")} of {table.rows.length.toLocaleString("en-US")} rows</span>
             </div>
             <div className="grid-viewport" style={{height: viewportHeight}} data-testid="results-grid" onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
-                <div style={{width: totalWidth, minWidth: "100%"}}>
-                    <div className="grid-row grid-header" style={{gridTemplateColumns: template}} role="row">
-                        <span className="grid-cell muted">#</span>
+                {/* Only the rows in view are in the DOM: aria-rowcount and aria-rowindex tell a screen reader where they are. */}
+                <div style={{width: totalWidth, minWidth: "100%"}} role="table" aria-label="Rows with their answers" aria-rowcount={order.length + 1}>
+                    <div className="grid-row grid-header" style={{gridTemplateColumns: template}} role="row" aria-rowindex={1}>
+                        <span className="grid-cell muted" role="columnheader">#</span>
                         {columns.map((column, index) => (
-                            <button key={column} type="button" className={`grid-cell grid-sort${index >= sourceWidth ? " answer-column" : ""}`} title={`${hintOf(index)}Sort by ${column}`}
-                                data-testid="grid-sort" data-column={column} onClick={() => cycleSort(index)}>
-                                <span className="grid-cell-text">{column}</span>
-                                {sort?.column === index && <span aria-label={sort.direction === "asc" ? "ascending" : "descending"}>{sort.direction === "asc" ? "▲" : "▼"}</span>}
-                            </button>
+                            <span key={column} className="grid-colhead" role="columnheader"
+                                aria-sort={sort?.column !== index ? undefined : sort.direction === "asc" ? "ascending" : "descending"}>
+                                <button type="button" className={`grid-cell grid-sort${index >= sourceWidth ? " answer-column" : ""}`} title={`${hintOf(index)}Sort by ${column}`}
+                                    data-testid="grid-sort" data-column={column} onClick={() => cycleSort(index)}>
+                                    <span className="grid-cell-text">{column}</span>
+                                    {sort?.column === index && <span aria-hidden="true">{sort.direction === "asc" ? "▲" : "▼"}</span>}
+                                </button>
+                            </span>
                         ))}
                     </div>
-                    <div className="grid-body" style={{height: order.length * rowHeight}}>
+                    <div className="grid-body" style={{height: order.length * rowHeight}} role="rowgroup">
                         {order.slice(first, last).map((rowIndex, offset) => {
                             const result = job?.results[rowIndex];
                             const cells = job ? [...table.rows[rowIndex], ...resultCellsOf(job, rowIndex)] : table.rows[rowIndex];
                             return (
-                                <div key={rowIndex} className={`grid-row${result?.ok === false ? " is-error" : ""}`} role="row" data-testid="grid-row" data-row={rowIndex}
+                                <div key={rowIndex} className={`grid-row${result?.ok === false ? " is-error" : ""}`} role="row" aria-rowindex={first + offset + 2} data-testid="grid-row" data-row={rowIndex}
                                     style={{gridTemplateColumns: template, transform: `translateY(${(first + offset) * rowHeight}px)`}}>
-                                    <span className="grid-cell muted mono">{rowIndex + 1}</span>
+                                    <span className="grid-cell muted mono" role="cell">{rowIndex + 1}</span>
                                     {cells.map((cell, column) => {
                                         const text = formatCell(cell);
-                                        return <span key={column} className={`grid-cell${column >= sourceWidth ? " mono answer-column" : ""}`} title={text}>{text}</span>;
+                                        return <span key={column} className={`grid-cell${column >= sourceWidth ? " mono answer-column" : ""}`} role="cell" title={text}>{text}</span>;
                                     })}
                                 </div>
                             );

@@ -87,7 +87,7 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
     const rate = progress.rowsPerSecond ?? (progress.scoredThisRun > 0 && progress.elapsedMs > 0 ? progress.scoredThisRun / (progress.elapsedMs / 1000) : null);
     return (
         <div className="scoring-progress" data-testid="scoring-progress" data-status={progress.status}>
-            <div className="progress-track" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+            <div className="progress-track" role="progressbar" aria-label="Rows scored" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
                 <div className={`progress-fill status-${progress.status}`} style={{width: `${fraction * 100}%`}} />
                 {progress.failed > 0 && total !== null && total > 0 && <div className="progress-errors" style={{width: `${(progress.failed / total) * 100}%`}} />}
             </div>
