@@ -7,7 +7,7 @@ import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {VisionFact} from "../../ui/imageSupport.tsx";
 import {EnginePortField} from "./EnginePortField.tsx";
-import {engineAddress} from "./enginePort.ts";
+import {engineAddress} from "../../gateway/engineAddress.ts";
 
 /** Engine & connections: the local engine's state and controls, and the connection profiles. */
 export function EngineScreen() {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
-import {engineAddress, readPortInput} from "./enginePort.ts";
+import {readPortInput} from "./enginePort.ts";
 
 test("a port is 0 or 1024 to 65535; anything else is refused in words", () => {
     assert.deepEqual(readPortInput(" "), {kind: "empty"});
@@ -9,10 +9,4 @@ test("a port is 0 or 1024 to 65535; anything else is refused in words", () => {
     assert.deepEqual(readPortInput("65535"), {kind: "port", port: 65535});
     for (const text of ["80", "1023", "65536", "80a", "-1", "8081.5", "123456"])
         assert.deepEqual(readPortInput(text), {kind: "invalid", message: "The port must be 0 (a free port at every start) or a whole number from 1024 to 65535."}, text);
-});
-
-test("the engine's address: its URL while running, else where its next start listens", () => {
-    assert.equal(engineAddress({status: "running", url: "http://127.0.0.1:8081", port: 8081}), "http://127.0.0.1:8081");
-    assert.equal(engineAddress({status: "stopped", port: 8085}), "http://127.0.0.1:8085");
-    assert.equal(engineAddress({status: "crashed", port: 0}), undefined);
 });

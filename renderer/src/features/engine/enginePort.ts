@@ -1,6 +1,5 @@
 // The local engine's port as the Engine screen reads and writes it (the gateway keeps it: POST /gateway/api/engine/port).
 import {lowestEnginePort} from "../../../../protocol/gateway/contract.ts";
-import type {EngineState} from "../../gateway/types.ts";
 
 /** What the port box holds: nothing typed, a port the gateway takes, or a refusal in words. */
 export type PortInput = {kind: "empty"} | {kind: "port", port: number} | {kind: "invalid", message: string};
@@ -13,13 +12,4 @@ export function readPortInput(text: string): PortInput {
     const port = /^\d{1,5}$/.test(trimmed) ? Number(trimmed) : NaN;
     if (port === 0 || (port >= lowestEnginePort && port <= 65535)) return {kind: "port", port};
     return {kind: "invalid", message: `The port must be ${portRule}.`};
-}
-
-/**
- * Where scripts on this machine reach the engine: its URL while it runs, else where its next start listens
- * (undefined when that is a free port the OS picks at that start).
- */
-export function engineAddress(engine: Pick<EngineState, "status" | "url" | "port">): string | undefined {
-    if (engine.status === "running" && engine.url != null) return engine.url;
-    return engine.port != null && engine.port !== 0 ? `http://127.0.0.1:${engine.port}` : undefined;
 }
