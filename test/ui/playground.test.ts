@@ -3,17 +3,20 @@
 // plumbing (streaming, stop, errors, code, history, presets), never the words.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {readFile} from "node:fs/promises";
+import {mkdtemp, readFile, rm} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type {Browser, Page} from "playwright-core";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {makePng} from "./utils/makePng.ts";
 import {screenshot} from "./utils/screenshot.ts";
-import {expectCount} from "./utils/expect.ts";
+import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {setMonacoText} from "./utils/setMonacoText.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
+import {readDocument} from "./utils/readAppData.ts";
 
 // A tool whose only argument is an enum: forced calls finish in a few tokens even on a random model.
 const unitTool = [{type: "function", function: {name: "get_weather", description: "Current weather", parameters: {
@@ -40,9 +43,15 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await waitStatus("done");
     };
 
+    /** The app's data folder, kept across the restart of the last tests. */
+    let dataDir: string;
+    let model: string;
+
     before(async () => {
         ensureRendererBuilt();
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        model = await ensureTinyGguf();
+        dataDir = await mkdtemp(path.join(os.tmpdir(), "svc-studio-playground-"));
+        gateway = await startWebGateway({model, dataDir});
         browser = await launchChromium();
         const context = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "dark", acceptDownloads: true});
         await context.grantPermissions(["clipboard-read", "clipboard-write"], {origin: gateway.url});
@@ -60,6 +69,7 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
     after(async () => {
         await browser?.close();
         await gateway?.stop();
+        await rm(dataDir, {recursive: true, force: true});
     });
 
     test("a chat streams into the reply, then shows usage and Server-Timing", async () => {
@@ -83,6 +93,9 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.match(usage, /prompt_tokens\d+/);
         assert.match(usage, /completion_tokens\d+/);
         assert.match(await page.getByTestId("stat-server-timing").textContent() ?? "", /Server-Timing[\d.]+ ms/);
+        // A plain stream's tokens arrive as they are generated: their rate is measured, and its definition is one hover away.
+        assert.match(await page.getByTestId("stat-rate").textContent() ?? "", /^tokens\/s\d+$/);
+        assert.match(await page.getByTestId("stat-rate").getAttribute("title") ?? "", /^Output tokens after the first/);
         await screenshot(page, "chat");
     });
 
@@ -176,9 +189,20 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await page.getByTestId("tool-choice").selectOption("function:get_weather");
         await screenshot(page, "chat-tools");
 
-        // Forcing a tool applies to non-streaming requests (spec 2.5).
+        // Forcing a tool applies to non-streaming requests (spec 2.5): with stream on the request is not sent, and the
+        // reason is the server parser's own. Ctrl+Enter does not send it either.
+        const reason = "tool_choice: forcing a tool call is not supported on streaming requests; use \"auto\" or send stream: false";
+        assert.ok(await page.getByTestId("run-button").isDisabled(), "Run waits while stream is on");
+        assert.equal(await page.getByTestId("run-button").getAttribute("title"), reason);
+        await page.getByTestId("stream-conflict").waitFor();
+        await page.keyboard.press("Control+Enter");
+        await waitStatus("error", 5000);
+        assert.equal(await page.getByTestId("api-error-message").textContent(), `Fix the request first: ${reason}`);
+        await page.getByTestId("stream-off-button").click();
+        assert.ok(await page.getByTestId("run-button").isEnabled(), "stream off lets the run go");
         await page.getByTestId("chat-settings-tab-params").click();
-        await page.getByTestId("param-stream").getByRole("radio", {name: "false"}).click();
+        await page.getByTestId("param-stream").getByRole("radio", {name: "false"}).waitFor();
+        assert.equal(await page.getByTestId("param-stream").getByRole("radio", {name: "false"}).getAttribute("aria-checked"), "true");
         await setParam("max_tokens", "200");
         await run();
         const call = page.getByTestId("tool-call");
@@ -226,6 +250,46 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.equal(await cards.count(), 1);
     });
 
+    test("max_tokens and seed say what the local engine does: the loaded context bounds the budget, a seed fixes any temperature", async () => {
+        const {engine} = await gatewayApi<{engine: {contextSize?: number}}>(page, "/state");
+        const window = engine.contextSize!;
+        assert.ok(Number.isInteger(window) && window > 0, `the engine reports its context (${window})`);
+        const help = (key: string) => page.getByTestId(`param-${key}-help`);
+        await expectText(help("max_tokens"), new RegExp(`^Output budget\\. Prompt \\+ budget ≤ ${window.toLocaleString("en-US")} \\(the loaded model's context\\)`));
+        await expectText(help("seed"), /same output at any temperature on this engine/);
+        const before = await page.getByTestId("param-max_tokens").inputValue();
+        await setParam("max_tokens", String(window + 1));
+        await expectText(page.getByTestId("param-max_tokens-warning"), `max_tokens must be at most ${window}; the server will reject it`);
+        await setParam("max_tokens", before);
+    });
+
+    test("each playground's draft and the open screen survive a reload", async () => {
+        await page.getByTestId("system-prompt").fill("Kept system prompt");
+        await page.getByTestId("message-content").first().fill("Kept user message");
+        await setParam("top_p", "0.42");
+        await page.getByTestId("nav-responses").click();
+        await page.getByTestId("instructions").fill("Kept instructions");
+        await page.getByTestId("nav-completions").click();
+        await page.getByTestId("completions-prompt").fill("Kept prompt");
+        await page.getByTestId("nav-responses").click();
+        // Each is a document in the app's data folder, written shortly after the edit.
+        const saved = (key: string) => readDocument(dataDir, key) as Promise<{state: Record<string, unknown>} | undefined>;
+        await eventually(async () => assert.equal((await saved("svc-studio-nav"))?.state.screen, "responses"));
+        await eventually(async () => assert.equal(((await saved("svc-studio-chat"))?.state.draft as {systemPrompt?: string})?.systemPrompt, "Kept system prompt"));
+
+        await page.reload();
+        await page.getByTestId("responses-screen").waitFor();
+        assert.equal(await page.getByTestId("nav-responses").getAttribute("aria-current"), "page");
+        assert.equal(await page.getByTestId("instructions").inputValue(), "Kept instructions");
+        await page.getByTestId("nav-completions").click();
+        assert.equal(await page.getByTestId("completions-prompt").inputValue(), "Kept prompt");
+        await page.getByTestId("nav-chat").click();
+        assert.equal(await page.getByTestId("system-prompt").inputValue(), "Kept system prompt");
+        assert.equal(await page.getByTestId("message-content").first().inputValue(), "Kept user message");
+        assert.equal(await page.getByTestId("param-top_p").inputValue(), "0.42");
+        await page.getByTestId("param-top_p").fill("");
+    });
+
     test("the Responses playground streams events and ends with the output text", async () => {
         await page.getByTestId("nav-responses").click();
         await run();
@@ -269,17 +333,33 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         assert.ok((await page.getByTestId("reply-text").first().textContent() ?? "").length > 0, "the stored reply is shown again");
     });
 
-    test("presets save from the panel, export to a JSON file, and import back", async () => {
+    test("a preset keeps the whole request, exports to a JSON file, imports back, and loads in Chat and, where it can, in Responses", async () => {
+        // The run History re-opened had a tool turn: back to one user message and no tools, a request Responses can send too.
+        const cards = page.getByTestId("message-card");
+        for (let count = await cards.count(); count > 1; count--) await cards.last().getByRole("button", {name: "Delete message"}).click();
+        await page.getByTestId("chat-settings-tab-tools").click();
+        if (await page.getByText("Clear").count() > 0) await page.getByText("Clear").click();
+        await page.getByTestId("chat-settings-tab-params").click();
+        await page.getByTestId("system-prompt").fill("Answer like a pirate.");
         await setParam("temperature", "0.2");
         await setParam("top_p", "0.9");
+        await setParam("seed", "7");
         await page.getByTestId("preset-name").fill("Demo preset");
-        await page.getByRole("button", {name: "Save"}).click();
+        await page.getByTestId("preset-save").click();
+        await expectText(page.getByTestId("preset-message"), "Saved \"Demo preset\".");
         await page.getByTestId("nav-presets").click();
-        assert.match(await page.getByTestId("presets-table").textContent() ?? "", /Demo preset.*temperature=0\.2/);
+        assert.match(await page.getByTestId("presets-table").textContent() ?? "", /Demo presetChatsystem prompt · 1 message · \d+ parameters.*temperature=0\.2/);
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("presets-export").click()]);
         const file = JSON.parse(await readFile(await download.path(), "utf8"));
         assert.equal(file.format, "svc-studio-presets");
+        assert.equal(file.version, 2);
         assert.deepEqual(file.presets.map((preset: {name: string, params: {temperature?: number}}) => [preset.name, preset.params.temperature]), [["Demo preset", 0.2]]);
+        assert.deepEqual(file.presets[0].prompt.messages[0], {role: "system", content: "Answer like a pirate."});
+        // A delete can be undone; the second one stays.
+        await page.getByRole("button", {name: "Delete preset Demo preset"}).click();
+        await expectCount(page.getByTestId("preset-row"), 0);
+        await page.getByTestId("presets-undo").click();
+        await expectCount(page.getByTestId("preset-row"), 1);
         await page.getByRole("button", {name: "Delete preset Demo preset"}).click();
         await page.getByTestId("presets-import").setInputFiles({name: "team-presets.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(file))});
         // The import reads the file asynchronously: wait for its message rather than reading it at once.
@@ -287,11 +367,31 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await page.getByTestId("presets-import").setInputFiles({name: "wrong.json", mimeType: "application/json", buffer: Buffer.from("{\"presets\": 3}")});
         await page.getByTestId("presets-message").filter({hasText: /wrong\.json: Not a presets file/}).waitFor();
         await screenshot(page, "presets");
-        // Loading it back into the chat panel sets its values.
+
+        // Loading it back into Chat sets the prompt and the parameters.
         await page.getByTestId("nav-chat").click();
+        await page.getByTestId("system-prompt").fill("Something else");
         await setParam("temperature", "1.9");
         await page.getByTestId("preset-load").selectOption({label: "Demo preset"});
         assert.equal(await page.getByTestId("param-temperature").inputValue(), "0.2");
+        assert.equal(await page.getByTestId("system-prompt").inputValue(), "Answer like a pirate.");
+        const userMessage = await page.getByTestId("message-content").first().inputValue();
+
+        // Responses offers it: the system prompt is the instructions, the user message the input; seed has no counterpart.
+        await page.getByTestId("nav-responses").click();
+        await page.getByTestId("preset-load").selectOption({label: "Demo preset · from Chat"});
+        await expectText(page.getByTestId("preset-message"), /^Loaded "Demo preset" from Chat\..*\bseed\b.* no Responses parameter and (was|were) left out\.$/);
+        assert.equal(await page.getByTestId("instructions").inputValue(), "Answer like a pirate.");
+        assert.equal(await page.getByTestId("responses-text").first().inputValue(), userMessage);
+        assert.equal(await page.getByTestId("param-temperature").inputValue(), "0.2");
+        await screenshot(page, "presets-in-responses");
+
+        // Completions lists it as one it cannot load, and says why.
+        await page.getByTestId("nav-completions").click();
+        const option = page.getByTestId("preset-load").locator("option", {hasText: "Demo preset"});
+        assert.equal(await option.textContent(), "Demo preset · Chat: holds messages; Completions takes plain text");
+        assert.equal(await option.isDisabled(), true);
+        await page.getByTestId("nav-chat").click();
     });
 
     test("the engine screen shows the engine; stopped, a chat is the gateway's 503, or starts the engine with auto start on", async () => {
@@ -310,12 +410,33 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await waitStatus("error", 15_000);
         assert.equal(await page.getByTestId("api-error-status").textContent(), "HTTP 503");
         assert.equal(await page.getByTestId("api-error-code").textContent(), "code: service_unavailable");
-        // With auto start on, the next request loads the engine itself instead of failing.
+        // With auto start on, the next request loads the engine itself instead of failing, and the reply says so meanwhile.
         await gatewayApi(page, "/models/settings", {method: "POST", body: {autoStart: true}});
         await setParam("max_tokens", "16");
-        await run();
+        await clickRun();
+        const starting = page.getByTestId("engine-starting");
+        await starting.waitFor({timeout: 15_000});
+        assert.match(await starting.textContent() ?? "", /^Starting the local engine \(tiny-chatml-v\d+\.gguf\); the request goes through once it runs\.$/);
+        assert.equal(await status().textContent(), "starting engine…");
+        await screenshot(page, "chat-engine-starting");
+        await waitStatus("done", 60_000);
         await page.getByTestId("nav-engine").click();
         await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor({timeout: 60_000});
+        await page.getByTestId("nav-chat").click();
+    });
+
+    test("the open screen and the drafts survive a restart: a new gateway on another port, the same data folder", async () => {
+        await page.getByTestId("nav-completions").click();
+        await page.getByTestId("completions-prompt").fill("Kept across a restart");
+        await eventually(async () => assert.equal(((await readDocument(dataDir, "svc-studio-completions") as {state: {draft: {prompt: string}}})?.state.draft.prompt), "Kept across a restart"));
+        const before = gateway.url;
+        await page.goto("about:blank");
+        await gateway.stop();
+        gateway = await startWebGateway({model, dataDir});
+        assert.notEqual(gateway.url, before);
+        await page.goto(gateway.url);
+        await page.getByTestId("completions-screen").waitFor();
+        assert.equal(await page.getByTestId("completions-prompt").inputValue(), "Kept across a restart");
         await page.getByTestId("nav-chat").click();
     });
 

@@ -9,6 +9,8 @@ import path from "node:path";
 import {promisify} from "node:util";
 import ts from "typescript";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
+import {buildChatRequest, defaultSchemaText, type ChatDraft} from "../../renderer/src/features/playground/chat.ts";
+import {chatParamSpecs, specsForTarget} from "../../renderer/src/features/playground/params.ts";
 import {toCurl, toTypeScript, type CodeRequest} from "../../renderer/src/features/playground/viewCode.ts";
 import {startEngine, type Engine} from "./utils/startEngine.ts";
 import {repoRoot} from "./utils/startProcess.ts";
@@ -51,6 +53,41 @@ describe("View code snippets run as shown", {timeout: 120_000}, () => {
         assert.match(streamed.stdout, /data: \[DONE\]/);
         const refused = await run("bash", ["-c", toCurl(request(chatBody))], {env: {...process.env, SVC_API_KEY: "ck_wrong"}});
         assert.equal(JSON.parse(refused.stdout).error.code, "invalid_api_key");
+    });
+
+    test("a forced tool call with stream on: the app's reason for not sending it is the engine's own 400; unstreamed, the snippet gets the call", async () => {
+        const env = {...process.env, SVC_API_KEY: key};
+        const draft = (stream: boolean): ChatDraft => ({
+            systemPrompt: "",
+            messages: [{id: "1", role: "user", content: "Weather?", images: []}],
+            params: {max_tokens: 64, temperature: 0, stream},
+            toolsText: JSON.stringify([{type: "function", function: {name: "get_weather", parameters: {type: "object", properties: {unit: {enum: ["celsius", "fahrenheit"]}}, required: ["unit"]}}}]),
+            toolChoice: "required",
+            responseFormat: {mode: "none", schemaText: defaultSchemaText}
+        });
+        const streamed = buildChatRequest(draft(true));
+        assert.ok(streamed.errors.stream, "the app holds the streamed request back");
+        const refused = await run("bash", ["-c", toCurl(request(streamed.body))], {env});
+        const error = JSON.parse(refused.stdout).error;
+        assert.equal(error.code, "invalid_request");
+        assert.equal(error.message, streamed.errors.stream);
+
+        const unstreamed = buildChatRequest(draft(false));
+        assert.deepEqual(unstreamed.errors, {});
+        const completion = JSON.parse((await run("bash", ["-c", toCurl(request(unstreamed.body))], {env})).stdout);
+        assert.equal(completion.choices[0].finish_reason, "tool_calls");
+        assert.equal(completion.choices[0].message.tool_calls[0].function.name, "get_weather");
+    });
+
+    test("seed, as its help says on the local engine: the same seed gives the same output at temperature 0.9", async () => {
+        const help = specsForTarget(chatParamSpecs, {kind: "local"}).find((spec) => spec.key === "seed")!.help;
+        assert.match(help, /same output at any temperature/);
+        const env = {...process.env, SVC_API_KEY: key};
+        const body = {...chatBody, temperature: 0.9, seed: 42, max_tokens: 24};
+        const replies = await Promise.all([0, 1].map(async () => JSON.parse((await run("bash", ["-c", toCurl(request(body))], {env})).stdout).choices[0].message.content));
+        assert.equal(replies[0], replies[1]);
+        const other = JSON.parse((await run("bash", ["-c", toCurl(request({...body, seed: 43}))], {env})).stdout).choices[0].message.content;
+        assert.notEqual(other, replies[0], "another seed samples other text, so the match is the seed's doing");
     });
 
     test("TypeScript: type-checks against the openai package and prints the streamed reply", async () => {

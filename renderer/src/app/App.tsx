@@ -110,7 +110,7 @@ const titles: Record<Screen, [string, string]> = {
     scoring: ["Spreadsheet scoring", "A question set over every row of a CSV or XLSX file"],
     evaluation: ["Evaluation", "Answers against labels: metrics and calibration"],
     history: ["History", "Runs saved on this machine"],
-    presets: ["Presets", "Saved parameter sets"],
+    presets: ["Presets", "Saved prompts with their parameters"],
     models: ["Models", "Library, downloads, GPU and memory"],
     engine: ["Engine & connections", "Local engine and remote profiles"],
     workspace: ["Workspace", "Workspaces, API keys, credits, prices, rate limits and usage of the local engine"]

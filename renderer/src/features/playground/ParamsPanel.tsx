@@ -50,7 +50,7 @@ export function ParamField({spec, value, onChange, inactive}: ParamFieldProps) {
             {(spec.kind === "integer" || spec.kind === "number") && <NumberParam spec={spec} value={value as number | undefined} onChange={onChange} />}
             {warning
                 ? <div className="field-warning" data-testid={`param-${spec.key}-warning`}>{spec.label} {warning}; the server will reject it</div>
-                : <div className="param-help">{inactive ? `Sent only with ${spec.requires}: true. ` : ""}{spec.help}</div>}
+                : <div className="param-help" data-testid={`param-${spec.key}-help`}>{inactive ? `Sent only with ${spec.requires}: true. ` : ""}{spec.help}</div>}
         </div>
     );
 }
