@@ -14,7 +14,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {makePng} from "./utils/makePng.ts";
-import {readDocument} from "./utils/readAppData.ts";
+import {readDocument, readHistory} from "./utils/readAppData.ts";
 import {readEditorText} from "./utils/readEditorText.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {setMonacoText} from "./utils/setMonacoText.ts";
@@ -108,16 +108,20 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
             }
             return "";
         })();
-        assert.match(expected, /cannot hold both true and the string "true"/);
-        await choice.getByTestId("q-problem").filter({hasText: expected}).waitFor();
-        assert.match(await page.getByTestId("qs-problem-count").textContent() ?? "", /1 problem/);
+        assert.equal(expected, "questions[1].choices[2].value: a question cannot hold both true and the string \"true\" (see choices[1])");
+        // Shown as the builder numbers the set (card #2, choices from 1), with the server's own words in the title.
+        const problem = choice.getByTestId("q-problem").filter({hasText: "#2 · choice 3: a question cannot hold both true and the string \"true\" (see choice 2)"});
+        await problem.waitFor();
+        assert.equal(await problem.getAttribute("title"), `The server reports: ${expected}`);
+        assert.match(await page.getByTestId("qs-problem-count").textContent() ?? "", /^1 problem /);
         await choice.getByTestId("choice-value").nth(1).fill("neutral");
         await choice.getByTestId("q-problem").waitFor({state: "detached"});
 
-        // A duplicate name, as the server reports it; then fixed.
+        // A duplicate name, numbered as the cards are; then fixed.
         const score = cards().nth(2);
         await score.getByTestId("q-name").fill("category");
-        await score.getByTestId("q-problem").filter({hasText: "questions[2].name: duplicates the name of questions[1]"}).waitFor();
+        await score.getByTestId("q-problem").filter({hasText: "#3 · name: duplicates the name of #2 (\"category\")"}).waitFor();
+        assert.equal(await score.getByTestId("q-problem").getAttribute("title"), "The server reports: questions[2].name: duplicates the name of questions[1] (\"category\"); names must be unique");
         await score.getByTestId("q-name").fill("quality");
         await score.getByTestId("level-add").click();
         await score.getByTestId("level-label").nth(3).fill("excellent");
@@ -141,6 +145,36 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         await screenshot(page, "decisions-builder");
     });
 
+    test("every problem is listed, numbered as the cards are, and each one takes you to its field", async () => {
+        const choice = cards().nth(1);
+        const score = cards().nth(2);
+        await choice.getByTestId("choice-value").nth(1).fill("positive");
+        await score.getByTestId("q-name").fill("category");
+        await expectText(page.getByTestId("qs-problem-count"), "2 problems to fix before running.");
+        assert.deepEqual(await page.getByTestId("qs-problem").allTextContents(), [
+            "#2 · choice 3: duplicates the value of choice 1 (\"positive\"); values must be unique",
+            "#3 · name: duplicates the name of #2 (\"category\"); names must be unique"
+        ]);
+        // Each problem marks its own field, and names the line that describes it.
+        // (Choice 2 is the boolean true: the text fields are choices 1 and 3.)
+        assert.equal(await choice.getByTestId("choice-value").nth(1).getAttribute("aria-invalid"), "true");
+        assert.equal(await choice.getByTestId("choice-value").nth(0).getAttribute("aria-invalid"), null);
+        assert.equal(await score.getByTestId("q-name").getAttribute("aria-invalid"), "true");
+        const described = await score.getByTestId("q-name").getAttribute("aria-describedby");
+        assert.match(await page.locator(`[id="${described}"]`).textContent() ?? "", /^#3 · name:/);
+        await page.getByTestId("qs-problem").nth(0).click();
+        await eventually(async () => assert.equal(await choice.getByTestId("choice-value").nth(1).evaluate((element) => element === document.activeElement), true));
+        await page.getByTestId("qs-problem").nth(1).click();
+        await eventually(async () => assert.equal(await score.getByTestId("q-name").evaluate((element) => element === document.activeElement), true));
+        await screenshot(page, "decisions-problems");
+        // A run is refused with the first problem, and says how many more there are.
+        await run("error");
+        assert.match(await page.getByTestId("api-error-message").textContent() ?? "", /^question set: #2 · choice 3: duplicates the value of choice 1 .* \(and 1 more problem, listed with the questions\)$/);
+        await choice.getByTestId("choice-value").nth(1).fill("neutral");
+        await score.getByTestId("q-name").fill("quality");
+        await expectText(page.getByTestId("qs-problem-count"), /would accept/);
+    });
+
     test("run it: a card per question with its chart, probabilities summing to 1.00, explanations, usage and Server-Timing", async () => {
         await page.getByTestId("input-text").fill("Le téléphone est « génial », but the battery died after 2 hours.");
         await run();
@@ -159,6 +193,32 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.match(await page.getByTestId("decision-server-timing").textContent() ?? "", /Server-Timing[\d.]+ ms/);
         await settleResults("decision-run-panel");
         await screenshot(page, "decisions-run");
+    });
+
+    test("Ctrl+Enter runs from the input and from the JSON editor (which gets no new line); the request and response JSON are one click away", async () => {
+        const runsBefore = (await readHistory(gateway.dataDir)).length;
+        const text = await page.getByTestId("input-text").inputValue();
+        await page.getByTestId("input-text").press("Control+Enter");
+        await eventually(async () => assert.equal((await readHistory(gateway.dataDir)).length, runsBefore + 1), {timeoutMs: 60_000});
+        assert.equal(await page.getByTestId("input-text").inputValue(), text, "the key did not type into the input");
+        await status().filter({hasText: "done"}).waitFor();
+        const json = await readEditorText(page, "qs-json");
+        await page.locator("[data-testid=qs-json] .monaco-editor .view-lines").click();
+        await page.keyboard.press("Control+Enter");
+        await eventually(async () => assert.equal((await readHistory(gateway.dataDir)).length, runsBefore + 2), {timeoutMs: 60_000});
+        assert.equal(await readEditorText(page, "qs-json"), json, "Monaco's own Ctrl+Enter (insert a line) did not run");
+
+        await status().filter({hasText: "done"}).waitFor();
+        const raw = page.getByTestId("decision-result-raw");
+        await raw.locator("summary").click();
+        const request = JSON.parse(await raw.getByTestId("decision-result-raw-request").locator("pre").textContent() ?? "");
+        assert.equal(request.input, text);
+        assert.deepEqual(request.questions.map((question: {name: string}) => question.name), ["is_relevant", "category", "quality"]);
+        assert.deepEqual(request.x_svc, {explain: true, label_mass: true}, "the body as sent to the local engine");
+        const response = JSON.parse(await raw.getByTestId("decision-result-raw-response").locator("pre").textContent() ?? "");
+        assert.equal(response.answers.length, 3);
+        assert.equal(typeof response.usage.input_tokens, "number");
+        await raw.locator("summary").click();
     });
 
     test("switch to /v1/systemone and back: converted both ways, the JSON editable both ways", async () => {
@@ -200,6 +260,9 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         const file = path.join(scratch, "shared.questions.json");
         await writeFile(file, text);
         await page.getByTestId("qs-open-input").setInputFiles(file);
+        // The edits since the save would be lost: the app asks first.
+        await page.getByTestId("replace-set-dialog").waitFor();
+        await page.getByTestId("replace-set-discard").click();
         await page.getByTestId("qs-file-message").filter({hasText: "Opened shared.questions.json"}).waitFor();
         assert.equal(await page.getByTestId("qs-name").inputValue(), "Review triage");
         assert.equal(await cards().count(), 3);
@@ -236,12 +299,24 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
     test("compare: two variants of the set side by side on the same input", async () => {
         await page.getByTestId("studio-tab-compare").click();
         await page.getByTestId("variant-copy").click();
+        await page.getByTestId("variant-view-json").click();
         const variant = JSON.parse(await readFile(path.join(scratch, "shared.questions.json"), "utf8"));
         variant.questions[0].instructions = "Does the review mention the battery?";
         variant.questions = variant.questions.slice(0, 2);
         await setMonacoText(page, "variant-json", JSON.stringify(variant, null, 2));
         await page.locator("[data-testid=variant-json-ok]").waitFor();
-        await page.getByTestId("compare-run").click();
+        // The form holds the same set, edited with the builder's own controls; its edits go back into the JSON.
+        await page.getByTestId("variant-view-form").click();
+        const variantCards = page.getByTestId("variant-form").getByTestId("question-card");
+        assert.equal(await variantCards.count(), 2);
+        assert.equal(await variantCards.nth(0).getByTestId("q-instructions").inputValue(), "Does the review mention the battery?");
+        assert.equal(await variantCards.nth(1).getByTestId("choice-row").count(), 3);
+        await page.getByTestId("variant-name").fill("Battery variant");
+        await page.getByTestId("variant-view-json").click();
+        assert.match(await readEditorText(page, "variant-json"), /"name": "Battery variant"/);
+        await page.getByTestId("variant-view-form").click();
+        // Ctrl+Enter on the compare tab runs both sides.
+        await page.getByTestId("variant-name").press("Control+Enter");
         await page.getByTestId("compare-results").waitFor({timeout: 60_000});
         assert.equal(await page.getByTestId("compare-result-a").getAttribute("data-status"), "done");
         assert.equal(await page.getByTestId("compare-result-b").getAttribute("data-status"), "done");
@@ -275,6 +350,62 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         await screenshot(page, "decisions-compare-connections");
         await page.getByTestId("connection-switcher").selectOption("local");
         await page.getByTestId("studio-tab-build").click();
+    });
+
+    test("New asks before it drops unsaved edits, takes the old answers away, and can be undone", async () => {
+        await run();
+        const answers = page.getByTestId("answer-card");
+        assert.equal(await answers.count(), 3);
+        await page.getByTestId("qs-name").fill("Review triage v2");
+        await page.getByTestId("qs-unsaved").waitFor();
+        const dialog = page.getByTestId("replace-set-dialog");
+        const ask = async () => {
+            await page.getByTestId("qs-new").click();
+            await dialog.waitFor();
+        };
+        const keptAsIs = async () => {
+            await dialog.waitFor({state: "detached"});
+            assert.equal(await page.getByTestId("qs-name").inputValue(), "Review triage v2");
+            assert.equal(await cards().count(), 3);
+            assert.equal(await answers.count(), 3);
+        };
+        await ask();
+        assert.equal(await page.getByTestId("replace-set-cancel").evaluate((element) => element === document.activeElement), true, "the safe answer has the focus");
+        await screenshot(page, "decisions-new-dialog");
+        // Escape, Cancel and Ctrl+Enter keep everything.
+        await page.keyboard.press("Control+Enter");
+        await page.keyboard.press("Escape");
+        await keptAsIs();
+        await ask();
+        await page.getByTestId("replace-set-cancel").click();
+        await keptAsIs();
+
+        // Discard: an empty new set, and no answers of the old one.
+        await ask();
+        await page.getByTestId("replace-set-discard").click();
+        await expectCount(cards(), 0);
+        assert.equal(await answers.count(), 0);
+        assert.equal(await page.getByTestId("decision-result").count(), 0);
+        assert.equal(await page.getByTestId("qs-name").inputValue(), "Untitled question set");
+        assert.equal(await page.getByTestId("qs-unsaved").count(), 0, "a new set has nothing to lose");
+        // Undo brings back the set with its unsaved edits, and its answers.
+        await page.getByTestId("qs-undo").click();
+        await expectCount(cards(), 3);
+        assert.equal(await page.getByTestId("qs-name").inputValue(), "Review triage v2");
+        assert.equal(await answers.count(), 3);
+        await page.getByTestId("qs-unsaved").waitFor();
+
+        // Save it first: the set is downloaded, then replaced.
+        await ask();
+        const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("replace-set-save").click()]);
+        assert.equal(download.suggestedFilename(), "review-triage-v2.questions.json");
+        assert.equal(JSON.parse(await readFile(await download.path(), "utf8")).name, "Review triage v2");
+        await expectCount(cards(), 0);
+        // A set with nothing unsaved is replaced at once (here: opened again from the recent list).
+        await page.getByTestId("qs-recent").selectOption({label: "review-triage-v2.questions.json"});
+        await expectCount(cards(), 3);
+        assert.equal(await dialog.count(), 0);
+        assert.equal(await page.getByTestId("qs-unsaved").count(), 0);
     });
 
     test("no page errors", () => {

@@ -13,7 +13,8 @@ import {HistoryScreen} from "../features/history/HistoryScreen.tsx";
 import {PresetsScreen} from "../features/presets/PresetsScreen.tsx";
 import {ResponsesScreen} from "../features/playground/ResponsesScreen.tsx";
 import {WorkspaceScreen} from "../features/workspace/WorkspaceScreen.tsx";
-import {useRunShortcut} from "../features/playground/runViews.tsx";
+import {playgroundRunShortcuts, useRunShortcut} from "../features/playground/runViews.tsx";
+import {decisionRunShortcut} from "../features/decisions/run.ts";
 import {useAppDataStatus} from "../gateway/appData.ts";
 import {gatewayApi} from "../gateway/gatewayApi.ts";
 import {useGatewayMutation, useGatewayState} from "../gateway/gatewayState.ts";
@@ -34,11 +35,14 @@ const screens = {
     workspace: WorkspaceScreen
 };
 
+/** Ctrl/Cmd+Enter: the Run of the screen shown. */
+const runShortcuts = {...playgroundRunShortcuts, decisions: decisionRunShortcut};
+
 export function App() {
     const screen = useNavStore((state) => state.screen);
     const viewCodeOpen = useNavStore((state) => state.viewCodeOpen);
     const theme = useThemeStore((state) => state.theme);
-    useRunShortcut();
+    useRunShortcut(runShortcuts);
     useEffect(() => {
         document.documentElement.dataset.theme = theme;
     }, [theme]);
@@ -116,7 +120,8 @@ const titles: Record<Screen, [string, string]> = {
     workspace: ["Workspace", "Workspaces, API keys, credits, prices, rate limits and usage of the local engine"]
 };
 
-const playgrounds: Screen[] = ["chat", "responses", "completions"];
+/** The screens with a View code panel: the playgrounds beside them, the Decision studio in place of its JSON panel. */
+const codeScreens: Screen[] = ["chat", "responses", "completions", "decisions"];
 
 export function TopBar() {
     const screen = useNavStore((state) => state.screen);
@@ -131,7 +136,7 @@ export function TopBar() {
             </div>
             <div className="topbar-actions">
                 <ConnectionSwitcher />
-                {playgrounds.includes(screen) && (
+                {codeScreens.includes(screen) && (
                     <button type="button" className={`btn btn-sm${viewCodeOpen ? " btn-active" : ""}`} onClick={toggleViewCode} data-testid="view-code-toggle"
                         aria-pressed={viewCodeOpen}><Icon name="code" /> View code</button>
                 )}

@@ -1,14 +1,21 @@
-// The Decision studio screen: the builder or the compare tab, with the question set as JSON beside it.
+// The Decision studio screen: the builder or the compare tab, with the question set as JSON (or View code) beside it.
 import {useDeferredValue, useMemo} from "react";
+import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {JsonEditor} from "../../ui/JsonEditor.tsx";
+import {useNavStore} from "../../ui/appState.ts";
 import {Tabs} from "../../ui/controls.tsx";
+import {CodePanel} from "../playground/ViewCodePanel.tsx";
+import {apiBaseUrl} from "../playground/viewCode.ts";
 import {useQuestionSetStore, questionSetTextError} from "../questionSet/questionSetStore.ts";
+import {useResolvedInput} from "./decisionInput.ts";
 import {ComparePanel} from "./ComparePanel.tsx";
 import {InputPanel} from "./InputPanel.tsx";
 import {QuestionList} from "./QuestionList.tsx";
 import {QuestionSetHeader} from "./QuestionSetHeader.tsx";
+import {ReplaceSetDialog} from "./ReplaceSetDialog.tsx";
 import {RunPanel} from "./RunPanel.tsx";
-import {useDecisionRunStore, type StudioTab} from "./studioState.ts";
+import {requestFor} from "./run.ts";
+import {useDecisionInputStore, useDecisionRunStore, type StudioTab} from "./studioState.ts";
 import "./decisionStudio.css";
 
 const tabs: Array<{id: StudioTab, label: string}> = [
@@ -20,6 +27,9 @@ const tabs: Array<{id: StudioTab, label: string}> = [
 export function DecisionStudioScreen() {
     const tab = useDecisionRunStore((state) => state.tab);
     const set = useDecisionRunStore((state) => state.set);
+    const draft = useQuestionSetStore((state) => state.draft);
+    const update = useQuestionSetStore((state) => state.update);
+    const viewCode = useNavStore((state) => state.viewCodeOpen);
     return (
         <div className="studio" data-testid="decision-studio">
             <div className="studio-main">
@@ -28,7 +38,7 @@ export function DecisionStudioScreen() {
                     <QuestionSetHeader />
                     {tab === "build"
                         ? <>
-                            <QuestionList />
+                            <QuestionList draft={draft} update={update} />
                             <InputPanel />
                             <RunPanel />
                         </>
@@ -38,9 +48,30 @@ export function DecisionStudioScreen() {
                         </>}
                 </div>
             </div>
-            <QuestionSetJsonPanel />
+            {viewCode ? <DecisionCodePanel /> : <QuestionSetJsonPanel />}
+            <ReplaceSetDialog />
         </div>
     );
+}
+
+/**
+ * View code for the builder's set on the current input: the request Run sends any server (the local engine also gets
+ * `x_svc.label_mass`, which other servers refuse, so the code leaves it out). Shown while the set or input has a
+ * problem too, with the problem above it.
+ */
+export function DecisionCodePanel() {
+    const draft = useDeferredValue(useQuestionSetStore((state) => state.draft));
+    const resolved = useResolvedInput();
+    const images = useDecisionInputStore((state) => state.images);
+    const {data: gateway} = useGatewayState();
+    const {request, problem} = useMemo(() => requestFor(draft, resolved, images.map((image) => image.dataUrl)), [draft, resolved, images]);
+    if (request === null) return (
+        <aside className="code-panel" data-testid="view-code-panel">
+            <div className="code-panel-head"><h3>View code</h3></div>
+            <div className="field-warning" data-testid="code-problem">No request to show: {problem}</div>
+        </aside>
+    );
+    return <CodePanel request={{endpoint: request.format, baseUrl: apiBaseUrl(gateway, request.format), body: request.body}} problem={problem} />;
 }
 
 /**

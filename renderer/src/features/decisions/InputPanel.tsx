@@ -10,7 +10,8 @@ import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {imageName} from "../questionSet/requests.ts";
 import {useScoringStore} from "../scoring/scoringStore.ts";
-import {useDecisionInputStore, type InputMode, useResolvedInput} from "./studioState.ts";
+import {useResolvedInput} from "./decisionInput.ts";
+import {imagesKept, keptImageChars, useDecisionInputStore, type InputMode} from "./studioState.ts";
 
 const modes: Array<{id: InputMode, label: string}> = [
     {id: "text", label: "Text"},
@@ -81,6 +82,11 @@ export function DecisionImages() {
                         </figure>
                     ))}
                 </div>
+            )}
+            {!imagesKept(images) && (
+                <span className="field-warning inline" data-testid="input-images-not-kept">
+                    These images are over {(keptImageChars / 1024 / 1024).toFixed(0)} MiB in all: they are not kept when the app reloads (the rest of the input is).
+                </span>
             )}
             <ImageSupportNote support={imageSupport(gateway?.engine, activeConnection(gateway))} imageCount={images.length} />
         </div>

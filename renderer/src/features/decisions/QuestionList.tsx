@@ -1,30 +1,29 @@
-// The builder's questions: the list with add and reorder, and each question's card.
+// A set's questions: the list with add and reorder, each question's card, and every problem the server would report,
+// each pointing at its card and field.
 import {useDeferredValue, useMemo} from "react";
 import {limits} from "../../../../protocol/limits.ts";
-import {duplicateQuestion, newQuestion, type QuestionType, type DraftProblem, type DraftQuestion, type QuestionFormat} from "../questionSet/draft.ts";
-import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
-import {validateDraft} from "../questionSet/requests.ts";
-import {moveItem, ChoiceListEditor, ItemActions, LevelListEditor, PredicateCriteriaEditor} from "./listEditors.tsx";
+import {duplicateQuestion, newQuestion, type DraftSet, type QuestionType, type DraftQuestion, type QuestionFormat} from "../questionSet/draft.ts";
+import {problemFieldKey, validateDraft, type DraftProblem} from "../questionSet/validation.ts";
+import {moveItem, ChoiceListEditor, ItemActions, LevelListEditor, PredicateCriteriaEditor, fieldProps, problemLineId} from "./listEditors.tsx";
 
-/** The questions as cards, the buttons that add one of each type, and the set-wide problems. */
-export function QuestionList() {
-    const draft = useQuestionSetStore((state) => state.draft);
-    const update = useQuestionSetStore((state) => state.update);
-    const updateQuestion = useQuestionSetStore((state) => state.updateQuestion);
+type QuestionListProps = {
+    draft: DraftSet,
+    update: (change: (draft: DraftSet) => DraftSet) => void
+};
+
+/** The questions as cards, the buttons that add one of each type, and the problems to fix before running. */
+export function QuestionList({draft, update}: QuestionListProps) {
     // Validation runs every question through the server's parser: deferred, so typing never waits for it.
     const deferred = useDeferredValue(draft);
     const problems = useMemo(() => validateDraft(deferred), [deferred]);
-    const setProblems = problems.filter((problem) => problem.questionId === null);
     const max = draft.explain ? limits.questionsPerRequestWithExplain : limits.questionsPerRequest;
     const full = draft.questions.length >= max;
     const add = (type: QuestionType) => update((current) => ({...current, questions: [...current.questions, newQuestion(type, current.questions)]}));
+    const updateQuestion = (id: string, change: (question: DraftQuestion) => DraftQuestion) =>
+        update((current) => ({...current, questions: current.questions.map((question) => question.id === id ? change(question) : question)}));
     return (
         <section className="question-list" data-testid="question-list">
-            {setProblems.length > 0 && (
-                <ul className="problem-list card" role="alert" data-testid="qs-problems">
-                    {setProblems.map((problem) => <li key={problem.message} className="field-error">{problem.message}</li>)}
-                </ul>
-            )}
+            <ProblemList problems={problems} />
             {draft.questions.length === 0 && <div className="empty-state">No questions yet: add a predicate, a choice or a score question.</div>}
             {draft.questions.map((question, index) => (
                 <QuestionCard key={question.id} question={question} index={index} count={draft.questions.length} format={draft.format}
@@ -53,6 +52,36 @@ export function QuestionList() {
     );
 }
 
+/**
+ * Every problem of the set, numbered as the cards are; each one takes you to its field. The server's own words and
+ * 0-based path are in the title.
+ */
+export function ProblemList({problems}: {problems: DraftProblem[]}) {
+    if (problems.length === 0) return null;
+    return (
+        <div className="problem-list card" role="alert" data-testid="qs-problems">
+            <div className="problem-list-head">{problems.length} problem{problems.length === 1 ? "" : "s"} the server would refuse:</div>
+            <ul>
+                {problems.map((problem) => (
+                    <li key={`${problemFieldKey(problem)} ${problem.message}`}>
+                        <button type="button" className="link-btn problem-link" data-testid="qs-problem" title={`The server reports: ${problem.serverMessage}`}
+                            onClick={() => showField(problemFieldKey(problem))}>{problem.message}</button>
+                    </li>
+                ))}
+            </ul>
+        </div>
+    );
+}
+
+/** Scrolls the field a problem is about into view and puts the cursor in it (or in its card's first field). */
+function showField(key: string) {
+    const target = document.querySelector<HTMLElement>(`[data-field="${CSS.escape(key)}"]`);
+    if (target === null) return;
+    target.scrollIntoView({block: "center", behavior: "smooth"});
+    const focusable = target.matches("input, select, textarea") ? target : target.querySelector<HTMLElement>("input, select, textarea");
+    focusable?.focus({preventScroll: true});
+}
+
 type QuestionCardProps = {
     question: DraftQuestion,
     index: number,
@@ -73,15 +102,17 @@ const typeLabels: Record<QuestionFormat, Record<QuestionType, string>> = {
 /** One question: type, name, instructions, its options, order actions, and the server's complaints about it. */
 export function QuestionCard({question, index, count, format, problems, onChange, onMove, onDuplicate, onRemove}: QuestionCardProps) {
     const label = question.name || `question ${index + 1}`;
+    const field = (name: string) => fieldProps(`${question.id}:${name}`, problems);
     return (
-        <article className={`card question-card type-${question.type}${problems.length > 0 ? " has-problems" : ""}`} data-testid="question-card" data-type={question.type}>
+        <article className={`card question-card type-${question.type}${problems.length > 0 ? " has-problems" : ""}`} data-testid="question-card" data-type={question.type}
+            data-field={question.id}>
             <div className="question-head">
                 <span className="question-index mono">#{index + 1}</span>
-                <select className="input input-sm question-type" value={question.type} aria-label={`Type of ${label}`} data-testid="q-type"
+                <select className="input input-sm question-type" value={question.type} aria-label={`Type of ${label}`} data-testid="q-type" {...field("type")}
                     onChange={(event) => onChange((current) => ({...current, type: event.target.value as QuestionType}))}>
                     {(["predicate", "choice", "score"] as const).map((type) => <option key={type} value={type}>{typeLabels[format][type]}</option>)}
                 </select>
-                <input className="input input-sm mono question-name" value={question.name} aria-label={`Name of ${label}`} data-testid="q-name"
+                <input className="input input-sm mono question-name" value={question.name} aria-label={`Name of ${label}`} data-testid="q-name" {...field("name")}
                     placeholder={format === "decisions" ? "name (optional)" : "name (required)"}
                     onChange={(event) => onChange((current) => ({...current, name: event.target.value}))} />
                 <ItemActions label={label} testId="q"
@@ -90,14 +121,19 @@ export function QuestionCard({question, index, count, format, problems, onChange
                     onDuplicate={onDuplicate} onRemove={onRemove} />
             </div>
             <textarea className="input textarea question-instructions" rows={2} value={question.instructions} placeholder="Instructions: what to evaluate"
-                aria-label={`Instructions of ${label}`} data-testid="q-instructions"
+                aria-label={`Instructions of ${label}`} data-testid="q-instructions" {...field("instructions")}
                 onChange={(event) => onChange((current) => ({...current, instructions: event.target.value}))} />
-            {question.type === "choice" && <ChoiceListEditor choices={question.choices} format={format} onChange={(choices) => onChange((current) => ({...current, choices}))} />}
-            {question.type === "score" && <LevelListEditor levels={question.levels} format={format} onChange={(levels) => onChange((current) => ({...current, levels}))} />}
+            {question.type === "choice" && <ChoiceListEditor questionId={question.id} problems={problems} choices={question.choices} format={format}
+                onChange={(choices) => onChange((current) => ({...current, choices}))} />}
+            {question.type === "score" && <LevelListEditor questionId={question.id} problems={problems} levels={question.levels} format={format}
+                onChange={(levels) => onChange((current) => ({...current, levels}))} />}
             {question.type === "predicate" && <PredicateCriteriaEditor question={question} format={format} onChange={(patch) => onChange((current) => ({...current, ...patch}))} />}
             {problems.length > 0 && (
-                <ul className="problem-list" role="alert">
-                    {problems.map((problem) => <li key={problem.message} className="field-error" data-testid="q-problem">{problem.message}</li>)}
+                <ul className="problem-list">
+                    {problems.map((problem, problemIndex) => (
+                        <li key={`${problemFieldKey(problem)} ${problem.message}`} className="field-error" data-testid="q-problem" id={problemLineId(problem, problemIndex)}
+                            title={`The server reports: ${problem.serverMessage}`}>{problem.message}</li>
+                    ))}
                 </ul>
             )}
         </article>

@@ -8,6 +8,7 @@ import {chartName} from "../../ui/chartName.ts";
 import {Icon} from "../../ui/controls.tsx";
 import type {QuestionFormat} from "../questionSet/draft.ts";
 import type {AnswerView, AnswerOptionView} from "../questionSet/requests.ts";
+import {RawExchange} from "./RawExchange.tsx";
 import {runBuild, stopBuild} from "./run.ts";
 import {useDecisionRunStore, type DecisionRunResult} from "./studioState.ts";
 
@@ -28,7 +29,7 @@ export function RunPanel() {
             <div className="run-bar">
                 {running
                     ? <button type="button" className="btn btn-danger" data-testid="decision-stop" onClick={stopBuild}><Icon name="stop" /> Stop</button>
-                    : <button type="button" className="btn btn-primary" data-testid="decision-run" onClick={() => void runBuild()}><Icon name="play" /> Run</button>}
+                    : <button type="button" className="btn btn-primary" data-testid="decision-run" title="Ctrl+Enter" onClick={() => void runBuild()}><Icon name="play" /> Run</button>}
                 <span className={`status-badge status-${status === "done" ? "done" : status === "error" ? "error" : status === "stopped" ? "stopped" : status === "running" ? "running" : "idle"}`}
                     data-testid="decision-status">{status}</span>
                 <span className="muted small">on {connection.name}</span>
@@ -52,6 +53,7 @@ export function RunResultView({result, testId}: {result: DecisionRunResult, test
                 </div>
             )}
             {result.status !== "error" || result.usage ? <RunMeta result={result} /> : null}
+            <RawExchange result={result} testId={`${testId}-raw`} />
         </div>
     );
 }

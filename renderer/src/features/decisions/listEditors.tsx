@@ -3,6 +3,19 @@ import {limits} from "../../../../protocol/limits.ts";
 import {newId} from "../../ui/browser.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {uniqueName, type DraftChoice, type QuestionFormat, levelText, type DraftLevel, type DraftQuestion} from "../questionSet/draft.ts";
+import {problemFieldKey, type DraftProblem} from "../questionSet/validation.ts";
+
+/** The id of the line of a question card's problem list (`index` in that list) that describes a field at fault. */
+export const problemLineId = (problem: DraftProblem, index: number) => `problem-${problem.questionId}-${index}`;
+
+/**
+ * A field's attributes: `data-field`, its key (a problem's link finds it by that), and when a problem of its card
+ * (`problems`) is about it, aria-invalid and the problem lines that describe it.
+ */
+export function fieldProps(key: string, problems: readonly DraftProblem[]) {
+    const ids = problems.flatMap((problem, index) => problemFieldKey(problem) === key ? [problemLineId(problem, index)] : []);
+    return {"data-field": key, ...(ids.length === 0 ? {} : {"aria-invalid": true, "aria-describedby": ids.join(" ")})};
+}
 
 /** A copy of `items` with the item at `from` moved by `offset` places; unchanged when that leaves the list. */
 export function moveItem<T>(items: readonly T[], from: number, offset: number): T[] {
@@ -44,25 +57,28 @@ export function DuplicateIcon() {
     );
 }
 
-type ChoiceListEditorProps = {choices: DraftChoice[], format: QuestionFormat, onChange: (choices: DraftChoice[]) => void};
+type ChoiceListEditorProps = {questionId: string, problems: readonly DraftProblem[], choices: DraftChoice[], format: QuestionFormat, onChange: (choices: DraftChoice[]) => void};
 
 /**
  * The options of a choice question: a value that is text or a boolean (true and "true" are different values
  * on /v1/decisions, the same key on /v1/systemone), an optional description, order; at most 512.
  */
-export function ChoiceListEditor({choices, format, onChange}: ChoiceListEditorProps) {
+export function ChoiceListEditor({questionId, problems, choices, format, onChange}: ChoiceListEditorProps) {
     const change = (index: number, patch: Partial<DraftChoice>) => onChange(choices.map((choice, at) => at === index ? {...choice, ...patch} : choice));
     const full = choices.length >= limits.optionsPerChoice;
     return (
-        <div className="option-list" data-testid="choice-list">
+        <div className="option-list" data-testid="choice-list" data-field={`${questionId}:choices`}>
             <div className="option-list-head">
                 <span className="group-title">Choices</span>
                 <span className="muted small" data-testid="choice-count">{choices.length} / {limits.optionsPerChoice}</span>
             </div>
-            {choices.map((choice, index) => (
+            {choices.map((choice, index) => {
+                // The value's own control carries the problem: its text field, or the type menu of a boolean.
+                const item = fieldProps(`${questionId}:item:${choice.id}`, problems);
+                return (
                 <div className="option-row" key={choice.id} data-testid="choice-row">
                     <select className="input input-sm option-kind" aria-label={`Type of choice ${index + 1}`} data-testid="choice-kind"
-                        value={typeof choice.value === "boolean" ? String(choice.value) : "text"}
+                        {...(typeof choice.value === "boolean" ? item : {})} value={typeof choice.value === "boolean" ? String(choice.value) : "text"}
                         onChange={(event) => change(index, {value: event.target.value === "text" ? (typeof choice.value === "string" ? choice.value : String(choice.value)) : event.target.value === "true"})}>
                         <option value="text">text</option>
                         <option value="true">true (boolean)</option>
@@ -70,7 +86,7 @@ export function ChoiceListEditor({choices, format, onChange}: ChoiceListEditorPr
                     </select>
                     {typeof choice.value === "string"
                         ? <input className="input input-sm mono" value={choice.value} placeholder="value" aria-label={`Value of choice ${index + 1}`} data-testid="choice-value"
-                            onChange={(event) => change(index, {value: event.target.value})} />
+                            {...item} onChange={(event) => change(index, {value: event.target.value})} />
                         : <span className="option-bool mono" data-testid="choice-value-bool">{String(choice.value)}</span>}
                     <input className="input input-sm" value={choice.description} placeholder={format === "systemone" ? "description (null when empty)" : "description (optional)"}
                         aria-label={`Description of choice ${index + 1}`} data-testid="choice-description" onChange={(event) => change(index, {description: event.target.value})} />
@@ -79,7 +95,8 @@ export function ChoiceListEditor({choices, format, onChange}: ChoiceListEditorPr
                         onDown={index < choices.length - 1 ? () => onChange(moveItem(choices, index, 1)) : undefined}
                         onRemove={() => onChange(choices.filter((_, at) => at !== index))} />
                 </div>
-            ))}
+                );
+            })}
             <button type="button" className="btn btn-dashed btn-sm" disabled={full} data-testid="choice-add"
                 title={full ? `At most ${limits.optionsPerChoice} choices per question` : undefined}
                 onClick={() => onChange([...choices, {id: newId(), value: uniqueName(`option_${choices.length + 1}`, new Set(choices.map((choice) => String(choice.value)))), description: ""}])}>
@@ -89,23 +106,25 @@ export function ChoiceListEditor({choices, format, onChange}: ChoiceListEditorPr
     );
 }
 
-type LevelListEditorProps = {levels: DraftLevel[], format: QuestionFormat, onChange: (levels: DraftLevel[]) => void};
+type LevelListEditorProps = {questionId: string, problems: readonly DraftProblem[], levels: DraftLevel[], format: QuestionFormat, onChange: (levels: DraftLevel[]) => void};
 
 /** The levels of a score question, lowest first and numbered from 0: label and description; at most 64. */
-export function LevelListEditor({levels, format, onChange}: LevelListEditorProps) {
+export function LevelListEditor({questionId, problems, levels, format, onChange}: LevelListEditorProps) {
     const change = (index: number, patch: Partial<DraftLevel>) => onChange(levels.map((level, at) => at === index ? {...level, ...patch} : level));
     const full = levels.length >= limits.levelsPerScore;
     return (
-        <div className="option-list" data-testid="level-list">
+        <div className="option-list" data-testid="level-list" data-field={`${questionId}:levels`}>
             <div className="option-list-head">
                 <span className="group-title">Levels, lowest first</span>
                 <span className="muted small" data-testid="level-count">{levels.length} / {limits.levelsPerScore}</span>
             </div>
-            {levels.map((level, index) => (
+            {levels.map((level, index) => {
+                const item = fieldProps(`${questionId}:item:${level.id}`, problems);
+                return (
                 <div className="option-row level-row" key={level.id} data-testid="level-row">
                     <span className="level-index mono" title={format === "systemone" ? `sent as ${JSON.stringify(levelText(level))}` : undefined}>{index}</span>
                     <input className="input input-sm" value={level.label} placeholder="label" aria-label={`Label of level ${index}`} data-testid="level-label"
-                        onChange={(event) => change(index, {label: event.target.value})} />
+                        {...item} onChange={(event) => change(index, {label: event.target.value})} />
                     <input className="input input-sm" value={level.description} placeholder="description (optional)" aria-label={`Description of level ${index}`} data-testid="level-description"
                         onChange={(event) => change(index, {description: event.target.value})} />
                     <ItemActions label={`level ${index}`} testId="level"
@@ -113,7 +132,8 @@ export function LevelListEditor({levels, format, onChange}: LevelListEditorProps
                         onDown={index < levels.length - 1 ? () => onChange(moveItem(levels, index, 1)) : undefined}
                         onRemove={() => onChange(levels.filter((_, at) => at !== index))} />
                 </div>
-            ))}
+                );
+            })}
             <button type="button" className="btn btn-dashed btn-sm" disabled={full} data-testid="level-add"
                 title={full ? `At most ${limits.levelsPerScore} levels per question` : undefined}
                 onClick={() => onChange([...levels, {id: newId(), label: `level ${levels.length}`, description: ""}])}>

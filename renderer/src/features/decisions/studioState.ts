@@ -1,15 +1,18 @@
-// The Decision studio's state: the input (text, JSON state, a table row; images), the last run, the compare sides.
-import {useDeferredValue, useMemo} from "react";
+// The Decision studio's state, kept in the app's data folder (gateway/appData.ts) so a reload or a restart finds the
+// studio as it was left: the tab, the input (text, JSON state, a table row; images), the last run, the compare sides.
 import {create} from "zustand";
-import type {QuestionSet, InputMapping, SheetRow} from "../../../../client/scoring/index.ts";
+import {createJSONStorage, persist} from "zustand/middleware";
+import type {QuestionSet} from "../../../../client/scoring/index.ts";
+import {appDataStorage} from "../../gateway/appData.ts";
 import type {ErrorInfo} from "../../ui/ApiErrorView.tsx";
 import type {DraftImage} from "../../ui/images.tsx";
-import {type AnswerView, rowInput, type InputValue} from "../questionSet/requests.ts";
-import {useScoringStore} from "../scoring/scoringStore.ts";
+import {restoredDocument, savedDocument, type DraftDocument, type SavedDocument} from "../questionSet/questionSetStore.ts";
+import type {AnswerView} from "../questionSet/requests.ts";
+import {elideDataUrls} from "../playground/viewCode.ts";
 
 export type InputMode = "text" | "json" | "row";
 
-type DecisionInputState = {
+export type DecisionInput = {
     mode: InputMode,
     text: string,
     /** The JSON state as typed. */
@@ -17,25 +20,44 @@ type DecisionInputState = {
     /** Up to 8, named image_1... in this order. */
     images: DraftImage[],
     /** Data row of the table loaded on the scoring screen (0-based). */
-    rowIndex: number,
-    set: (patch: Partial<Omit<DecisionInputState, "set">>) => void
+    rowIndex: number
 };
 
-export const useDecisionInputStore = create<DecisionInputState>()((set) => ({
+type DecisionInputState = DecisionInput & {
+    set: (patch: Partial<DecisionInput>) => void
+};
+
+/**
+ * Images bigger than this in all (their data URLs) are not kept across a reload: a saved document may hold 4 MiB, and
+ * the rest of the input must still fit. The input panel says so when it happens.
+ */
+export const keptImageChars = 2 * 1024 * 1024;
+
+export const imagesKept = (images: readonly DraftImage[]) => images.reduce((total, image) => total + image.dataUrl.length, 0) <= keptImageChars;
+
+export const useDecisionInputStore = create<DecisionInputState>()(persist((set) => ({
     mode: "text",
     text: "The new phone's battery lasts two days, but the camera is disappointing in low light.",
     jsonText: "{\n  \"review\": \"Great value, arrived late.\",\n  \"stars\": 4\n}\n",
     images: [],
     rowIndex: 0,
     set: (patch) => set(patch)
+}), {
+    name: "svc-studio-decision-input",
+    storage: createJSONStorage(() => appDataStorage),
+    partialize: ({mode, text, jsonText, images, rowIndex}): DecisionInput => ({mode, text, jsonText, images: imagesKept(images) ? images : [], rowIndex})
 }));
 
 export type DecisionRunResult = {
     status: "done" | "error" | "stopped",
     connectionName: string,
     format: QuestionSet["format"],
-    /** The body sent. */
+    /** Whether the request was sent; a run refused here (a problem of the set or the input) was not. */
+    sent: boolean,
+    /** The body sent, or the one that would have been; null when there was none to make. */
     body: unknown,
+    /** The response body as the server sent it (the answers, or the error's body); null when none came. */
+    response: unknown,
     views: AnswerView[] | null,
     /** `usage` of the response (spec 2.3), numbers only. */
     usage: Record<string, number> | null,
@@ -47,6 +69,9 @@ export type DecisionRunResult = {
     error: ErrorInfo | null
 };
 
+/** A result as it is kept across a reload: image data shortened (History keeps the whole request). */
+export const keptResult = (result: DecisionRunResult | null): DecisionRunResult | null => result === null ? null : {...result, body: elideDataUrls(result.body)};
+
 export type StudioTab = "build" | "compare";
 
 type DecisionRunState = {
@@ -56,11 +81,15 @@ type DecisionRunState = {
     set: (patch: Partial<Omit<DecisionRunState, "set">>) => void
 };
 
-export const useDecisionRunStore = create<DecisionRunState>()((set) => ({
+export const useDecisionRunStore = create<DecisionRunState>()(persist((set) => ({
     tab: "build",
     running: false,
     result: null,
     set: (patch) => set(patch)
+}), {
+    name: "svc-studio-decision-run",
+    storage: createJSONStorage(() => appDataStorage),
+    partialize: (state) => ({tab: state.tab, result: keptResult(state.result)})
 }));
 
 /** Which question set a compare side asks: the builder's, or variant B (edited on the compare tab). */
@@ -70,63 +99,40 @@ export type SideConnection = "local" | "remote";
 
 export type CompareSide = {set: SideSet, connection: SideConnection};
 
+/** How variant B is edited: with the builder's form, or as its JSON file. */
+export type VariantView = "form" | "json";
+
 type CompareState = {
     a: CompareSide,
     b: CompareSide,
-    /** Variant B as question set JSON; empty until copied from the builder or opened. */
-    variantText: string,
+    /** Variant B; null until copied from the builder, opened or started empty. */
+    variant: DraftDocument | null,
+    variantView: VariantView,
     running: boolean,
     results: {a: DecisionRunResult, b: DecisionRunResult} | null,
     set: (patch: Partial<Omit<CompareState, "set">>) => void
 };
 
-export const useCompareStore = create<CompareState>()((set) => ({
+type SavedCompare = Pick<CompareState, "a" | "b" | "variantView" | "results"> & {variant: SavedDocument | null};
+
+export const useCompareStore = create<CompareState>()(persist((set) => ({
     a: {set: "current", connection: "local"},
     b: {set: "variant", connection: "local"},
-    variantText: "",
+    variant: null,
+    variantView: "form",
     running: false,
     results: null,
     set: (patch) => set(patch)
+}), {
+    name: "svc-studio-decision-compare",
+    storage: createJSONStorage(() => appDataStorage),
+    partialize: (state): SavedCompare => ({
+        a: state.a, b: state.b, variantView: state.variantView,
+        variant: state.variant === null ? null : savedDocument(state.variant),
+        results: state.results === null ? null : {a: keptResult(state.results.a)!, b: keptResult(state.results.b)!}
+    }),
+    merge: (persisted, current) => {
+        const saved = persisted as Partial<SavedCompare> | undefined;
+        return {...current, ...saved, variant: saved?.variant == null ? null : restoredDocument(saved.variant)};
+    }
 }));
-
-export type DecisionInputSource = {mode: InputMode, text: string, jsonText: string, rowIndex: number};
-export type TableForInput = {columns: string[], rows: readonly SheetRow[], mapping: InputMapping} | null;
-
-/** The input as the request will carry it, or why there is none yet (invalid JSON, no table, a bad template). */
-export function resolveDecisionInput(source: DecisionInputSource, table: TableForInput): {input: InputValue, error: null} | {input: null, error: string} {
-    if (source.mode === "text") return {input: {kind: "text", text: source.text}, error: null};
-    if (source.mode === "json") {
-        try {
-            return {input: {kind: "json", value: JSON.parse(source.jsonText)}, error: null};
-        } catch (error) {
-            return {input: null, error: `state: invalid JSON: ${(error as Error).message}`};
-        }
-    }
-    if (table === null || table.rows.length === 0) return {input: null, error: "no table loaded: import a CSV or XLSX file on the Scoring screen first"};
-    if (!Number.isInteger(source.rowIndex) || source.rowIndex < 0 || source.rowIndex >= table.rows.length)
-        return {input: null, error: `row: pick a row from 1 to ${table.rows.length.toLocaleString("en-US")}`};
-    try {
-        return {input: rowInput(table.columns, table.rows[source.rowIndex], table.mapping), error: null};
-    } catch (error) {
-        return {input: null, error: (error as Error).message};
-    }
-}
-
-/** The current input of the builder (text, JSON state or a table row), resolved for a request. */
-export function useResolvedInput() {
-    const mode = useDecisionInputStore((state) => state.mode);
-    const text = useDecisionInputStore((state) => state.text);
-    const jsonText = useDeferredValue(useDecisionInputStore((state) => state.jsonText));
-    const rowIndex = useDecisionInputStore((state) => state.rowIndex);
-    const table = useScoringStore((state) => state.table);
-    const mapping = useScoringStore((state) => state.mapping);
-    return useMemo(() => resolveDecisionInput({mode, text, jsonText, rowIndex}, table === null ? null : {columns: table.columns, rows: table.rows, mapping}),
-        [mode, text, jsonText, rowIndex, table, mapping]);
-}
-
-/** The same, read once outside React (when Run is pressed). */
-export function currentInput() {
-    const input = useDecisionInputStore.getState();
-    const scoring = useScoringStore.getState();
-    return resolveDecisionInput(input, scoring.table === null ? null : {columns: scoring.table.columns, rows: scoring.table.rows, mapping: scoring.mapping});
-}

@@ -7,10 +7,11 @@ import {useNavStore} from "../../ui/appState.ts";
 import {draftFromChatRequest, type ChatReply} from "../playground/chat.ts";
 import {draftFromCompletionsRequest} from "../playground/completions.ts";
 import {draftFromResponsesRequest, type ResponsesReply} from "../playground/responses.ts";
-import {RunStats} from "../playground/runViews.tsx";
+import {AnswerCard} from "../decisions/RunPanel.tsx";
+import {answersOfRun, isDecisionRun, openDecisionRun} from "../decisions/historyRuns.ts";
+import {JsonBlock, RunStats} from "../playground/runViews.tsx";
 import {historyDb, maxHistoryEntries, historyKey, useHistory, type HistoryEntry, type RunState} from "../playground/runs.ts";
 import {useChatStore, useCompletionsStore, useResponsesStore} from "../playground/stores.ts";
-import {elideDataUrls} from "../playground/viewCode.ts";
 import {searchHistory, summarizeEntry, replyText} from "./history.ts";
 
 /** Every run saved on this machine, searchable; a selected run can be re-opened in its playground. */
@@ -38,7 +39,7 @@ export function HistoryScreen() {
                 <ul className="history-list">
                     {found.map((entry) => <HistoryRow key={entry.id} entry={entry} selected={entry.id === selected?.id} onSelect={() => setSelectedId(entry.id)} />)}
                 </ul>
-                {!isLoading && entries.length === 0 && <div className="empty-state">No runs yet. Every request you run in a playground is saved here.</div>}
+                {!isLoading && entries.length === 0 && <div className="empty-state">No runs yet. Every request you run in a playground or the Decision studio is saved here.</div>}
             </div>
             <div className="history-detail-pane">
                 {selected ? <HistoryDetail entry={selected} /> : <div className="empty-state">Select a run to see it.</div>}
@@ -67,7 +68,7 @@ export function HistoryRow({entry, selected, onSelect}: HistoryRowProps) {
     );
 }
 
-/** One stored run: request, reply, timings; re-open it in its playground or delete it. */
+/** One stored run: request, reply (a decision run's answers and response), timings; re-open it in its screen or delete it. */
 export function HistoryDetail({entry}: {entry: HistoryEntry}) {
     const client = useQueryClient();
     const usage = (entry.reply as {usage?: Record<string, unknown>} | null)?.usage;
@@ -78,7 +79,8 @@ export function HistoryDetail({entry}: {entry: HistoryEntry}) {
                 <h3>{entry.kind} run</h3>
                 <span className="muted small">{new Date(entry.createdAt).toLocaleString()} · {entry.connectionName}</span>
                 <div className="push-right row-gap">
-                    <button type="button" className="btn btn-primary btn-sm" onClick={() => openHistoryEntry(entry)} data-testid="history-open">Open in playground</button>
+                    <button type="button" className="btn btn-primary btn-sm" onClick={() => openHistoryEntry(entry)} data-testid="history-open">
+                        {isDecisionRun(entry) ? "Open in Decision studio" : "Open in playground"}</button>
                     <button type="button" className="btn btn-sm" onClick={async () => {
                         await historyDb.remove(entry.id);
                         await client.invalidateQueries({queryKey: historyKey});
@@ -88,14 +90,27 @@ export function HistoryDetail({entry}: {entry: HistoryEntry}) {
             {entry.error && <ApiErrorView error={entry.error} />}
             {text && <><div className="card-label">Reply</div><div className="reply-text">{text}</div></>}
             <RunStats run={{timing: entry.timing, request: entry.request}} usage={usage} />
-            <div className="card-label">Request</div>
-            <pre className="code-block small-code">{JSON.stringify(elideDataUrls(entry.request), null, 2)}</pre>
+            {isDecisionRun(entry) && <DecisionAnswers entry={entry} />}
+            <JsonBlock label="Request" value={entry.request} testId="history-request" />
+            {isDecisionRun(entry) && entry.reply != null && <JsonBlock label={entry.status === "error" ? "Error response" : "Response"} value={entry.reply} testId="history-response" />}
         </div>
     );
 }
 
-/** Puts a stored run back in its playground: the request to edit or re-run, and the reply it got. */
+/** A decision run's answers as the Decision studio shows them. */
+function DecisionAnswers({entry}: {entry: Parameters<typeof answersOfRun>[0]}) {
+    const views = answersOfRun(entry);
+    if (views === null) return null;
+    return (
+        <div className="answer-grid" data-testid="history-answers">
+            {views.map((view) => <AnswerCard key={view.name} view={view} format={entry.kind} />)}
+        </div>
+    );
+}
+
+/** Puts a stored run back in its playground or the Decision studio: the request to edit or re-run, and the reply it got. */
 export function openHistoryEntry(entry: HistoryEntry) {
+    if (entry.kind === "decisions" || entry.kind === "systemone") return openDecisionRun({...entry, kind: entry.kind});
     const run: RunState = {status: entry.status, request: entry.request, connectionName: entry.connectionName, error: entry.error, timing: entry.timing};
     const body = entry.request as JsonBody;
     if (entry.kind === "chat") useChatStore.getState().loadDraft(draftFromChatRequest(body), entry.reply as ChatReply, run);

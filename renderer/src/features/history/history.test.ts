@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 import type {HistoryEntry} from "../playground/runs.ts";
-import {searchHistory} from "./history.ts";
+import {searchHistory, summarizeEntry} from "./history.ts";
 
 const entry = (id: string, over: Partial<HistoryEntry>): HistoryEntry => ({
     id, kind: "chat", createdAt: 0, connectionName: "Local engine", connectionKind: "local",
@@ -25,4 +25,14 @@ test("every word must match, in any field, ignoring case", () => {
 test("an empty query keeps everything; image data is never matched", () => {
     assert.equal(searchHistory(entries, "  ").length, 3);
     assert.deepEqual(searchHistory(entries, "base64").map((item) => item.id), []);
+});
+
+test("a decision run is summed up by its question count and input, on either endpoint", () => {
+    const decisions = entry("d", {kind: "decisions", request: {model: "svc-1-decision", input: "Late but fine", questions: [{type: "predicate", instructions: "x"}, {type: "predicate", instructions: "y"}]}});
+    assert.equal(summarizeEntry(decisions), "2 questions · Late but fine");
+    const images = entry("i", {kind: "decisions", request: {model: "svc-1-decision", input: [{role: "user", content: [{type: "input_text", text: "Look"}, {type: "input_image", image_url: "data:image/png;base64,AAAA"}]}], questions: []}});
+    assert.equal(summarizeEntry(images), "0 questions · Look");
+    const systemone = entry("s", {kind: "systemone", request: {model: "svc-1-decision", state: {stars: 4}, questions: {ok: {type: "noul", instructions: "x"}}}});
+    assert.equal(summarizeEntry(systemone), "1 question · {\"stars\":4}");
+    assert.deepEqual(searchHistory([decisions, systemone], "systemone").map((item) => item.id), ["s"]);
 });

@@ -20,9 +20,15 @@ function searchableText(entry: HistoryEntry): string {
     return json.toLowerCase();
 }
 
-/** A one-line title for a history row: the last user text, the prompt, or the input. */
+/** A one-line title for a history row: the last user text, the prompt, the input, or a decision run's input and questions. */
 export function summarizeEntry(entry: HistoryEntry): string {
     const request = entry.request as Record<string, unknown>;
+    if (entry.kind === "decisions" || entry.kind === "systemone") {
+        const questions = Array.isArray(request.questions) ? request.questions.length : Object.keys(request.questions ?? {}).length;
+        const input = entry.kind === "decisions" ? request.input : request.state;
+        const text = typeof input === "string" ? input : Array.isArray(input) ? textOf(JSON.stringify(input)) : JSON.stringify(input ?? "");
+        return `${questions} question${questions === 1 ? "" : "s"} · ${text}`;
+    }
     if (entry.kind === "completions") return String(Array.isArray(request.prompt) ? request.prompt[0] : request.prompt ?? "");
     if (entry.kind === "responses") {
         if (typeof request.input === "string") return request.input;

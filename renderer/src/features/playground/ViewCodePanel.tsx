@@ -1,4 +1,4 @@
-// The View code panel beside a playground, showing the request it would send now.
+// The View code panel beside a playground or the Decision studio, showing the request it would send now.
 import {useState} from "react";
 import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {type Screen, useNavStore} from "../../ui/appState.ts";
@@ -16,10 +16,9 @@ export function useCodeRequest(screen: Screen): CodeRequest | null {
     const responses = useResponsesStore((state) => state.draft);
     const completions = useCompletionsStore((state) => state.draft);
     const {data: gatewayState} = useGatewayState();
-    const baseUrl = apiBaseUrl(gatewayState);
-    if (screen === "chat") return {endpoint: "chat", baseUrl, body: buildChatRequest(chat).body};
-    if (screen === "responses") return {endpoint: "responses", baseUrl, body: buildResponsesRequest(responses)};
-    if (screen === "completions") return {endpoint: "completions", baseUrl, body: buildCompletionsRequest(completions)};
+    if (screen === "chat") return {endpoint: "chat", baseUrl: apiBaseUrl(gatewayState, "chat"), body: buildChatRequest(chat).body};
+    if (screen === "responses") return {endpoint: "responses", baseUrl: apiBaseUrl(gatewayState, "responses"), body: buildResponsesRequest(responses)};
+    if (screen === "completions") return {endpoint: "completions", baseUrl: apiBaseUrl(gatewayState, "completions"), body: buildCompletionsRequest(completions)};
     return null;
 }
 
@@ -27,14 +26,21 @@ type Language = "curl" | "typescript" | "python";
 
 const generators = {curl: toCurl, typescript: toTypeScript, python: toPython};
 
-/** The current request as code to run outside the app, updated as the request is edited. */
+/** The current playground's request as code to run outside the app, updated as the request is edited. */
 export function ViewCodePanel() {
     const screen = useNavStore((state) => state.screen);
-    const close = useNavStore((state) => state.toggleViewCode);
     const request = useCodeRequest(screen);
+    return request && <CodePanel request={request} />;
+}
+
+/**
+ * A request as code to run outside the app (curl, TypeScript, Python), with the key read from the environment.
+ * `problem`: why the server would refuse the request as it is now (it is shown all the same).
+ */
+export function CodePanel({request, problem}: {request: CodeRequest, problem?: string | null}) {
+    const close = useNavStore((state) => state.toggleViewCode);
     const codeKey = useCodeKeyStore((state) => state.key);
     const [language, setLanguage] = useState<Language>("curl");
-    if (!request) return null;
     const generate = generators[language];
     const shown = generate(request, {elideDataUrls: true});
     return (
@@ -49,6 +55,7 @@ export function ViewCodePanel() {
                 <span className="mono small" data-testid="code-base-url">{request.baseUrl}</span>
                 <CopyButton testId="copy-code" text={() => generate(request)} />
             </div>
+            {problem && <div className="field-warning" data-testid="code-problem">Not sendable yet: {problem}</div>}
             <pre className="code-block" data-testid="code-block"><code>{shown}</code></pre>
             <p className="muted small code-note">
                 Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.

@@ -2,11 +2,12 @@
 import {useEffect, useRef, useLayoutEffect, type ReactNode} from "react";
 import {gatewayStateKey, queryClient, useGatewayState} from "../../gateway/gatewayState.ts";
 import type {EngineState} from "../../gateway/types.ts";
-import {useNavStore} from "../../ui/appState.ts";
-import {Icon} from "../../ui/controls.tsx";
+import {useNavStore, type Screen} from "../../ui/appState.ts";
+import {CopyButton, Icon} from "../../ui/controls.tsx";
 import {generationRate, rateDefinition} from "./runNumbers.ts";
 import type {RunState, RunStatus} from "./runs.ts";
 import {runChat, runCompletions, runResponses, useChatStore, useCompletionsStore, useResponsesStore} from "./stores.ts";
+import {elideDataUrls} from "./viewCode.ts";
 
 /** `actions`: a playground's other ways to run (the completions "Score this text"), shown beside Run when idle. */
 type RunBarProps = {run: RunState, onRun: () => void, onStop: () => void, disabledReason?: string | null, actions?: ReactNode};
@@ -115,6 +116,22 @@ export function RunStats({run, usage}: RunStatsProps) {
     );
 }
 
+type JsonBlockProps = {label: string, value: unknown, testId?: string};
+
+/** A request or response body as JSON, image data shortened for display; Copy copies it whole. */
+export function JsonBlock({label, value, testId}: JsonBlockProps) {
+    const text = (shown: unknown) => JSON.stringify(shown, null, 2) ?? "null";
+    return (
+        <div className="json-block" data-testid={testId}>
+            <div className="json-block-head">
+                <span className="card-label">{label}</span>
+                <CopyButton testId={testId && `${testId}-copy`} text={() => text(value)} />
+            </div>
+            <pre className="code-block small-code">{text(elideDataUrls(value))}</pre>
+        </div>
+    );
+}
+
 type ReasoningSectionProps = {reasoning: string | null, streaming: boolean};
 
 /** Separated reasoning (spec 2.6), folded away by default; `null` means the server withheld it. */
@@ -158,25 +175,31 @@ export function useStickToBottom<T extends HTMLElement>(content: unknown) {
     return {ref, onScroll};
 }
 
-const runners = {
-    chat: [runChat, () => useChatStore.getState().run.status],
-    responses: [runResponses, () => useResponsesStore.getState().run.status],
-    completions: [runCompletions, () => useCompletionsStore.getState().run.status]
-} as const;
+/** What Ctrl/Cmd+Enter does on a screen: its Run, unless a run is already going. */
+export type RunShortcut = {run: () => unknown, running: () => boolean};
 
-/** Ctrl/Cmd+Enter runs the current playground unless it is already running. */
-export function useRunShortcut() {
+export const playgroundRunShortcuts: Partial<Record<Screen, RunShortcut>> = {
+    chat: {run: runChat, running: () => useChatStore.getState().run.status === "running"},
+    responses: {run: runResponses, running: () => useResponsesStore.getState().run.status === "running"},
+    completions: {run: runCompletions, running: () => useCompletionsStore.getState().run.status === "running"}
+};
+
+/**
+ * Ctrl/Cmd+Enter runs the current screen's `shortcuts` entry unless it is already running, from anywhere on the screen:
+ * the key is taken before the focused element sees it, so a JSON editor does not also insert a line.
+ */
+export function useRunShortcut(shortcuts: Partial<Record<Screen, RunShortcut>>) {
     useEffect(() => {
         const onKey = (event: KeyboardEvent) => {
             if (event.key !== "Enter" || !(event.ctrlKey || event.metaKey)) return;
-            const screen = useNavStore.getState().screen;
-            if (!(screen in runners)) return;
-            const [run, status] = runners[screen as keyof typeof runners];
-            if (status() === "running") return;
+            const shortcut = shortcuts[useNavStore.getState().screen];
+            // A dialog asking something (discard unsaved edits?) is answered first.
+            if (shortcut === undefined || shortcut.running() || document.querySelector("dialog[open]") !== null) return;
             event.preventDefault();
-            void run();
+            event.stopPropagation();
+            void shortcut.run();
         };
-        window.addEventListener("keydown", onKey);
-        return () => window.removeEventListener("keydown", onKey);
-    }, []);
+        window.addEventListener("keydown", onKey, {capture: true});
+        return () => window.removeEventListener("keydown", onKey, {capture: true});
+    }, [shortcuts]);
 }

@@ -39,16 +39,19 @@ export const idleRun = (): RunState => ({status: "idle", timing: {}});
 
 export type HistoryKind = "chat" | "responses" | "completions";
 
+/** The Decision studio's runs, by endpoint; History keeps them beside the playgrounds'. */
+export type DecisionRunKind = "decisions" | "systemone";
+
 /** One run as stored locally: what was sent, what came back, how long it took. Never a key. */
 export type HistoryEntry = {
     id: string,
-    kind: HistoryKind,
+    kind: HistoryKind | DecisionRunKind,
     createdAt: number,
     connectionName: string,
     connectionKind: "local" | "remote",
     request: JsonBody,
     status: Exclude<RunStatus, "idle" | "running">,
-    /** The reply shown at the end of the run (ChatReply or ResponsesReply). */
+    /** The reply shown at the end of the run (ChatReply or ResponsesReply; a decision run's response body as sent). */
     reply: unknown,
     error?: ErrorInfo,
     timing: RunTiming
@@ -182,23 +185,28 @@ export async function executeRun<R>(spec: RunSpec<R>): Promise<void> {
 }
 
 async function saveToHistory<R>(spec: RunSpec<R>, connection: ReturnType<typeof activeConnection>, reply: R, run: RunState) {
+    await saveRun({
+        kind: spec.kind,
+        connectionName: connection.name,
+        connectionKind: connection.kind,
+        request: spec.body,
+        status: run.status === "done" || run.status === "stopped" ? run.status : "error",
+        reply,
+        error: run.error,
+        timing: run.timing
+    });
+}
+
+/**
+ * Adds a finished run to History. Never throws: History is a convenience, so a full disk or a run too big to keep must
+ * not turn a finished run into a failure; the app's note says the run was not kept.
+ */
+export async function saveRun(run: Omit<HistoryEntry, "id" | "createdAt">): Promise<void> {
     try {
-        await historyDb.add({
-            id: newId(),
-            kind: spec.kind,
-            createdAt: Date.now(),
-            connectionName: connection.name,
-            connectionKind: connection.kind,
-            request: spec.body,
-            status: run.status === "done" || run.status === "stopped" ? run.status : "error",
-            reply,
-            error: run.error,
-            timing: run.timing
-        });
+        await historyDb.add({id: newId(), createdAt: Date.now(), ...run});
         reportAppDataProblem("history", null);
         await queryClient.invalidateQueries({queryKey: historyKey});
     } catch (error) {
-        // History is a convenience: a full disk or a run too big to keep must not turn a finished run into a failure.
         reportAppDataProblem("history", `The last run could not be saved to History (${error instanceof Error ? error.message : String(error)}).`);
     }
 }

@@ -180,3 +180,44 @@ test("streaming requests iterate the stream; Responses prints the text deltas", 
     const legacy = toTypeScript({endpoint: "completions", baseUrl, body: {model: "svc-1", prompt: "x"}});
     assert.match(legacy, /client\.completions\.create[\s\S]*completion\.choices\[0\]\.text/);
 });
+
+const decisionBody = {model: "svc-1-decision", input: "It's \"fine\"", questions: [{type: "predicate", name: "ok", instructions: "Is it fine?"}], x_svc: {explain: true}};
+
+test("decision endpoints: the svc-1-decision base URL with /v1, each endpoint its own path", () => {
+    assert.equal(apiBaseUrl(state("local", {status: "running", url: "http://127.0.0.1:41234"}), "decisions"), "http://127.0.0.1:41234/svc-1-decision/v1");
+    assert.equal(apiBaseUrl(state("r1"), "systemone"), "https://api.example.com/svc-1-decision/v1");
+    const curl = toCurl({endpoint: "decisions", baseUrl: "http://127.0.0.1:8080/svc-1-decision/v1", body: decisionBody});
+    assert.match(curl, /^curl http:\/\/127\.0\.0\.1:8080\/svc-1-decision\/v1\/decisions \\$/m);
+    assert.match(toCurl({endpoint: "systemone", baseUrl: "http://h/svc-1-decision/v1", body: {}}), /^curl http:\/\/h\/svc-1-decision\/v1\/systemone /);
+});
+
+test("decision endpoints: TypeScript and Python post the whole body through the openai client's generic post", () => {
+    const request = {endpoint: "decisions" as const, baseUrl: "http://127.0.0.1:8080/svc-1-decision/v1", body: decisionBody};
+    const ts = toTypeScript(request);
+    assert.match(ts, /baseURL: "http:\/\/127\.0\.0\.1:8080\/svc-1-decision\/v1"/);
+    assert.match(ts, /const result = await client\.post\("\/decisions", \{\n {4}body: \{/);
+    assert.match(ts, /x_svc: \{explain: true\}/);
+    assert.doesNotMatch(ts, /extra_body|\.create\(/);
+    const py = toPython({...request, endpoint: "systemone"});
+    assert.match(py, /response = client\.post\(\n {4}"\/systemone",\n {4}cast_to=httpx\.Response,\n {4}body=\{/);
+    assert.match(py, /"x_svc": \{"explain": True\}/);
+    assert.match(py, /api_key=os\.environ\["SVC_API_KEY"\]/);
+});
+
+test("decision endpoints: the Python script posts exactly the request body", {skip: hasPython ? false : "python3 is not installed"}, () => {
+    const code = toPython({endpoint: "decisions", baseUrl: remoteBaseUrl, body: decisionBody});
+    // Stand-in `openai` and `httpx` modules: post prints the body it was given as JSON.
+    const stub = [
+        "import json, sys, types",
+        "class OpenAI:",
+        "    def __init__(self, base_url, api_key):",
+        "        pass",
+        "    def post(self, path, cast_to, body):",
+        "        print(json.dumps({'path': path, 'body': body}))",
+        "        sys.exit(0)",
+        "sys.modules['openai'] = types.SimpleNamespace(OpenAI=OpenAI)",
+        "sys.modules['httpx'] = types.SimpleNamespace(Response=object)"
+    ].join("\n");
+    const out = execFileSync("python3", ["-c", `${stub}\n${code}`], {encoding: "utf8", env: {...process.env, SVC_API_KEY: "x"}});
+    assert.deepEqual(JSON.parse(out), {path: "/decisions", body: decisionBody});
+});

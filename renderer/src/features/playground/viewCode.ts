@@ -1,11 +1,15 @@
-// View code: the current request as curl, TypeScript or Python (openai client), with the key read from the environment.
+// View code: the current request as curl, TypeScript or Python (openai client), with the key read from the environment;
+// for the playgrounds and the Decision studio alike.
 import type {JsonBody} from "../../../../client/sdk/index.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
 import type {GatewayState} from "../../gateway/types.ts";
 
-export type Endpoint = "chat" | "responses" | "completions";
+export type Endpoint = "chat" | "responses" | "completions" | "decisions" | "systemone";
 
-/** A request to show as code: the endpoint, the API base URL (ending in `/svc-1/v1`) and the body. */
+/** The endpoints of model `svc-1-decision`, which the openai clients have no method for. */
+const decisionEndpoints: ReadonlySet<Endpoint> = new Set(["decisions", "systemone"]);
+
+/** A request to show as code: the endpoint, the API base URL (`apiBaseUrl`) and the body. */
 export type CodeRequest = {endpoint: Endpoint, baseUrl: string, body: JsonBody};
 
 export type CodeOptions = {
@@ -16,25 +20,27 @@ export type CodeOptions = {
 /** The environment variable every snippet reads the key from; no snippet ever holds a key. */
 export const apiKeyEnvVar = "SVC_API_KEY";
 
-/** Path of each endpoint under the `/svc-1/v1` base URL (spec §4). */
+/** Path of each endpoint under its base URL (spec §4): `/svc-1/v1`, or `/svc-1-decision/v1` for the decision endpoints. */
 export const endpointPath: Record<Endpoint, string> = {
     chat: "/chat/completions",
     responses: "/responses",
-    completions: "/completions"
+    completions: "/completions",
+    decisions: "/decisions",
+    systemone: "/systemone"
 };
 
 /** Where a script reaches the local engine when the gateway does not say: the CLI's default port. */
 export const defaultLocalEngineUrl = "http://127.0.0.1:8080";
 
 /**
- * The base URL a script outside the app would use for the active connection, ending in `/svc-1/v1`:
- * the local engine's own URL (not the gateway's, whose token scripts do not have), or the remote
- * profile's base URL.
+ * The base URL a script outside the app would use for `endpoint` on the active connection: the local engine's own URL
+ * (not the gateway's, whose token scripts do not have) or the remote profile's, then `/svc-1/v1`, or `/svc-1-decision/v1`
+ * for the decision endpoints (spec §4: a client library pointed at them includes `/v1` in its base address).
  */
-export function apiBaseUrl(state: GatewayState | undefined): string {
+export function apiBaseUrl(state: GatewayState | undefined, endpoint: Endpoint = "chat"): string {
     const active = state?.connections.find((connection) => connection.id === state.activeConnectionId);
     const root = active?.kind === "remote" && active.baseUrl ? active.baseUrl : localEngineUrl(state);
-    return `${root.replace(/\/+$/, "")}/${modelIds.chat}/v1`;
+    return `${root.replace(/\/+$/, "")}/${decisionEndpoints.has(endpoint) ? modelIds.decision : modelIds.chat}/v1`;
 }
 
 function localEngineUrl(state: GatewayState | undefined): string {
@@ -101,7 +107,9 @@ const known: Record<Endpoint, ReadonlySet<string>> = {
         "tool_choice", "response_format", "reasoning_effort", "presence_penalty", "frequency_penalty", "stream", "stream_options", "user"]),
     responses: new Set(["model", "input", "instructions", "max_output_tokens", "temperature", "top_p", "stream"]),
     completions: new Set(["model", "prompt", "max_tokens", "temperature", "top_p", "seed", "stop", "n", "presence_penalty",
-        "frequency_penalty", "echo", "stream", "stream_options", "user"])
+        "frequency_penalty", "echo", "stream", "stream_options", "user"]),
+    decisions: new Set(),
+    systemone: new Set()
 };
 
 /** The body split into fields the openai client types know and extras, each in the body's order. */
@@ -132,12 +140,23 @@ export function shellQuote(text: string): string {
 const typeScriptCreateCall: Record<Endpoint, string> = {
     chat: "client.chat.completions.create",
     responses: "client.responses.create",
-    completions: "client.completions.create"
+    completions: "client.completions.create",
+    decisions: "client.post",
+    systemone: "client.post"
 };
 
 /** The request as a TypeScript program using the official `openai` client (ESM, top-level await). */
 export function toTypeScript(request: CodeRequest, options: CodeOptions = {}): string {
     const body = options.elideDataUrls ? elideDataUrls(request.body) : request.body;
+    if (decisionEndpoints.has(request.endpoint)) return [
+        ...typeScriptClient(request),
+        `// The openai client has no method for the decision endpoints: its generic post sends the body as it is.`,
+        `const result = await ${typeScriptCreateCall[request.endpoint]}(${JSON.stringify(endpointPath[request.endpoint])}, {`,
+        `    body: ${formatLiteral(body, "js", 4, 1)}`,
+        `});`,
+        `console.log(JSON.stringify(result, null, 2));`,
+        ``
+    ].join("\n");
     const {standard, extra} = splitOpenAiFields(request.endpoint, body);
     const fields = Object.entries(standard).map(([key, value]) => `    ${key}: ${formatLiteral(value, "js", 4, 1)}`);
     if (Object.keys(extra).length > 0) {
@@ -147,19 +166,25 @@ export function toTypeScript(request: CodeRequest, options: CodeOptions = {}): s
     const streaming = body.stream === true;
     const result = streaming ? "stream" : request.endpoint === "responses" ? "response" : "completion";
     return [
-        `import OpenAI from "openai";`,
-        ``,
-        `const client = new OpenAI({`,
-        `    baseURL: ${JSON.stringify(request.baseUrl)},`,
-        `    apiKey: process.env.${apiKeyEnvVar}`,
-        `});`,
-        ``,
+        ...typeScriptClient(request),
         `const ${result} = await ${typeScriptCreateCall[request.endpoint]}({`,
         fields.join(",\n"),
         `});`,
         ...printTypeScriptResult(request.endpoint, streaming),
         ``
     ].join("\n");
+}
+
+function typeScriptClient(request: CodeRequest): string[] {
+    return [
+        `import OpenAI from "openai";`,
+        ``,
+        `const client = new OpenAI({`,
+        `    baseURL: ${JSON.stringify(request.baseUrl)},`,
+        `    apiKey: process.env.${apiKeyEnvVar}`,
+        `});`,
+        ``
+    ];
 }
 
 function printTypeScriptResult(endpoint: Endpoint, streaming: boolean): string[] {
@@ -179,12 +204,31 @@ function printTypeScriptResult(endpoint: Endpoint, streaming: boolean): string[]
 const pythonCreateCall: Record<Endpoint, string> = {
     chat: "client.chat.completions.create",
     responses: "client.responses.create",
-    completions: "client.completions.create"
+    completions: "client.completions.create",
+    decisions: "client.post",
+    systemone: "client.post"
 };
 
 /** The request as a Python script using the official `openai` client; svc extras go in `extra_body`. */
 export function toPython(request: CodeRequest, options: CodeOptions = {}): string {
     const body = options.elideDataUrls ? elideDataUrls(request.body) : request.body;
+    if (decisionEndpoints.has(request.endpoint)) return [
+        `import json`,
+        `import os`,
+        ``,
+        `import httpx`,
+        `from openai import OpenAI`,
+        ``,
+        ...pythonClient(request),
+        `# The openai client has no method for the decision endpoints: its generic post sends the body as it is.`,
+        `response = ${pythonCreateCall[request.endpoint]}(`,
+        `    ${JSON.stringify(endpointPath[request.endpoint])},`,
+        `    cast_to=httpx.Response,`,
+        `    body=${formatLiteral(body, "python", 4, 1)},`,
+        `)`,
+        `print(json.dumps(response.json(), indent=2))`,
+        ``
+    ].join("\n");
     const {standard, extra} = splitOpenAiFields(request.endpoint, body);
     const args = Object.entries(standard).map(([key, value]) => `    ${key}=${formatLiteral(value, "python", 4, 1)},`);
     if (Object.keys(extra).length > 0) args.push(`    extra_body=${formatLiteral(extra, "python", 4, 1)},`);
@@ -195,17 +239,23 @@ export function toPython(request: CodeRequest, options: CodeOptions = {}): strin
         ``,
         `from openai import OpenAI`,
         ``,
-        `client = OpenAI(`,
-        `    base_url=${JSON.stringify(request.baseUrl)},`,
-        `    api_key=os.environ[${JSON.stringify(apiKeyEnvVar)}],`,
-        `)`,
-        ``,
+        ...pythonClient(request),
         `${result} = ${pythonCreateCall[request.endpoint]}(`,
         ...args,
         `)`,
         ...printPythonResult(request.endpoint, streaming),
         ``
     ].join("\n");
+}
+
+function pythonClient(request: CodeRequest): string[] {
+    return [
+        `client = OpenAI(`,
+        `    base_url=${JSON.stringify(request.baseUrl)},`,
+        `    api_key=os.environ[${JSON.stringify(apiKeyEnvVar)}],`,
+        `)`,
+        ``
+    ];
 }
 
 function printPythonResult(endpoint: Endpoint, streaming: boolean): string[] {

@@ -49,9 +49,6 @@ export type DraftSet = {
     calibration: CalibrationSet | null
 };
 
-/** A problem of the set as the server would report it; `questionId` null for the whole set. */
-export type DraftProblem = {questionId: string | null, message: string};
-
 /** `base`, or `base_2`, `base_3`... : the first that is not taken. */
 export function uniqueName(base: string, taken: ReadonlySet<string>): string {
     if (!taken.has(base)) return base;

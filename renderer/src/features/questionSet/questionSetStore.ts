@@ -17,12 +17,45 @@ export function addRecentSet(list: readonly RecentSet[], entry: RecentSet): Rece
     return [entry, ...list.filter((item) => item.text !== entry.text && item.name !== entry.name)].slice(0, maxRecentSets);
 }
 
-type QuestionSetState = {
+/**
+ * A draft with its JSON text in step: a builder edit rewrites the text; an edit of the text updates the draft as soon as
+ * the text can be read, and is then kept exactly as typed. The builder's set and the compare tab's variant B are both.
+ */
+export type DraftDocument = {
     draft: DraftSet,
-    /** The JSON editor's text: rewritten from the draft after every builder edit, kept as typed after an edit in it. */
     jsonText: string,
     /** Why the JSON text cannot be shown in the builder (syntax, or a shape it cannot hold); null when it can. */
-    jsonError: string | null,
+    jsonError: string | null
+};
+
+/** The document after a builder edit, or of a draft just opened. */
+export function documentOf(draft: DraftSet): DraftDocument {
+    return {draft, jsonText: formatQuestionSetFile(draft), jsonError: null};
+}
+
+/** The document after an edit of its JSON text; `previous` keeps ids and what the format cannot carry. */
+export function documentFromText(text: string, previous: DraftSet): DraftDocument {
+    try {
+        return {draft: draftFromQuestionSet(JSON.parse(text), previous), jsonText: text, jsonError: null};
+    } catch (error) {
+        return {draft: previous, jsonText: text, jsonError: (error as Error).message};
+    }
+}
+
+/** What a document keeps across a reload: its draft, and its text while that cannot be read (else it is the draft's). */
+export type SavedDocument = {draft: DraftSet, jsonText?: string};
+
+export function savedDocument(document: DraftDocument): SavedDocument {
+    return document.jsonError === null ? {draft: document.draft} : {draft: document.draft, jsonText: document.jsonText};
+}
+
+export function restoredDocument(saved: SavedDocument): DraftDocument {
+    return saved.jsonText === undefined ? documentOf(saved.draft) : documentFromText(saved.jsonText, saved.draft);
+}
+
+type QuestionSetState = DraftDocument & {
+    /** The set's file text when it was last saved, opened or started: the draft has unsaved edits when it differs. */
+    savedText: string,
     recent: RecentSet[],
     /** A builder edit: the JSON text follows. */
     update: (change: (draft: DraftSet) => DraftSet) => void,
@@ -31,6 +64,10 @@ type QuestionSetState = {
     setJsonText: (text: string) => void,
     /** Replaces the set with a file's text; throws when it cannot be read (nothing changes then). */
     open: (text: string) => void,
+    /** Replaces the set with `draft`, as saved when `saved` (a new set, a file), else as unsaved edits (an undo). */
+    replace: (draft: DraftSet, saved: boolean) => void,
+    /** The draft as it is now was saved to a file. */
+    markSaved: () => void,
     remember: (entry: RecentSet) => void,
     setCalibration: (question: string, calibration: QuestionCalibration | null) => void
 };
@@ -39,33 +76,25 @@ export function emptyDraft(): DraftSet {
     return {format: "decisions", name: "Untitled question set", description: "", explain: false, maxSoftTokens: null, questions: [newQuestion("predicate", [])], calibration: null};
 }
 
-function readText(text: string, previous: DraftSet | null): DraftSet {
-    return draftFromQuestionSet(JSON.parse(text), previous);
+/** Whether the set holds edits that neither a saved file nor the last New or Open has: New and Open would lose them. */
+export function hasUnsavedEdits(state: Pick<QuestionSetState, "draft" | "jsonError" | "savedText">): boolean {
+    return state.jsonError !== null || formatQuestionSetFile(state.draft) !== state.savedText;
 }
+
+type SavedQuestionSet = SavedDocument & Partial<Pick<QuestionSetState, "savedText" | "recent">>;
 
 export const useQuestionSetStore = create<QuestionSetState>()(persist((set, get) => {
     const initial = emptyDraft();
     return {
-        draft: initial,
-        jsonText: formatQuestionSetFile(initial),
-        jsonError: null,
+        ...documentOf(initial),
+        savedText: formatQuestionSetFile(initial),
         recent: [],
-        update: (change) => {
-            const draft = change(get().draft);
-            set({draft, jsonText: formatQuestionSetFile(draft), jsonError: null});
-        },
+        update: (change) => set(documentOf(change(get().draft))),
         updateQuestion: (id, change) => get().update((draft) => ({...draft, questions: draft.questions.map((question) => question.id === id ? change(question) : question)})),
-        setJsonText: (text) => {
-            try {
-                set({jsonText: text, draft: readText(text, get().draft), jsonError: null});
-            } catch (error) {
-                set({jsonText: text, jsonError: (error as Error).message});
-            }
-        },
-        open: (text) => {
-            const draft = readText(text, null);
-            set({draft, jsonText: formatQuestionSetFile(draft), jsonError: null});
-        },
+        setJsonText: (text) => set(documentFromText(text, get().draft)),
+        open: (text) => get().replace(draftFromQuestionSet(JSON.parse(text)), true),
+        replace: (draft, saved) => set({...documentOf(draft), ...(saved ? {savedText: formatQuestionSetFile(draft)} : {})}),
+        markSaved: () => set({savedText: formatQuestionSetFile(get().draft)}),
         remember: (entry) => set({recent: addRecentSet(get().recent, entry)}),
         setCalibration: (question, calibration) => get().update((draft) => {
             const next = {...draft.calibration};
@@ -79,11 +108,12 @@ export const useQuestionSetStore = create<QuestionSetState>()(persist((set, get)
     // A set too big to save (or ten of them in the recent list) is refused by the gateway: the app says so in its note
     // and goes on editing in memory.
     storage: createJSONStorage(() => appDataStorage),
-    partialize: (state) => ({draft: state.draft, recent: state.recent}),
+    partialize: (state): SavedQuestionSet => ({...savedDocument(state), savedText: state.savedText, recent: state.recent}),
     merge: (persisted, current) => {
-        const saved = persisted as Partial<Pick<QuestionSetState, "draft" | "recent">> | undefined;
-        const draft = saved?.draft ?? current.draft;
-        return {...current, draft, recent: saved?.recent ?? [], jsonText: formatQuestionSetFile(draft)};
+        const saved = persisted as SavedQuestionSet | undefined;
+        // A set saved before the app tracked saved text counts as unsaved edits: New then asks before dropping it.
+        return saved?.draft === undefined ? current
+            : {...current, ...restoredDocument(saved), savedText: saved.savedText ?? formatQuestionSetFile(emptyDraft()), recent: saved.recent ?? []};
     }
 }));
 

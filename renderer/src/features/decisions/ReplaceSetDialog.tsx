@@ -1,0 +1,38 @@
+// The question asked before New, Open or a run from History replaces a set that holds unsaved edits.
+import {useEffect, useRef} from "react";
+import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
+import {answerPending, useSetReplacement} from "./setReplacement.ts";
+
+/** A modal dialog: save the set first, discard its edits, or keep working on it (Escape and Cancel). */
+export function ReplaceSetDialog() {
+    const pending = useSetReplacement((state) => state.pending);
+    const name = useQuestionSetStore((state) => state.draft.name);
+    const ref = useRef<HTMLDialogElement>(null);
+    const cancel = useRef<HTMLButtonElement>(null);
+    useEffect(() => {
+        const dialog = ref.current;
+        if (pending === null || dialog === null || dialog.open) return;
+        dialog.showModal();
+        // The answer that loses nothing has the focus: Enter keeps the edits.
+        cancel.current?.focus();
+    }, [pending]);
+    if (pending === null) return null;
+    return (
+        <dialog ref={ref} className="modal-dialog" data-testid="replace-set-dialog" aria-labelledby="replace-set-title" aria-describedby="replace-set-text"
+            onCancel={(event) => {
+                event.preventDefault();
+                answerPending("cancel");
+            }}>
+            <h3 id="replace-set-title">Unsaved changes</h3>
+            <p id="replace-set-text">
+                “{name || "Untitled question set"}” has edits that no saved file has. Opening {pending.what} replaces it, and the answers
+                shown for it go too.
+            </p>
+            <div className="modal-actions">
+                <button type="button" className="btn btn-primary" data-testid="replace-set-save" onClick={() => answerPending("save")}>Save it first</button>
+                <button type="button" className="btn btn-danger" data-testid="replace-set-discard" onClick={() => answerPending("discard")}>Discard changes</button>
+                <button type="button" className="btn push-right" ref={cancel} data-testid="replace-set-cancel" onClick={() => answerPending("cancel")}>Cancel</button>
+            </div>
+        </dialog>
+    );
+}
