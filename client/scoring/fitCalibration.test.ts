@@ -1,19 +1,12 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
+import {seededRandom} from "../../test/support/seededRandom.ts";
 import {parseQuestionSet, questionInfos, type NormalizedAnswer} from "./questions.ts";
 import {calibrateAnswer, calibrateProbabilities, sigmoid, softmax, fitCalibration, type CalibrationRow, readCalibrationSet, fitPlatt} from "./calibration.ts";
 import {evaluateQuestion} from "./evaluation.ts";
 
-/** Seeded PRNG (mulberry32), so the synthetic sets are the same on every run. */
-function random(seed: number): () => number {
-    return () => {
-        seed = (seed + 0x6d2b79f5) >>> 0;
-        let t = seed;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+/** Seeded, so the synthetic sets are the same on every run. */
+const random = seededRandom;
 
 const [yesno, choice] = questionInfos(parseQuestionSet({questions: [
     {type: "predicate", name: "spam", instructions: "Is it spam?"},

@@ -14,6 +14,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually} from "./utils/expect.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {gridColumn, openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
@@ -58,12 +59,7 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         return readFile(target);
     };
     const waitStatus = (status: string, timeout = 120_000) => page.getByTestId("scoring-status").filter({hasText: status}).waitFor({timeout});
-    const gridCells = async (column: string) => {
-        const header = await page.getByTestId("grid-sort").allTextContents();
-        const index = header.findIndex((text) => text.replace(/[▲▼]/g, "") === column);
-        assert.ok(index >= 0, `grid column ${column} in ${header.join(", ")}`);
-        return page.getByTestId("grid-row").evaluateAll((rows, at) => rows.map((row) => row.children[at + 1]?.textContent ?? ""), index);
-    };
+    const gridCells = (column: string) => gridColumn(page, column);
 
     before(async () => {
         ensureRendererBuilt();
@@ -77,12 +73,7 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
             if (message.type() === "error") pageErrors.push(message.text());
         });
         await page.goto(gateway.url);
-        // The question set comes from a file, opened in the Decision studio as a person would.
-        const setFile = path.join(scratch, "review-labels.questions.json");
-        await writeFile(setFile, JSON.stringify(questionSet, null, 2));
-        await page.getByTestId("nav-decisions").click();
-        await page.getByTestId("qs-open-input").setInputFiles(setFile);
-        await page.getByTestId("qs-file-message").filter({hasText: "Opened"}).waitFor();
+        await openQuestionSetFile(page, scratch, "review-labels.questions.json", questionSet);
         await page.getByTestId("nav-scoring").click();
     });
 

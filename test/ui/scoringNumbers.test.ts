@@ -15,6 +15,7 @@ import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {gridColumn, openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
@@ -45,12 +46,6 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
     /** The decisions requests the page sent while scoring, as JSON bodies. */
     const sent: Array<{input: unknown}> = [];
 
-    const gridColumn = async (column: string) => {
-        const header = await page.getByTestId("grid-sort").allTextContents();
-        const index = header.findIndex((text) => text.replace(/[▲▼]/g, "") === column);
-        assert.ok(index >= 0, `grid column ${column} in ${header.join(", ")}`);
-        return page.getByTestId("grid-row").evaluateAll((rows, at) => rows.map((row) => row.children[at + 1]?.textContent ?? ""), index);
-    };
     const setTheme = async (theme: "light" | "dark") => {
         if (await page.evaluate(() => document.documentElement.dataset.theme) !== theme) await page.getByTestId("theme-toggle").click();
         await page.waitForFunction((wanted) => document.documentElement.dataset.theme === wanted, theme);
@@ -76,11 +71,7 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
             if (request.method() === "POST" && request.url().endsWith("/v1/decisions")) sent.push(request.postDataJSON());
         });
         await page.goto(gateway.url);
-        const setFile = path.join(scratch, "numbers.questions.json");
-        await writeFile(setFile, JSON.stringify(questionSet, null, 2));
-        await page.getByTestId("nav-decisions").click();
-        await page.getByTestId("qs-open-input").setInputFiles(setFile);
-        await page.getByTestId("qs-file-message").filter({hasText: "Opened"}).waitFor();
+        await openQuestionSetFile(page, scratch, "numbers.questions.json", questionSet);
     });
 
     after(async () => {
@@ -156,10 +147,10 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
         assert.equal(counts.reduce((a, b) => a + b, 0), rowCount, histogramName);
         // The grid shows both numbers; its level column is the histogram's rule, row by row.
         await page.getByTestId("results-grid").evaluate((grid) => grid.style.height = "2000px");
-        const gridLevels = (await gridColumn("stars.level")).map(Number);
+        const gridLevels = (await gridColumn(page, "stars.level")).map(Number);
         assert.equal(gridLevels.length, rowCount);
         assert.deepEqual(levels.map((_, level) => gridLevels.filter((value) => value === level).length), counts);
-        assert.ok((await gridColumn("stars.score")).every((text) => /^\d(\.\d+)?$/.test(text)));
+        assert.ok((await gridColumn(page, "stars.score")).every((text) => /^\d(\.\d+)?$/.test(text)));
         assert.match(await page.locator("[data-testid=grid-sort][data-column='stars.level']").getAttribute("title") ?? "", /most likely level/);
         await page.getByTestId("results-grid").evaluate((grid) => grid.style.height = "");
         starsCounts = counts;

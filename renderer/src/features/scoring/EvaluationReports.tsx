@@ -92,7 +92,8 @@ export function MetricTiles({metrics}: MetricTilesProps) {
 export function PerClassTable({classes}: {classes: ClassMetrics[]}) {
     return (
         <table className="table compact per-class" data-testid="per-class-table">
-            <thead><tr><th>Class</th><th>Precision</th><th>Recall</th><th>F1</th><th>Support</th><th>Predicted</th></tr></thead>
+            <thead><tr><th>Class</th><th>Precision</th><th>Recall</th><th>F1</th><th title="Rows labelled with this class">Support</th>
+                <th title="Rows predicted as this class: its most likely option (for a score, the most likely level)">Predicted</th></tr></thead>
             <tbody>
                 {classes.map((item) => (
                     <tr key={item.label}>
