@@ -63,7 +63,9 @@ if (!app.requestSingleInstanceLock()) {
         // Stop the engine child before exiting, so no model stays loaded in an orphaned process.
         if (shutdownDone) return;
         event.preventDefault();
-        shutdown ??= (gateway?.close() ?? Promise.resolve())
+        // Windows first: a page sends its last save of the user's data as it closes, which the gateway then finishes.
+        shutdown ??= closeWindows()
+            .then(() => gateway?.close())
             .catch((error: unknown) => console.error("svc-studio: shutdown:", error))
             .finally(() => {
                 shutdownDone = true;
@@ -115,6 +117,14 @@ async function main() {
     // first and shows `starting`; a failure is in the state (`crashed` with the engine's message).
     const modelPath = process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || builtInModel();
     supervisor.start(modelPath).catch((error: unknown) => console.error("svc-studio: engine:", (error as Error).message));
+}
+
+/** Closes every window as its close button does (the page's pagehide runs), resolving once all are closed. */
+function closeWindows(): Promise<void> {
+    return Promise.all(BrowserWindow.getAllWindows().map((window) => new Promise<void>((resolve) => {
+        window.once("closed", () => resolve());
+        window.close();
+    }))).then(() => undefined);
 }
 
 async function createWindow(current: Gateway) {

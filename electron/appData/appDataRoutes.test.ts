@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import {request} from "node:http";
 import {mkdtemp, readdir, rm, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -179,5 +180,32 @@ test("a gateway started without a data folder has no app-data routes", async () 
         assert.deepEqual((await errorOf(call("/app-data/documents", {}, none))).status, 404);
     } finally {
         await none.close({stopEngine: false});
+    }
+});
+
+test("a save in flight when the gateway closes (a window's last save as the app quits) is finished and kept", async () => {
+    const closing = await start();
+    const body = JSON.stringify({state: {theme: "dark"}, version: 0});
+    const url = new URL(closing.url.replace(/\/$/, "") + "/gateway/api/app-data/documents/last-save");
+    const answer = new Promise<number>((resolve, reject) => {
+        const req = request(url, {method: "POST", headers: {"x-gateway-token": closing.token, "content-type": "application/json", "content-length": Buffer.byteLength(body)}},
+            (res) => {
+                res.resume();
+                res.on("end", () => resolve(res.statusCode ?? 0));
+            });
+        req.on("error", reject);
+        // Half the body now, the rest once the gateway is closing.
+        req.write(body.slice(0, 10));
+        setTimeout(() => req.end(body.slice(10)), 200);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closed = closing.close({stopEngine: false});
+    assert.equal(await answer, 200);
+    await closed;
+    const reopened = await start();
+    try {
+        assert.deepEqual((await json<{documents: Record<string, unknown>}>(call("/app-data/documents", {}, reopened))).documents["last-save"], {state: {theme: "dark"}, version: 0});
+    } finally {
+        await reopened.close({stopEngine: false});
     }
 });

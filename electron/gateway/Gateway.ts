@@ -133,12 +133,17 @@ export class Gateway {
         };
     }
 
-    /** Stops listening, drops open connections (streams included) and stops the engine. */
-    public async close({stopEngine = true}: {stopEngine?: boolean} = {}) {
+    /**
+     * Stops taking connections, lets the requests in flight finish for up to `graceMs` (a closing window's last save of
+     * the user's data among them), drops what is left, and stops the engine.
+     */
+    public async close({stopEngine = true, graceMs = 2_000}: {stopEngine?: boolean, graceMs?: number} = {}) {
         const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
-        this.server.closeAllConnections();
+        this.server.closeIdleConnections();
+        const dropRest = setTimeout(() => this.server.closeAllConnections(), graceMs);
         this.lifecycle.dispose();
         await Promise.all([closed, stopEngine ? this.supervisor.stop() : undefined, this.downloads?.cancelAll()]);
+        clearTimeout(dropRest);
     }
 
     private async handle(req: IncomingMessage, res: ServerResponse) {
