@@ -18,6 +18,7 @@ import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
+import {controlsOutside} from "./utils/controlsOutside.ts";
 import {freePort} from "../support/ports.ts";
 
 const installed = "tiny-chatml.gguf";
@@ -105,6 +106,16 @@ describe("models screen: library, downloads, GPU and engine", {skip: noChromium 
         assert.equal(await count.textContent(), "2 models");
         assert.equal(await count.getAttribute("title"), "Models listed below: 1 GGUF file in the library folder and the built-in stories260K, which ships with the app");
         await screenshot(page, "models-library");
+    });
+
+    test("at 1024x768 and 1440x900 the library's roles and actions stay inside its card", async () => {
+        for (const [width, height] of [[1024, 768], [1440, 900]]) {
+            await page.setViewportSize({width, height});
+            await show(page.getByTestId("models-library"));
+            assert.deepEqual(await controlsOutside(page.getByTestId("models-library")), [], `${width}x${height}`);
+            await screenshot(page, `models-library-${width}`);
+        }
+        await page.setViewportSize({width: 1440, height: 1000});
     });
 
     test("the GPU panel names each backend with its reason, and the engine panel shows CPU, threads and context", async () => {

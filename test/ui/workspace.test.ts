@@ -11,6 +11,7 @@ import type {GatewayState} from "../../protocol/gateway/contract.ts";
 import {formatMoney} from "../../protocol/admin/money.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {controlsOutside} from "./utils/controlsOutside.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
@@ -31,13 +32,6 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
     const keyRow = (name: string) => page.locator(`[data-testid=key-row][data-key-name="${name}"]`);
     /** The confirmation under a key's row, before it is rotated or revoked. */
     const keyConfirm = (name: string) => page.locator(`[data-testid=key-confirm][data-key-name="${name}"]`);
-    /** The keys card's buttons that lie outside the card or the window, described. */
-    const buttonsOutsideKeysCard = () => page.getByTestId("keys-card").evaluate((card) => {
-        const box = card.getBoundingClientRect();
-        return [...card.querySelectorAll("button")].map((button) => ({text: button.textContent, rect: button.getBoundingClientRect()}))
-            .filter(({rect}) => rect.width > 0 && (rect.left < box.left - 1 || rect.right > box.right + 1 || rect.right > window.innerWidth))
-            .map(({text, rect}) => `${text} at x ${Math.round(rect.left)}-${Math.round(rect.right)}, card ${Math.round(box.left)}-${Math.round(box.right)}, window ${window.innerWidth}`);
-    });
     const runChat = async (expected: "done" | "error") => {
         await go("chat");
         await page.getByTestId("param-temperature").fill("0");
@@ -195,9 +189,9 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         for (const [width, height] of [[1024, 768], [1440, 900]]) {
             await page.setViewportSize({width, height});
             await keyRow("app").getByTestId("key-revoke").scrollIntoViewIfNeeded();
-            assert.deepEqual(await buttonsOutsideKeysCard(), [], `${width}x${height}`);
+            assert.deepEqual(await controlsOutside(page.getByTestId("keys-card")), [], `${width}x${height}`);
             await keyRow("ci-pipeline-nightly-build").getByTestId("key-rotate").click();
-            assert.deepEqual(await buttonsOutsideKeysCard(), [], `${width}x${height}, confirming`);
+            assert.deepEqual(await controlsOutside(page.getByTestId("keys-card")), [], `${width}x${height}, confirming`);
             await screenshot(page, `workspace-keys-${width}`);
             await keyConfirm("ci-pipeline-nightly-build").getByTestId("key-confirm-cancel").click();
         }

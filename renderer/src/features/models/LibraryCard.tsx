@@ -38,8 +38,8 @@ export function LibraryCard({state}: {state: ModelsState}) {
                     <table className="table models-table">
                         <thead>
                             <tr>
-                                <th>Model</th><th>Architecture</th><th>Parameters</th><th>Quantization</th><th>Context</th><th>Capabilities</th>
-                                <th>Size</th><th>Roles</th><th>Actions</th>
+                                <th>Model</th><th title="Architecture · parameters · quantization; training context · file size">Details</th><th>Capabilities</th>
+                                <th>Roles</th><th>Actions</th>
                             </tr>
                         </thead>
                         <tbody>
@@ -97,10 +97,17 @@ export function ModelRow({model, active, actions}: {model: LibraryModel, active:
             </td>
             {info != null ? (
                 <>
-                    <td className="mono" data-testid="model-architecture">{info.architecture}</td>
-                    <td className="mono" data-testid="model-parameters" title={info.parameters?.toLocaleString("en-US")}>{info.parameterLabel ?? "—"}</td>
-                    <td className="mono" data-testid="model-quantization">{info.quantization ?? "—"}</td>
-                    <td className="mono" data-testid="model-context">{info.contextLength?.toLocaleString("en-US") ?? "—"}</td>
+                    <td className="models-details">
+                        <div className="mono">
+                            <span data-testid="model-architecture" title="Architecture">{info.architecture}</span>{" · "}
+                            <span data-testid="model-parameters" title={`Parameters${info.parameters != null ? `: ${info.parameters.toLocaleString("en-US")}` : ""}`}>{info.parameterLabel ?? "—"}</span>{" · "}
+                            <span data-testid="model-quantization" title="Quantization">{info.quantization ?? "—"}</span>
+                        </div>
+                        <div className="small muted">
+                            context <span className="mono" data-testid="model-context" title="Training context, in tokens">{info.contextLength?.toLocaleString("en-US") ?? "—"}</span>
+                            {" · "}<span className="mono models-size" data-testid="model-size" title="File size">{formatBytes(model.sizeBytes)}</span>
+                        </div>
+                    </td>
                     <td>
                         <div className="models-caps" title={`chat wrapper: ${info.chatWrapper}`}>
                             <Capability on={info.hasChatTemplate} label="template" />
@@ -113,9 +120,11 @@ export function ModelRow({model, active, actions}: {model: LibraryModel, active:
                     </td>
                 </>
             ) : (
-                <td colSpan={5} className="field-error" data-testid="model-error">Unreadable: {model.error ?? "the header could not be read"}</td>
+                <td colSpan={2}>
+                    <div className="field-error" data-testid="model-error">Unreadable: {model.error ?? "the header could not be read"}</div>
+                    <div className="small muted mono models-size" data-testid="model-size" title="File size">{formatBytes(model.sizeBytes)}</div>
+                </td>
             )}
-            <td className="mono models-size" data-testid="model-size">{formatBytes(model.sizeBytes)}</td>
             <td>{model.builtIn ? <span className="muted small">when the library is empty</span>
                 : <RoleToggles model={model} busy={actions.busy} onChange={actions.setRole} />}</td>
             <td>
