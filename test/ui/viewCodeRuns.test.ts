@@ -12,6 +12,8 @@ import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {buildChatRequest, defaultSchemaText, type ChatDraft} from "../../renderer/src/features/playground/chat.ts";
 import {chatParamSpecs, specsForTarget} from "../../renderer/src/features/playground/params.ts";
 import {toCurl, toTypeScript, type CodeRequest} from "../../renderer/src/features/playground/viewCode.ts";
+import {newQuestion, type DraftQuestion, type DraftSet} from "../../renderer/src/features/questionSet/draft.ts";
+import {buildDecisionRequest} from "../../renderer/src/features/questionSet/requests.ts";
 import {startEngine, type Engine} from "./utils/startEngine.ts";
 import {repoRoot} from "./utils/startProcess.ts";
 
@@ -113,5 +115,33 @@ describe("View code snippets run as shown", {timeout: 120_000}, () => {
         assert.ok(stdout.length > 0, "the snippet printed the streamed content");
         const legacy = await run(process.execPath, ["--import", "tsx", paths[3]], {cwd: repoRoot, env: {...process.env, SVC_API_KEY: key}});
         assert.ok(legacy.stdout.trim().length > 0);
+    });
+
+    test("decision endpoints: the Decision studio's request as curl and TypeScript gets the answers, on both endpoints", async () => {
+        const questions: DraftQuestion[] = [];
+        for (const type of ["predicate", "choice", "score"] as const) questions.push(newQuestion(type, questions));
+        const env = {...process.env, SVC_API_KEY: key};
+        for (const format of ["decisions", "systemone"] as const) {
+            const draft: DraftSet = {format, name: "", description: "", explain: false, maxSoftTokens: null, questions, calibration: null};
+            const {body} = buildDecisionRequest(draft, {kind: "json", value: {review: "It's late, but \"fine\""}});
+            const decision: CodeRequest = {endpoint: format, baseUrl: `${engine.url}/svc-1-decision/v1`, body: body as Record<string, unknown>};
+            const answered = JSON.parse((await run("bash", ["-c", toCurl(decision)], {env})).stdout);
+            if (format === "decisions") assert.equal(answered.answers.length, 3);
+            else assert.deepEqual(Object.keys(answered.answers), ["is_relevant", "category", "quality"]);
+
+            const file = path.join(scratch, `${format}.ts`);
+            await writeFile(file, toTypeScript(decision));
+            const program = ts.createProgram([file], {
+                target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
+                strict: true, noEmit: true, skipLibCheck: true, types: ["node"]
+            });
+            assert.deepEqual(ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n")), []);
+            const printed = JSON.parse((await run(process.execPath, ["--import", "tsx", file], {cwd: repoRoot, env})).stdout);
+            assert.equal(Object.keys(printed.answers).length, 3);
+            // The key comes from the environment alone: a wrong one is refused.
+            const refused = await run(process.execPath, ["--import", "tsx", file], {cwd: repoRoot, env: {...process.env, SVC_API_KEY: "ck_wrong"}})
+                .then(() => assert.fail("the wrong key was accepted"), (error: {stderr: string}) => error.stderr);
+            assert.match(refused, /401/);
+        }
     });
 });
