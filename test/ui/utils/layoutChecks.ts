@@ -1,0 +1,67 @@
+// Checks a page as a person would see it: controls cut off by the window or by an ancestor that hides its overflow,
+// and what axe-core (run in the page) reports as serious or critical against WCAG 2 A and AA, colour contrast included.
+import {readFileSync} from "node:fs";
+import {createRequire} from "node:module";
+import type {Page} from "playwright-core";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** One problem, in words a failing test can print. */
+export type LayoutProblem = string;
+
+/**
+ * Visible controls (buttons, fields, links, tabs) that the window or an ancestor that hides or scrolls its overflow
+ * cuts off sideways, and text that an ellipsis cuts short in a control.
+ */
+export async function cutOffControls(page: Page): Promise<LayoutProblem[]> {
+    // tsx compiles this file keeping function names, through a `__name` helper the page does not have.
+    await page.evaluate("globalThis.__name ??= (target) => target");
+    return page.evaluate(() => {
+        const problems: string[] = [];
+        const describe = (element: Element) => {
+            const label = element.getAttribute("aria-label") ?? element.getAttribute("data-testid") ?? (element.textContent ?? "").trim().slice(0, 40);
+            return `<${element.tagName.toLowerCase()}> "${label}"`;
+        };
+        const controls = document.querySelectorAll("button, input:not([type=hidden]), select, textarea, a[href], [role=tab], [role=button], summary");
+        for (const control of controls) {
+            const rect = control.getBoundingClientRect();
+            const style = getComputedStyle(control);
+            if (rect.width === 0 || rect.height === 0 || style.visibility === "hidden") continue;
+            // Inside a closed <details> or an element hidden by its container: not on screen, nothing to check.
+            if (control.closest("details:not([open]) > :not(summary)") != null) continue;
+            if (rect.right > window.innerWidth + 1 || rect.left < -1) {
+                problems.push(`${describe(control)} is cut off by the window (x ${Math.round(rect.left)}-${Math.round(rect.right)} of ${window.innerWidth})`);
+                continue;
+            }
+            // Sideways, a control past the edge of an ancestor that does not show its overflow is hidden, whether that
+            // ancestor clips or scrolls: nobody looks for a button by scrolling a panel sideways. Up and down, scrolling is
+            // how pages work, so only the horizontal extent is checked.
+            // The one exception: a data table wider than its panel (role table or grid), which people do scroll sideways.
+            for (let ancestor = control.parentElement; ancestor != null && ancestor !== document.body; ancestor = ancestor.parentElement) {
+                const overflowX = getComputedStyle(ancestor).overflowX;
+                if (overflowX === "visible") continue;
+                if (/auto|scroll/.test(overflowX) && ancestor.querySelector(":scope > [role=table], :scope > [role=grid]") != null) break;
+                const box = ancestor.getBoundingClientRect();
+                if (rect.right > box.right + 1 || rect.left < box.left - 1) {
+                    problems.push(`${describe(control)} is cut off by ${describe(ancestor)} (x ${Math.round(rect.left)}-${Math.round(rect.right)}, box ${Math.round(box.left)}-${Math.round(box.right)})`);
+                    break;
+                }
+            }
+            if (style.textOverflow === "ellipsis" && control.scrollWidth > control.clientWidth + 1)
+                problems.push(`${describe(control)} shows its text cut short by an ellipsis`);
+        }
+        return problems;
+    });
+}
+
+/** axe-core's serious and critical violations of WCAG 2 A and AA on the page as it is now, one line per element. */
+export async function accessibilityViolations(page: Page): Promise<LayoutProblem[]> {
+    // Evaluated, not added as a <script>: the app's Content-Security-Policy refuses inline scripts.
+    if (!await page.evaluate(() => "axe" in window)) await page.evaluate(axeSource);
+    return page.evaluate(async () => {
+        const axe = (window as unknown as {axe: {run(context: Document, options: object): Promise<{violations: Array<{id: string, impact: string, help: string, nodes: Array<{target: string[], failureSummary: string}>}>}>}}).axe;
+        const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, resultTypes: ["violations"]});
+        return result.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+            .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.help}) at ${node.target.join(" ")}: ${node.failureSummary.replace(/\s+/g, " ").slice(0, 240)}`));
+    });
+}
