@@ -20,9 +20,11 @@ export class EngineSettingsStore {
     }
 
     public static async open(filePath: string): Promise<EngineSettingsStore> {
+        // A folder the app cannot read (its permissions, a file in its place) must not keep the app from starting: the
+        // engine then gets a port for this launch, and the app-data routes report the folder's problem to the page.
         const text = await readFile(filePath, "utf8").catch((error: NodeJS.ErrnoException) => {
-            if (error.code === "ENOENT") return undefined;
-            throw error;
+            if (error.code !== "ENOENT") console.warn(`engine settings: ${filePath} is not readable (${error.message}); starting from the defaults`);
+            return undefined;
         });
         return new EngineSettingsStore(filePath, text == null ? {version: 1} : parseStored(filePath, text));
     }
@@ -45,7 +47,8 @@ export class EngineSettingsStore {
         if (given != null) return given;
         if (this.port != null) return this.port;
         const chosen = await firstFreePort();
-        await this.setPort(chosen);
+        await this.setPort(chosen).catch((error: Error) =>
+            console.warn(`engine settings: ${this.filePath} could not be saved (${error.message}); port ${chosen} holds for this launch only`));
         return chosen;
     }
 }
