@@ -6,7 +6,7 @@ import {JsonEditor} from "../../ui/JsonEditor.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import type {DraftSet} from "../questionSet/draft.ts";
 import {draftFromQuestionSet} from "../questionSet/draftFromQuestionSet.ts";
-import {documentFromText, documentOf, emptyDraft, questionSetTextError, useQuestionSetStore, type DraftDocument} from "../questionSet/questionSetStore.ts";
+import {documentFromText, documentOf, documentProblem, emptyDraft, useQuestionSetStore, type DraftDocument} from "../questionSet/questionSetStore.ts";
 import {compareAnswers} from "../questionSet/requests.ts";
 import {QuestionList} from "./QuestionList.tsx";
 import {SetBasics} from "./QuestionSetHeader.tsx";
@@ -153,8 +153,8 @@ export function VariantEditor() {
 /** Variant B as its JSON file, editable; the form follows as soon as the text can be read. */
 function VariantJson({variant}: {variant: DraftDocument}) {
     const set = useCompareStore((state) => state.set);
-    const deferred = useDeferredValue(variant.jsonText);
-    const error = useMemo(() => questionSetTextError(deferred, variant.jsonError), [deferred, variant.jsonError]);
+    const deferred = useDeferredValue(variant);
+    const error = useMemo(() => documentProblem(deferred), [deferred]);
     return (
         <JsonEditor path="inmemory://svc/question-set-b.json" value={variant.jsonText} error={error} height={320} label="Variant B JSON" testId="variant-json"
             onChange={(text) => set({variant: documentFromText(text, useCompareStore.getState().variant?.draft ?? variant.draft)})} />

@@ -6,7 +6,7 @@ import {useNavStore} from "../../ui/appState.ts";
 import {Tabs} from "../../ui/controls.tsx";
 import {CodePanel} from "../playground/ViewCodePanel.tsx";
 import {apiBaseUrl} from "../playground/viewCode.ts";
-import {useQuestionSetStore, questionSetTextError} from "../questionSet/questionSetStore.ts";
+import {useQuestionSetStore, documentProblem} from "../questionSet/questionSetStore.ts";
 import {useResolvedInput} from "./decisionInput.ts";
 import {ComparePanel} from "./ComparePanel.tsx";
 import {InputPanel} from "./InputPanel.tsx";
@@ -68,7 +68,7 @@ export function DecisionCodePanel() {
     if (request === null) return (
         <aside className="code-panel" data-testid="view-code-panel">
             <div className="code-panel-head"><h3>View code</h3></div>
-            <div className="field-warning" data-testid="code-problem">No request to show: {problem}</div>
+            <div className="field-warning code-problem" data-testid="code-problem">No request to show: {problem}</div>
         </aside>
     );
     return <CodePanel request={{endpoint: request.format, baseUrl: apiBaseUrl(gateway, request.format), body: request.body}} problem={problem} />;
@@ -81,10 +81,13 @@ export function DecisionCodePanel() {
 export function QuestionSetJsonPanel() {
     const jsonText = useQuestionSetStore((state) => state.jsonText);
     const jsonError = useQuestionSetStore((state) => state.jsonError);
-    const format = useQuestionSetStore((state) => state.draft.format);
+    const draft = useQuestionSetStore((state) => state.draft);
     const setJsonText = useQuestionSetStore((state) => state.setJsonText);
+    // The problems are found on deferred copies: typing never waits for them.
     const deferredText = useDeferredValue(jsonText);
-    const error = useMemo(() => questionSetTextError(deferredText, jsonError), [deferredText, jsonError]);
+    const deferredDraft = useDeferredValue(draft);
+    const error = useMemo(() => documentProblem({draft: deferredDraft, jsonText: deferredText, jsonError}), [deferredDraft, deferredText, jsonError]);
+    const format = draft.format;
     return (
         <aside className="qs-json-panel" data-testid="qs-json-panel">
             <div className="side-title">

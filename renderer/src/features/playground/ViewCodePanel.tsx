@@ -55,8 +55,9 @@ export function CodePanel({request, problem}: {request: CodeRequest, problem?: s
                 <span className="mono small" data-testid="code-base-url">{request.baseUrl}</span>
                 <CopyButton testId="copy-code" text={() => generate(request)} />
             </div>
-            {problem && <div className="field-warning" data-testid="code-problem">Not sendable yet: {problem}</div>}
-            <pre className="code-block" data-testid="code-block"><code>{shown}</code></pre>
+            {problem && <div className="field-warning code-problem" data-testid="code-problem">Not sendable yet: {problem}</div>}
+            {/* Focusable, so the keyboard scrolls it too. */}
+            <pre className="code-block" data-testid="code-block" tabIndex={0} aria-label={`The request as ${language === "curl" ? "a curl command" : `a ${language === "python" ? "Python" : "TypeScript"} program`}`}><code>{shown}</code></pre>
             <p className="muted small code-note">
                 Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.
                 {isLoopback(request.baseUrl) && codeKey == null ? " For the app's own engine it is the engine key (Engine & connections, Copy engine key), " +

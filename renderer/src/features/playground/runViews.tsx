@@ -127,7 +127,8 @@ export function JsonBlock({label, value, testId}: JsonBlockProps) {
                 <span className="card-label">{label}</span>
                 <CopyButton testId={testId && `${testId}-copy`} text={() => text(value)} />
             </div>
-            <pre className="code-block small-code">{text(elideDataUrls(value))}</pre>
+            {/* Focusable, so the keyboard scrolls it too. */}
+            <pre className="code-block small-code" tabIndex={0} aria-label={`${label} JSON`}>{text(elideDataUrls(value))}</pre>
         </div>
     );
 }

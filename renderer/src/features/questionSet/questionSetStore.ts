@@ -6,6 +6,7 @@ import {appDataStorage} from "../../gateway/appData.ts";
 import {type QuestionCalibration, parseQuestionSet} from "../../../../client/scoring/index.ts";
 import {formatQuestionSetFile, newQuestion, type DraftQuestion, type DraftSet} from "./draft.ts";
 import {draftFromQuestionSet} from "./draftFromQuestionSet.ts";
+import {validateDraft} from "./validation.ts";
 
 /** A question set remembered on this machine: the browser cannot reopen a file by its path, so the text is kept. */
 export type RecentSet = {name: string, text: string, savedAt: number};
@@ -117,11 +118,17 @@ export const useQuestionSetStore = create<QuestionSetState>()(persist((set, get)
     }
 }));
 
-/** What is wrong with question set JSON text as the server (and a scoring job) would see it; null when nothing. */
-export function questionSetTextError(text: string, readError: string | null): string | null {
-    if (readError !== null) return readError;
+/**
+ * What is wrong with a document's JSON as the server (and a scoring job) would see it, null when nothing: why the text
+ * cannot be read, else the set's problems as the builder lists them (numbered as its cards are), else the file's own.
+ */
+export function documentProblem({draft, jsonText, jsonError}: DraftDocument): string | null {
+    if (jsonError !== null) return jsonError;
+    const problems = validateDraft(draft);
+    if (problems.length > 0)
+        return `${problems.length} problem${problems.length === 1 ? "" : "s"} the server would refuse, listed with the questions; the first: ${problems[0].message}`;
     try {
-        parseQuestionSet(JSON.parse(text));
+        parseQuestionSet(JSON.parse(jsonText));
         return null;
     } catch (error) {
         return (error as Error).message;
