@@ -71,6 +71,9 @@ describe("Decision studio: History, View code, reloads and layout", {skip: noChr
         const detail = page.getByTestId("history-detail");
         await expectCount(detail.getByTestId("history-answers").getByTestId("answer-card"), 1);
         assert.equal(await detail.getByTestId("prob-sum").textContent(), "1.00");
+        // The run's figures as the studio shows them: a decision generates no text, so no tokens/s.
+        assert.match(await detail.getByTestId("decision-server-timing").textContent() ?? "", /^Server-Timing[\d.]+ ms$/);
+        assert.equal(await detail.getByTestId("stat-rate").count(), 0);
         const request = JSON.parse(await detail.getByTestId("history-request").locator("pre").textContent() ?? "");
         assert.equal(request.input, input);
         assert.equal(request.x_svc.label_mass, true, "the body as it was sent to the local engine");

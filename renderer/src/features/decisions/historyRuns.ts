@@ -33,13 +33,11 @@ export function answersOfRun(entry: HistoryEntry & {kind: DecisionRunKind}): Ans
     }
 }
 
-/** Puts a decision run back in the Decision studio: its set, input and answers (asking first if the set has unsaved edits). */
-export function openDecisionRun(entry: HistoryEntry & {kind: DecisionRunKind}) {
-    const draft = draftOfRequest(entry.kind, entry.request);
-    if (draft === null) return;
+/** A decision run kept in History as the studio shows a run: answers, usage, timings, error. */
+export function resultOfRun(entry: HistoryEntry & {kind: DecisionRunKind}): DecisionRunResult {
     const response = entry.reply as {usage?: Record<string, unknown>} | null;
     const usage = response?.usage ? Object.fromEntries(Object.entries(response.usage).filter((item): item is [string, number] => typeof item[1] === "number")) : null;
-    const result: DecisionRunResult = {
+    return {
         status: entry.status,
         sent: true,
         connectionName: entry.connectionName,
@@ -53,6 +51,13 @@ export function openDecisionRun(entry: HistoryEntry & {kind: DecisionRunKind}) {
         attempts: entry.timing.attempts ?? null,
         error: entry.error ?? null
     };
-    requestReplacement({what: "the run from History", draft, saved: false, input: inputFromRequest(entry.kind, entry.request), result, done: "Opened a run from History."});
+}
+
+/** Puts a decision run back in the Decision studio: its set, input and answers (asking first if the set has unsaved edits). */
+export function openDecisionRun(entry: HistoryEntry & {kind: DecisionRunKind}) {
+    const draft = draftOfRequest(entry.kind, entry.request);
+    if (draft === null) return;
+    requestReplacement({what: "the run from History", draft, saved: false, input: inputFromRequest(entry.kind, entry.request), result: resultOfRun(entry),
+        done: "Opened a run from History."});
     useNavStore.getState().go("decisions");
 }

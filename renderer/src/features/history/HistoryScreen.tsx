@@ -7,8 +7,8 @@ import {useNavStore} from "../../ui/appState.ts";
 import {draftFromChatRequest, type ChatReply} from "../playground/chat.ts";
 import {draftFromCompletionsRequest} from "../playground/completions.ts";
 import {draftFromResponsesRequest, type ResponsesReply} from "../playground/responses.ts";
-import {AnswerCard} from "../decisions/RunPanel.tsx";
-import {answersOfRun, isDecisionRun, openDecisionRun} from "../decisions/historyRuns.ts";
+import {AnswerCard, RunMeta} from "../decisions/RunPanel.tsx";
+import {isDecisionRun, openDecisionRun, resultOfRun} from "../decisions/historyRuns.ts";
 import {JsonBlock, RunStats} from "../playground/runViews.tsx";
 import {historyDb, maxHistoryEntries, historyKey, useHistory, type HistoryEntry, type RunState} from "../playground/runs.ts";
 import {useChatStore, useCompletionsStore, useResponsesStore} from "../playground/stores.ts";
@@ -89,22 +89,25 @@ export function HistoryDetail({entry}: {entry: HistoryEntry}) {
             </div>
             {entry.error && <ApiErrorView error={entry.error} />}
             {text && <><div className="card-label">Reply</div><div className="reply-text">{text}</div></>}
-            <RunStats run={{timing: entry.timing, request: entry.request}} usage={usage} />
-            {isDecisionRun(entry) && <DecisionAnswers entry={entry} />}
+            {isDecisionRun(entry) ? <DecisionRun entry={entry} /> : <RunStats run={{timing: entry.timing, request: entry.request}} usage={usage} />}
             <JsonBlock label="Request" value={entry.request} testId="history-request" />
             {isDecisionRun(entry) && entry.reply != null && <JsonBlock label={entry.status === "error" ? "Error response" : "Response"} value={entry.reply} testId="history-response" />}
         </div>
     );
 }
 
-/** A decision run's answers as the Decision studio shows them. */
-function DecisionAnswers({entry}: {entry: Parameters<typeof answersOfRun>[0]}) {
-    const views = answersOfRun(entry);
-    if (views === null) return null;
+/** A decision run's figures and answers as the Decision studio shows them. */
+function DecisionRun({entry}: {entry: Parameters<typeof resultOfRun>[0]}) {
+    const result = resultOfRun(entry);
     return (
-        <div className="answer-grid" data-testid="history-answers">
-            {views.map((view) => <AnswerCard key={view.name} view={view} format={entry.kind} />)}
-        </div>
+        <>
+            <RunMeta result={result} />
+            {result.views && (
+                <div className="answer-grid" data-testid="history-answers">
+                    {result.views.map((view) => <AnswerCard key={view.name} view={view} format={entry.kind} />)}
+                </div>
+            )}
+        </>
     );
 }
 
