@@ -33,8 +33,8 @@ const maxChoices = 128;
 
 /**
  * Prompts per legacy request. Spec §4 leaves the body "not shown", so this is the OpenAI legacy format's own cap
- * on a prompt array (2048 entries); without one a body held 100,000 prompts, each tokenized and generated in turn
- * (issue 13). Exported for the API tests.
+ * on a prompt array (2048 entries); without one a body held 100,000 prompts, each tokenized and generated in turn.
+ * Exported for the API tests.
  */
 export const maxPrompts = 2048;
 

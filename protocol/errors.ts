@@ -53,7 +53,7 @@ const typeByCode: Record<ErrorCode, string> = {
 
 /**
  * Spec §7 types 5xx as `api_error`; a code without its own row takes its class from the status, so a 5xx is
- * never `invalid_request_error` (issue 13: 500s carried that type).
+ * never `invalid_request_error` (500s carried that type).
  */
 function typeOf(status: number, code: string): string {
     return Object.hasOwn(typeByCode, code) ? typeByCode[code as ErrorCode] : status >= 500 ? "api_error" : "invalid_request_error";

@@ -41,7 +41,7 @@ const maxQuotedLength = 80;
 /**
  * A client's value as an error message shows it: strings quoted (cut at 80 characters), numbers, booleans and
  * null as written, arrays and objects by their type only. JSON.stringify of a value nested 5,000 deep throws
- * "Maximum call stack size exceeded", which turned a plain 400 into a 500 (issue 13, finding 6).
+ * "Maximum call stack size exceeded", which turned a plain 400 into a 500.
  */
 export function quoteValue(value: unknown): string {
     if (typeof value === "string")

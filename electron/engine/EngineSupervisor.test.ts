@@ -38,7 +38,7 @@ test("starts the real engine, restarts it after kill -9, and stop leaves no chil
     assert.equal(running.parallel, 1);
     assert.match(running.url!, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.equal((await fetch(`${running.url}/health`)).status, 200);
-    // The engine requires the supervisor's per-launch key (issue 13), handed down by environment.
+    // The engine requires the supervisor's per-launch key, handed down by environment.
     const models = `${running.url}/svc-1/v1/models`;
     assert.equal((await fetch(models)).status, 401);
     assert.equal((await fetch(models, {headers: {authorization: supervisor.authorization()}})).status, 200);

@@ -186,7 +186,7 @@ export class Gateway {
         try {
             await proxyRequest(req, res, {
                 target: upstreamUrl(engineUrl, forwarded),
-                // The engine requires its per-launch key; the renderer never holds it (issue 13, finding 1). In workspace
+                // The engine requires its per-launch key; the renderer never holds it. In workspace
                 // mode model requests need the workspace key chosen for the app instead (localEngineKey.ts).
                 addHeaders: {Authorization: this.localKey.authorization(forwarded.path,
                     {launch: this.supervisor.authorization(), admin: this.supervisor.adminAuthorization()})},

@@ -1,4 +1,4 @@
-// Which credential the gateway sends to the app's own engine (issue 14). The engine takes its per-launch key as a
+// Which credential the gateway sends to the app's own engine. The engine takes its per-launch key as a
 // static key and as its admin key (native/cli/main.ts); once its store holds a workspace, every model request needs
 // a workspace key (`ck_...`) instead, so the user chooses one on the Workspace screen and the gateway keeps it.
 import {isEngineAdminPath} from "../../protocol/admin/routes.ts";

@@ -28,7 +28,7 @@ export type ForwardedPath = {path: string, query: string};
  * The part of the request target below `prefix` (`/local` or `/remote`), read from the raw target before the WHATWG
  * parser turns `\` into `/` and resolves dot segments. Anything that could name another host once joined to a base
  * URL (`//host`, `\host`, `%2f`, `%5c`) or climb out of the prefix (`.` and `..` segments, percent-encoded or not, or
- * a target that only reaches the prefix through them) is a 400 (issue 13, finding 2). The API has no such paths.
+ * a target that only reaches the prefix through them) is a 400. The API has no such paths.
  */
 export function forwardedPath(rawTarget: string, prefix: string): ForwardedPath {
     const queryAt = rawTarget.indexOf("?");

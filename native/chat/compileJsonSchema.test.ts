@@ -27,7 +27,7 @@ test("draft-07 schemas and repeated $ids are accepted", () => {
     assert.equal(compileJsonSchema({...schema}, [])(true), undefined);
 });
 
-test("patterns run in linear time: a catastrophic pattern answers at once (issue 13, finding 4)", () => {
+test("patterns run in linear time: a catastrophic pattern answers at once", () => {
     const validate = compileJsonSchema({type: "object", properties: {s: {type: "string", pattern: "^((.|\\s)+)+~$"}},
         patternProperties: {"^(a|a?)+$": {type: "integer"}}}, ["schema"]);
     // V8's backtracking engine takes exponential time on both (it spent 21 s on the first with a model reply).

@@ -37,7 +37,7 @@ export function toChatHistory(messages: ChatMessage[]): ChatHistoryItem[] {
 
 /**
  * Deepest tool-call arguments or tool result passed on parsed: node-llama-cpp's chat wrappers render them
- * recursively, and a value 5,000 levels deep overflowed the stack (a 500; issue 13, finding 6). The same 128 levels
+ * recursively, and a value 5,000 levels deep overflowed the stack (a 500). The same 128 levels
  * a JSON Schema may have; anything deeper reaches the model as the text the client sent, like text that is not JSON.
  */
 const maxParsedDepth = maxSchemaDepth;

@@ -3,9 +3,9 @@ import type {RegExpEngine, RegExpLike} from "ajv/dist/types/index.js";
 import {quoteValue} from "../../protocol/validation.ts";
 
 // Schema `pattern` and `patternProperties` are the client's regular expressions. V8's backtracking engine spent
-// 21 s of the engine's one thread on `^((.|\s)+)+~$` against a model reply, stalling every other client (issue 13,
-// finding 4). RE2 matches in time linear in the input: the same pattern on a 1,000,000-character string took
-// 0.6 ms with re2js, and the slowest pattern measured (a 26-way alternation repeated {1,1000}) 0.66 s on 100,000
+// 21 s of the engine's one thread on `^((.|\s)+)+~$` against a model reply, stalling every other client. RE2
+// matches in time linear in the input: the same pattern on a 1,000,000-character string took 0.6 ms with re2js, and
+// the slowest pattern measured (a 26-way alternation repeated {1,1000}) 0.66 s on 100,000
 // characters, where a model reply is at most the context window. RE2 has no backreferences and no lookaround, so
 // a pattern using them is refused with a 400 rather than run on the backtracking engine.
 

@@ -123,7 +123,7 @@ const maxAttempts = 3;
 export async function planChatTurn(engine: LocalEngine, variant: ChatModelVariant, request: ChatTurnRequest, signal?: AbortSignal): Promise<ChatTurnPlan> {
     refuseImageParts(request.messages);
     const window: OutputWindow = {budget: request.maxTokens, explicit: request.maxTokensExplicit, contextSize: engine.context.contextSize, field: request.budgetField};
-    // Refused from the byte count alone when even the fewest tokens it could take cannot fit (issue 13, finding 5).
+    // Refused from the byte count alone when even the fewest tokens it could take cannot fit.
     checkOutputBudget({...window, promptTokens: fewestTokens(engine.model, textBytes(verbatimTexts(request.messages))), atLeast: true});
     const chatWrapper = engine.chatWrapper;
     const thinking = resolveThinking(request, variant, chatWrapper);

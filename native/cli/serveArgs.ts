@@ -20,7 +20,7 @@ export class UsageError extends Error {}
 /** `serve` options as given: without `--model`, the model library's default model is served (resolveServeModel). */
 export type ServeArgs = Omit<ServerOptions, "modelPath"> & {modelPath?: string, modelsDir?: string, upstream?: UpstreamArgs};
 
-/** `--upstream` and its options (issue 17): the key is named by its environment variable and read in main.ts, off argv. */
+/** `--upstream` and its options: the key is named by its environment variable and read in main.ts, off argv. */
 export type UpstreamArgs = {baseUrl: string, model?: string, keyEnv?: string, tokenizerPath?: string};
 
 /** Flags of the local engine, which mean nothing in front of an upstream (refused rather than silently ignored). */

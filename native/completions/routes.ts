@@ -124,7 +124,7 @@ export function createCompletionsRoute(engine: LocalEngine, model: string): Rout
             const request = parseCompletionRequest(body);
             checkModelMatchesPath(request.model, context);
             const window: OutputWindow = {budget: request.maxTokens, explicit: request.maxTokensExplicit, contextSize: engine.context.contextSize, field: "max_tokens"};
-            // Every prompt that cannot fit by its byte count alone is refused before any is tokenized (issue 13, finding 5).
+            // Every prompt that cannot fit by its byte count alone is refused before any is tokenized.
             for (const text of request.prompts)
                 checkOutputBudget({...window, promptTokens: fewestTokens(engine.model, Buffer.byteLength(text)), atLeast: true});
             const prompts: Token[][] = [];

@@ -38,7 +38,7 @@ export function questionPresentations(question: NormalizedQuestion, orderDebias:
 
 /**
  * What a request's input is rendered as in each round's history, so the input itself is tokenized once per request
- * rather than once per round (1 MB x 64 questions was tokenized 128 times, 33 s; issue 13, finding 5).
+ * rather than once per round (1 MB x 64 questions was tokenized 128 times, 33 s).
  * Private-use characters: no chat template rewrites them, and the system prompt before the input holds none.
  */
 const inputPlaceholder = "\uE000decision input\uE000";

@@ -6,7 +6,7 @@ import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 // node-llama-cpp kept the context lock for as long as any sequence had a decode queued, so a sequence that had to
 // erase its old tokens before its next request (every request after the first) waited until all the others
 // paused: up to a whole generation. patches/node-llama-cpp+*.patch hands the lock on after every batch; this
-// checks the behaviour the server's throughput depends on (issue 2: b/a 0.88 -> 1.00 at 4 concurrent clients).
+// checks the behaviour the server's throughput depends on (b/a 0.88 -> 1.00 at 4 concurrent clients).
 let llama: Llama;
 let model: LlamaModel;
 let context: LlamaContext;

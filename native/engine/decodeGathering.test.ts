@@ -5,7 +5,7 @@ import {useTinyModel} from "../../test/support/tinyModel.ts";
 import {DecodeGathering} from "./decodeGathering.ts";
 import {SequenceScheduler} from "./SequenceScheduler.ts";
 
-// What goes into each decode when 4 sequences generate at once (issue 16). llama.cpp cuts a batch into ubatches of
+// What goes into each decode when 4 sequences generate at once. llama.cpp cuts a batch into ubatches of
 // consecutive ascending sequence ids (node-llama-cpp's KV cache is never unified), so the order matters as much as the
 // count: patches/node-llama-cpp+*.patch adds a batch's sequences in id order and passes the queued ids to a custom
 // dispatch schedule; DecodeGathering uses them to wait for every generating sequence. The decodes are observed at the

@@ -4,7 +4,7 @@ import type {LlamaContext, Token} from "node-llama-cpp";
 import {useTinyModel} from "../../test/support/tinyModel.ts";
 import {InlineDecode} from "./inlineDecode.ts";
 
-// Issue 16: short decodes run on the main thread, with the sampling of their plain next tokens in the same native call
+// Short decodes run on the main thread, with the sampling of their plain next tokens in the same native call
 // (`decodeBatchSync`, the C++ part of patches/node-llama-cpp+*.patch, compiled by `npm run build:engine`), and the
 // JS part of the patch asks InlineDecode which decodes. Observed at the binding, not timed.
 const tiny = useTinyModel();

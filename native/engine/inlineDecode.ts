@@ -1,5 +1,5 @@
 /**
- * Which decodes run on the main thread (issue 16). node-llama-cpp runs each decode as a worker job: the main thread
+ * Which decodes run on the main thread. node-llama-cpp runs each decode as a worker job: the main thread
  * hands it to a pool thread and is woken when it ends. On this 2-core VM that hand-off costs about 150 us per decode
  * on top of llama_decode (stories260K, 1 thread: a decode awaited for 380 us, of which llama.cpp counted 230 us), and
  * llama.cpp's own server, whose loop never hands off, serves a token in 340 us. Where a decode is that short the hand-off

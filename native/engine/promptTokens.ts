@@ -3,7 +3,7 @@ import {type LlamaModel, type LlamaText, type Token, LlamaVocabularyType, Specia
 
 // Tokenizing is one synchronous native call: a 10 MB chat message held the engine's only thread for 3.3 s and
 // grew its RSS by 519 MB before it was refused, and a decision input was tokenized again for every question round
-// (1 MB x 64 questions: 33 s, +1.4 GB; issue 13, finding 5). Three defences, in the order a request meets them:
+// (1 MB x 64 questions: 33 s, +1.4 GB). Three defences, in the order a request meets them:
 // 1. fewestTokens: a lower bound from the byte count alone refuses text that cannot fit, before any tokenizing;
 // 2. tokenizePieces: long text is tokenized in chunks, yielding to the event loop between them and stopping as
 //    soon as the caller's limit is passed, so the work is bounded by the window, not by the body;

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import {TokenBias, type LlamaContextSequence, type Token} from "node-llama-cpp";
 import {useTinyModel} from "../../test/support/tinyModel.ts";
 
-// Issue 16: the JS part of patches/node-llama-cpp+*.patch resolves and applies a sampler config that cannot change
+// The JS part of patches/node-llama-cpp+*.patch resolves and applies a sampler config that cannot change
 // between tokens once per evaluation instead of once per token (about 45 us a step of JavaScript with 4 sequences on
 // stories260K). Without the patch every case below resolves the config once per token.
 const tiny = useTinyModel();

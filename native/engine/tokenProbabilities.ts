@@ -4,7 +4,7 @@ import {ApiError} from "../../protocol/errors.ts";
 import type {LegacyLogprobs, LogitBias, TokenLogprob} from "../../protocol/logprobs.ts";
 import {commonPrefixLength} from "./SequenceScheduler.ts";
 
-// Token probabilities (issue 15). Every value is the model's raw next-token distribution: the log-softmax of the
+// Token probabilities. Every value is the model's raw next-token distribution: the log-softmax of the
 // logits given the tokens before, taken before logit_bias, penalties, temperature and top_p. Generation samples
 // with those on. With the patched engine (`npm run build:engine`) that distribution is read during generation, right
 // after each token's sampling (recordTokenLogprobs); whatever was not read so (prompt tokens for `echo`, or every

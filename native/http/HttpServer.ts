@@ -113,7 +113,7 @@ export class HttpServer {
         const gateOwns = this.gate?.owns(url) === true;
         if (route?.method !== "POST" && !gateOwns) closeIfBodyUnread(req, res);
 
-        // Every refusal below comes before the first body byte is read (issue 13, finding 3): Host and Origin, then the
+        // Every refusal below comes before the first body byte is read: Host and Origin, then the
         // key, then the route, then the body's type and declared length; readJsonBody stops a chunked body at the limit.
         try {
             this.browserPolicy.check(req);

@@ -15,7 +15,7 @@ export type BrowserPolicyOptions = {
 };
 
 /**
- * What the engine lets a browser do (issue 13, findings 1 and 2).
+ * What the engine lets a browser do.
  *
  * With a key configured, spec §4 and §5 hold as written: CORS `*` on every answer, since a page must still present
  * the key. Without a key, anything that can reach the port could use the engine, and a web page in the user's browser

@@ -14,7 +14,7 @@ export class MalformedJsonError extends SyntaxError {
 /**
  * Spec §4: every POST sends `Content-Type: application/json`. Enforced before the body is read (415), because it is
  * what keeps browsers out of a keyless engine: a cross-origin page can POST `text/plain`, form or multipart bodies
- * without a CORS preflight ("simple" requests), never `application/json` (issue 13, finding 1).
+ * without a CORS preflight ("simple" requests), never `application/json`.
  */
 export function requireJsonBody(req: IncomingMessage) {
     const type = req.headers["content-type"]?.split(";")[0].trim().toLowerCase();
@@ -34,7 +34,7 @@ const lingerMs = 1_000;
 
 /**
  * For an answer written before the body was read to its end (a refusal, or a body nobody asked for): read no more of
- * it, and close the connection once the answer is out, so the client's upload stops (issue 13, finding 3).
+ * it, and close the connection once the answer is out, so the client's upload stops.
  */
 export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse) {
     if (!hasBody(req) || req.complete || res.headersSent) return;
@@ -69,7 +69,7 @@ export async function readJsonBody(req: IncomingMessage, {maxBytes, timeoutMs}: 
     if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
 
     // With a declared length the body goes into one buffer of that size as it arrives, so a big body is held once,
-    // not as chunks plus their concatenation (issue 13: a 10 MB chat peaked at 4x its size in RSS); chunked bodies
+    // not as chunks plus their concatenation (a 10 MB chat peaked at 4x its size in RSS); chunked bodies
     // are collected and joined.
     const whole = Number.isFinite(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
     const chunks: Buffer[] = [];

@@ -33,7 +33,7 @@ export type ServiceGateOptions = {
 };
 
 /**
- * The service side of the server (issue 14), in three modes: open (no key; loopback only, BrowserPolicy), static
+ * The service side of the server, in three modes: open (no key; loopback only, BrowserPolicy), static
  * keys (`--api-key`), and workspace mode, on as soon as the store holds a workspace, where every request is checked
  * against the store (spec §5, §7: 401, 402, 429) and charged by the ledger when it completes (§2.3). It also
  * serves the admin API and /metrics to whoever AdminAccess lets in.
@@ -72,7 +72,7 @@ export class ServiceGate implements RequestGate {
     public async handle(context: RequestContext) {
         this.metrics.observe(context);
         const {req, res, url} = context;
-        // Only admin POSTs read a body; any other is left unread and its connection closed (issue 13, finding 3).
+        // Only admin POSTs read a body; any other is left unread and its connection closed.
         if (req.method !== "POST") closeIfBodyUnread(req, res);
         this.access.check(req);
         if (url.pathname === "/metrics") {

@@ -85,7 +85,7 @@ export function addCredits(store: ServiceStore, ref: string, amountMicros: numbe
     });
 }
 
-/** Whether any workspace exists: the switch into workspace mode (issue 14). Workspaces are never deleted. */
+/** Whether any workspace exists: the switch into workspace mode. Workspaces are never deleted. */
 export function hasWorkspaces(store: ServiceStore): boolean {
     return store.statement("SELECT 1 FROM workspaces LIMIT 1").get() != null;
 }

@@ -22,7 +22,7 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 }
 
 /**
- * Who may use the admin API and `/metrics` (issue 14: never open to the network). With an admin key, whoever
+ * Who may use the admin API and `/metrics` (never open to the network). With an admin key, whoever
  * presents it (compared in constant time). Without one, only this machine: a loopback peer, a Host naming the
  * loopback (a DNS-rebinding page sends its own name) and no Origin but a loopback one, since a web page in the
  * user's browser is also a loopback peer and, once the server is keyed, CORS would let it read the answer.

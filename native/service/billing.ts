@@ -42,7 +42,7 @@ export type Charge = {
 };
 
 /**
- * The workspaces' balances under concurrency: reserve, then settle (issue 14).
+ * The workspaces' balances under concurrency: reserve, then settle.
  *
  * A request is admitted only while its workspace's balance less the holds of its requests in flight is above
  * zero; it then holds the most its model can cost for one context window of tokens (`holdMicros`), and when it

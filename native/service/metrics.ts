@@ -6,7 +6,7 @@ import type {MeteredTokens} from "../../protocol/usage.ts";
 export type QueueProbe = {model: string, depth(): number, busy(): number};
 
 /**
- * The engine's Prometheus metrics (issue 14, `GET /metrics`): requests by endpoint and status, their latency, tokens
+ * The engine's Prometheus metrics (`GET /metrics`): requests by endpoint and status, their latency, tokens
  * by model and kind, and each model's queue. Its own registry, so several servers in one process (tests) never
  * share counts. Endpoint labels come from the route table, never from the raw path, so a client cannot grow the
  * label set.

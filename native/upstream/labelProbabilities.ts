@@ -2,10 +2,10 @@ import type {Token} from "node-llama-cpp";
 import {ApiError} from "../../protocol/errors.ts";
 import type {UpstreamClient} from "./UpstreamClient.ts";
 
-// How the probabilities of a decision's label tokens are read from an OpenAI-compatible engine (issue 17). The
+// How the probabilities of a decision's label tokens are read from an OpenAI-compatible engine. The
 // engine is asked for one next token after the round's prompt (sent as token ids) with log-probabilities, by the
 // first method the startup probe sees work:
-// 1. named token ids: `logprob_token_ids` asks for the label ids' own log-probabilities (the field issue 17 names
+// 1. named token ids: `logprob_token_ids` asks for the label ids' own log-probabilities (the field this design prefers
 //    for vLLM; not run here, so it is used only where the probe sees those ids come back);
 // 2. `logit_bias` +100 (the OpenAI maximum) on every label id, with top log-probabilities: an equal shift keeps their
 //    ratios, which are all a decision reads (the label softmax of probabilities.ts), and pushes the rest of the
@@ -105,7 +105,7 @@ export type LabelProbe = {method: LabelMethod} | {unavailable: string};
 /** Alternatives asked for when probing the cap: a nested label round holds at most 26 labels of up to 8 spellings each. */
 const capsToTry = [256, 20, 5];
 
-/** The methods in the order issue 17 asks for: named ids first, then the bias with llama-server's fields, then plain. */
+/** The methods in order of preference: named ids first, then the bias with llama-server's fields, then plain. */
 const flavours: Array<{name: string, extra: Record<string, unknown>, named: boolean}> = [
     {name: "named token ids (logprob_token_ids)", extra: openAiExtra, named: true},
     {name: "logit_bias with llama.cpp fields", extra: llamaCppExtra, named: false},

@@ -22,7 +22,7 @@ export type RunningUpstreamServer = Omit<RunningServer, "engine"> & {
 };
 
 /**
- * `svc-studio serve --upstream`: the spec's whole API with an OpenAI-compatible engine as the model (issue 17). The
+ * `svc-studio serve --upstream`: the spec's whole API with an OpenAI-compatible engine as the model. The
  * routes are this server's (chat family forwarded, decisions computed from the upstream's token probabilities);
  * the HTTP server, keys, workspaces, credits, rate limits and metrics are the same as in front of the local engine
  * (serveRoutes). Nothing here needs the upstream up at startup: what it could not learn then, it learns on the

@@ -10,7 +10,7 @@ import {type LabelMethod, probeLabelMethod, readLabelLogprobs} from "./labelProb
 import type {UpstreamClient} from "./UpstreamClient.ts";
 import {onceSucceeded} from "./upstreamFacts.ts";
 
-// Decisions in front of an upstream engine (issue 17): the same LlamaDecisionEngine as the local engine, so the
+// Decisions in front of an upstream engine: the same LlamaDecisionEngine as the local engine, so the
 // same prompts, label tokens, rounds, label trees and order averaging, on a DecisionBackend whose rounds are
 // evaluated by the upstream. Prompts are tokenized here with a vocabulary-only copy of the upstream's model file
 // (the same chat template and tokenizer node-llama-cpp resolves locally) and sent as token ids, so the upstream

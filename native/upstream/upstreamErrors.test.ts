@@ -1,4 +1,4 @@
-// How an upstream engine's failures and log-probability shapes are read (issue 17): spec §7's statuses and codes, and
+// How an upstream engine's failures and log-probability shapes are read: spec §7's statuses and codes, and
 // the three shapes engines answer alternatives in (llama-server after sampling, with ids, and OpenAI's legacy text keys).
 import {test} from "node:test";
 import assert from "node:assert/strict";

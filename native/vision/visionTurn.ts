@@ -111,7 +111,7 @@ async function toBindingMessage(message: ChatMessage): Promise<BindingMessage> {
 
 async function toBindingPart(part: ChatContentPart): Promise<MessagePart> {
     if (part.type === "text") return {type: "text", text: part.text};
-    // `detail` is accepted and has no effect (issue 18): the projector decides the image's tokens.
+    // `detail` is accepted and has no effect: the projector decides the image's tokens.
     // A PNG, JPEG or GIF goes as it came; only a WebP is decoded and re-encoded (not base64 back and forth for all).
     const url = part.image_url.url;
     return {type: "image_url", image_url: {url: holdsWebp(url) ? await decodableDataUrl(readImageDataUrl(url, [])) : url}};

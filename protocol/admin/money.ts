@@ -1,5 +1,5 @@
 // Money as integer micro-units (1,000,000 to one currency unit): parsed from and written as decimal text without
-// ever passing through a float, so `0.1 + 0.2` style errors cannot reach a balance (issue 14).
+// ever passing through a float, so `0.1 + 0.2` style errors cannot reach a balance.
 
 export const microsPerUnit = 1_000_000;
 

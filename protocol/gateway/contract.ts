@@ -211,8 +211,8 @@ export type DownloadRequest = {source: string, sha256?: string, fileName?: strin
 export type GatewayState = {
     engine: Omit<EngineStatus, "restarts">,
     /**
-     * `hasKey` on the local profile: a workspace key is chosen for the app's own requests (the engine holds workspaces,
-     * issue 14), and `keyHint` is its public start (`ck_<lookup>_`, as the admin API lists it); its secret never comes back.
+     * `hasKey` on the local profile: a workspace key is chosen for the app's own requests (the engine holds workspaces),
+     * and `keyHint` is its public start (`ck_<lookup>_`, as the admin API lists it); its secret never comes back.
      */
     connections: Array<{id: string, kind: "local" | "remote", name: string, baseUrl?: string, hasKey: boolean, keyHint?: string}>,
     activeConnectionId: string,

@@ -185,7 +185,7 @@ describe("parseResponsesRequest: tools (spec 2.5 in the Responses shapes)", () =
         ]);
     });
 
-    test("a role named after an Object.prototype member is no role (issue 13: \"toString\" was a 500, \"constructor\" a 200)", () => {
+    test("a role named after an Object.prototype member is no role (\"toString\" was a 500, \"constructor\" a 200)", () => {
         for (const role of ["toString", "__proto__", "constructor", "hasOwnProperty", "valueOf"]) {
             const problems = problemsOf({model: "svc-1", input: [{role, content: "Hi"}]});
             assert.ok(problems.some((problem) => problem.startsWith("input[0]: does not match the message item shape")), `${role}: ${problems.join("; ")}`);

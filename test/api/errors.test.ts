@@ -48,7 +48,7 @@ describe("400 invalid_request", () => {
         });
     }
 
-    test("crafted JSON is a 400 naming the field, never a 500 (issue 13, finding 6)", async () => {
+    test("crafted JSON is a 400 naming the field, never a 500", async () => {
         const deep = nestedArraysText(5_000);
         const chat = (change: Record<string, unknown>, raw = deep) => callApi(server, {path: "/chat/completions", body: bodyWithRaw({...validChat, ...change}, "DEEP", raw)});
         assertApiError(await chat({messages: [{role: "DEEP", content: "Hi"}]}), 400, "invalid_request", "invalid_request_error", "messages[0].role");
@@ -74,14 +74,14 @@ describe("400 invalid_request", () => {
         else assert.equal(reply.status, 200, reply.text.slice(0, 300));
     });
 
-    test("responses: a role named after an Object.prototype member is a 400 (issue 13: 500 for toString, 200 for constructor)", async () => {
+    test("responses: a role named after an Object.prototype member is a 400 (500 for toString, 200 for constructor)", async () => {
         for (const role of ["toString", "__proto__", "constructor"]) {
             const reply = await callApi(server, {path: "/responses", body: {model: "svc-1", max_output_tokens: 1, input: [{role, content: "Hi"}]}});
             assertApiError(reply, 400, "invalid_request", "invalid_request_error", "input[0]");
         }
     });
 
-    test("completions: at most 2048 prompts (issue 13: 100,000 were accepted)", async () => {
+    test("completions: at most 2048 prompts (100,000 were accepted)", async () => {
         const reply = await callApi(server, {path: "/completions", body: {...validCompletion, prompt: Array(maxPrompts + 1).fill("Hi")}});
         assertApiError(reply, 400, "invalid_request", "invalid_request_error", "at most 2048 are allowed");
     });

@@ -1,4 +1,4 @@
-// A seeded fuzz of every POST endpoint (issue 13, finding 6): valid bodies of each endpoint with one to three of
+// A seeded fuzz of every POST endpoint: valid bodies of each endpoint with one to three of
 // their values replaced by crafted JSON (nested 5,000 deep, Object.prototype names, huge or wrong-typed values),
 // fields dropped or added, and JSON text cut or corrupted. Every answer must be a client error or a success:
 // a 5xx means a reader crashed on input it should have refused. Deterministic (a fixed seed, a fixed count), and

@@ -1,4 +1,4 @@
-// Hostile inputs against `svc-studio serve` in its own process (issue 13, findings 4 and 5): while a request with a
+// Hostile inputs against `svc-studio serve` in its own process: while a request with a
 // catastrophic schema pattern runs, or a huge body is being refused, other clients are answered within 1 s, and the
 // engine's memory peak stays under 3x the body. The server runs apart from the test's clients, so a stalled event
 // loop shows as slow answers, and its peak RSS is read from /proc/<pid>/status (VmHWM, reset through clear_refs).
@@ -73,7 +73,7 @@ function assertOthersServed({health, chat}: Contended, what: string) {
     assert.ok(chat.ms < 1_000, `${what}: the other client's chat took ${chat.ms.toFixed(0)} ms`);
 }
 
-describe("a catastrophic schema pattern (finding 4)", () => {
+describe("a catastrophic schema pattern", () => {
     test("runs in linear time: other clients are answered within 1 s while it is validated", async () => {
         // V8's backtracking engine doubles its time with every character of a string without "~" (22 characters:
         // 86 ms, 24: 0.33 s, measured), so the 40 to 60 characters the grammar makes the model write would take hours.
@@ -101,7 +101,7 @@ describe("a catastrophic schema pattern (finding 4)", () => {
 
 const question = (index: number) => ({type: "predicate", instructions: `Is statement ${index} true?`});
 
-/** Finding 5's bodies (issue 13 measured: 10 MB chat 3.3 s and +519 MB; 1 MB x 64 questions 33 s and +1.4 GB). */
+/** Bodies that cost the engine dearly before it refused them by size (10 MB chat 3.3 s and +519 MB; 1 MB x 64 questions 33 s and +1.4 GB). */
 const hugeBodies = [
     {what: "a 10 MB chat message", path: "/svc-1/v1/chat/completions",
         body: () => JSON.stringify({model: "svc-1", messages: [{role: "user", content: "hello ".repeat(10_000_000 / 6)}]})},
@@ -113,7 +113,7 @@ const hugeBodies = [
         body: () => JSON.stringify({model: "svc-1-decision", input: "hello ".repeat(7_900_000 / 6), questions: [question(0)]})}
 ];
 
-describe("huge inputs are refused before they are tokenized (finding 5)", () => {
+describe("huge inputs are refused before they are tokenized", () => {
     for (const {what, path, body} of hugeBodies) {
         test(`${what}: a 400 at once, other clients served, RSS peak under 3x the body`, async () => {
             const text = body();
@@ -122,7 +122,7 @@ describe("huge inputs are refused before they are tokenized (finding 5)", () => 
             // is the steady one, a refusal of the same body again (all are printed). The body, its text and the parsed
             // message are 3 copies at once, near 3x already, and a collection that lags behind a refusal adds another
             // (seen once in many runs: +32.4 MB for 9.5 MB, against +19.2 MB otherwise): the steady figure is the
-            // lowest of up to 3 further refusals. Issue 13's finding grew by 50x.
+            // lowest of up to 3 further refusals.
             const first = await whileInFlight(path, text);
             const again: Contended[] = [];
             while (again.length < 3 && !again.some((run) => run.peakGrowth < 3 * bytes)) again.push(await whileInFlight(path, text));

@@ -1,4 +1,4 @@
-// The local engine's label mass (issue 15, `x_svc.label_mass`) checked against an independent softmax over the
+// The local engine's label mass (`x_svc.label_mass`) checked against an independent softmax over the
 // full vocabulary's logits: the same GGUF loaded in-process, each question's first round tokenized by the
 // engine's prompt builders and evaluated fresh, every token's logit read back and softmaxed here, the label ids'
 // probabilities summed and averaged over the two option orders, then compared with what the server answered (to

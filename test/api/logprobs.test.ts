@@ -1,4 +1,4 @@
-// Token probabilities (issue 15): logprobs and top_logprobs on chat completions (stream or not), legacy completions'
+// Token probabilities: logprobs and top_logprobs on chat completions (stream or not), legacy completions'
 // logprobs with echo, and logit_bias on both, through the official openai client and the real server.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Token probabilities on a thinking model (issue 15): reasoning tokens are never scored, only the answer's, with
+// Token probabilities on a thinking model: reasoning tokens are never scored, only the answer's, with
 // the tiny fixture built with a `<think>` template (its random weights think until the budget closes the thought).
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";

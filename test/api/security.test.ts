@@ -1,4 +1,4 @@
-// Issue 13, findings 1-3, against real processes: the engine that `npm run web` launches (a per-launch key handed down
+// The engine's browser and key policy against real processes: the engine that `npm run web` launches (a per-launch key handed down
 // by environment, loopback only), the gateway's proxy against SSRF (a canary server on loopback counts the requests
 // that reach it), and refused 70 MB uploads, with the `serve` child's RSS read from /proc while they are sent.
 import {after, before, describe, test} from "node:test";
@@ -54,7 +54,7 @@ function rssBytes(pid: number): number {
     return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
 }
 
-describe("the engine launched by npm run web (finding 1)", () => {
+describe("the engine launched by npm run web", () => {
     test("listens on loopback, requires its per-launch key, which is in its environment and not on its command line", async () => {
         assert.match(engineUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
         const argv = procStrings(enginePid, "cmdline");
@@ -82,7 +82,7 @@ describe("the engine launched by npm run web (finding 1)", () => {
     });
 });
 
-describe("the gateway's /local and /remote proxies (finding 2)", () => {
+describe("the gateway's /local and /remote proxies", () => {
     test("forward no crafted path to another host: the canary counts zero hits", async (t) => {
         const elsewhere = `127.0.0.1:${canaryPort}`;
         const probes = [`//${elsewhere}/x`, `/\\${elsewhere}/x`, `/\\\\${elsewhere}/x`, `/%2f%2f${elsewhere}/x`, `/%2F%2F${elsewhere}/x`,
@@ -155,7 +155,7 @@ async function hostileUpload(headers: Record<string, string>, path = "/svc-1/v1/
     return {...answer, written, ms: performance.now() - startedAt, rssGrowth: peak - baseline};
 }
 
-describe("refused uploads are not read (finding 3)", () => {
+describe("refused uploads are not read", () => {
     const describeUpload = (result: UploadResult) =>
         `${result.status} ${result.code}: handed ${(result.written / mib).toFixed(1)} MiB to the socket in ${result.ms.toFixed(0)} ms, ` +
         `engine RSS +${(result.rssGrowth / mib).toFixed(2)} MiB`;

@@ -1,4 +1,4 @@
-// Workspace mode (issue 14) on the real server, a real SQLite file and the openai client: every status row of
+// Workspace mode on the real server, a real SQLite file and the openai client: every status row of
 // spec §7 that the service side adds (401, 402, 429 rate_limit_exceeded) and the charging rules of §2.3 and §7.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-// Issue 14, crash safety: `svc-studio serve` in its own process, SIGKILLed 10 times at random points under load and
+// Crash safety: `svc-studio serve` in its own process, SIGKILLed 10 times at random points under load and
 // started again on the same data folder. Usage is committed before a response's last bytes, in one transaction with
 // the balance change, so every answer a client received whole is in the ledger, exactly once, and each balance
 // still equals its credits less its charges.

@@ -1,4 +1,4 @@
-// Issue 14, exactness under load: 200 concurrent mixed requests (chat, streamed chat, completions, decisions)
+// Exactness under load: 200 concurrent mixed requests (chat, streamed chat, completions, decisions)
 // over 3 keys in 2 workspaces. The ledger must add up to exactly the usage the responses reported, and each
 // balance to its credits less that cost: no charge lost, doubled or raced.
 import {after, before, test} from "node:test";

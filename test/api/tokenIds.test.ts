@@ -1,4 +1,4 @@
-// The local-only token id readout (issue 15): `x_svc: {token_ids: true}` adds each scored token's and alternative's
+// The local-only token id readout: `x_svc: {token_ids: true}` adds each scored token's and alternative's
 // id to chat and legacy completions logprobs, through the official openai client and the real server. The ids must
 // be the tokenizer's own (the app builds logit_bias entries from them), and absent unless asked for.
 import {after, before, describe, test} from "node:test";

@@ -1,4 +1,4 @@
-// `svc-studio serve --upstream` (issue 17) in front of a real third-party engine: llama.cpp's llama-server, built
+// `svc-studio serve --upstream` in front of a real third-party engine: llama.cpp's llama-server, built
 // from the llama.cpp source node-llama-cpp bundles, serving the project's tiny GGUF. Between them a loopback TCP
 // proxy shows what crosses the wire: refused requests never do, an engine that is down and back, a slow engine
 // whose request the front cancels when its client times out. The chat family goes through the official openai

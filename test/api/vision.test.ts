@@ -1,4 +1,4 @@
-// Images on the real local server with a vision model (issue 18): the project's tiny text model plus its tiny
+// Images on the real local server with a vision model: the project's tiny text model plus its tiny
 // random-weight projector (test/fixtures/gguf/buildTinyMmproj.ts), read by @fugood/llama.node's libmtmd. Chat,
 // Responses and decisions answer with images; image tokens count as input; bad images keep the spec's errors.
 import {after, before, describe, test} from "node:test";

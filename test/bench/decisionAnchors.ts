@@ -13,7 +13,7 @@ const sentence = "Once upon a time there was a little girl named Lily who liked 
 const colours = ["red", "green", "blue", "yellow"];
 
 /**
- * Issue 16, decisions in questions/s on one document and one question set, in process:
+ * Decisions in questions/s on one document and one question set, in process:
  * (a) node-llama-cpp's own `LlamaDecisionContext` (yes/no as its "noul" questions, choices as "choice"), with its
  * default 4 parallel question sequences; (b) our engine with one option order, as node-llama-cpp asks; (c) our
  * product default, both option orders averaged. Against two prefill bounds, when llama-bench is built (`tools`):

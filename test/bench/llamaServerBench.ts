@@ -39,7 +39,7 @@ async function startOurs(modelPath: string, threads: number, gpu: LlamaCppTools[
 type Usage = {prompt_tokens: number, completion_tokens: number};
 
 /**
- * Issue 16: generation against llama-server on the same model and threads, 1 and 4 concurrent clients, greedy
+ * Generation against llama-server on the same model and threads, 1 and 4 concurrent clients, greedy
  * `/v1/completions` of `maxTokens`; then time to first token and prompt processing on a ~2,000-token prompt, and
  * llama-bench's kernel rates for reference. Rounds interleave the two servers and the reported ratio is the median
  * of per-round ratios, so the shared machine's drift hits both sides of a round alike.

@@ -6,7 +6,7 @@ const maxTokens = 64;
 const prompt = "Once upon a time, there was a little girl named Lily. She";
 
 /**
- * Issue 15: what token probabilities cost. The same 64-token greedy completions without logprobs, with
+ * What token probabilities cost. The same 64-token greedy completions without logprobs, with
  * `logprobs: 5`, and with `logprobs: 5, echo: true`, in interleaved rounds on one server; prints tokens/s and
  * each scored case's median per-round ratio to the plain one. The plain path's own speed is the HTTP
  * comparison's (b/a) above, which must not move: a request without logprobs computes nothing extra.

@@ -13,7 +13,7 @@ import {median} from "./measure.ts";
 import {createJsonPoster} from "./postJson.ts";
 
 /**
- * Issue 14 benchmark: what workspace mode costs per request. Two `serve` processes on the same model, one whose
+ * Benchmark: what workspace mode costs per request. Two `serve` processes on the same model, one whose
  * data folder holds no workspace (open: the gate only counts metrics) and one in workspace mode (key lookup and
  * hash, workspace, price and rate-limit reads, hold, and the charge's SQLite transaction before the answer). The
  * same request goes to each in turn, alternating which goes first, so the shared VM's drift hits both alike.

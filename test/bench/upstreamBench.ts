@@ -12,7 +12,7 @@ const text = Array.from({length: 12}, () => "Once upon a time there was a little
 type DecisionReply = {answers: unknown[], usage: {input_tokens: number}};
 
 /**
- * Issue 17's benchmark: decision questions per second through `svc-studio serve --upstream` in front of llama.cpp's
+ * Benchmark: decision questions per second through `svc-studio serve --upstream` in front of llama.cpp's
  * llama-server against the local engine, the same model file and threads, each server in its own process. One
  * request of 64 questions (half yes/no, half 4-option choice) on a ~300-token input; rounds alternate, median kept.
  * The front sends each round as its own one-token completion (token ids, logit_bias, post-sampling probabilities),

@@ -1,4 +1,4 @@
-// Crafted JSON for the hostile-input tests (issue 13, finding 6): values nested far deeper than any real request.
+// Crafted JSON for the hostile-input tests: values nested far deeper than any real request.
 
 /**
  * The JSON text of `leaf` inside `depth` nested arrays. Built as text: JSON.stringify of a value nested 5,000 deep

@@ -1,4 +1,4 @@
-// Issue 13, finding 1, from a real browser: a page on another origin tries to use the engine that `npm run web`
+// From a real browser: a page on another origin tries to use the engine that `npm run web`
 // launches, a keyless engine, and one started with --api-key. The page's names (evil.example, allowed.example) are
 // mapped to 127.0.0.1 with Chromium's --host-resolver-rules, so no network is needed. Chromium's own Local Network
 // Access checks are off: they would block some of these requests in the browser, and the engine must hold without

@@ -1,4 +1,4 @@
-// The Decision studio's label mass (issue 15) against the real gateway and engines, driven in Chromium: on the local
+// The Decision studio's label mass against the real gateway and engines, driven in Chromium: on the local
 // engine the studio asks for `x_svc.label_mass` and every answer card shows it, with a warning below 0.5; on a remote
 // connection the local-only field is never sent and the cards show no mass. The remote is a second engine behind a
 // key (the gateway's env profile), which would accept the field: what is checked is that the app does not send it.

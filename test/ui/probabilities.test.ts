@@ -1,4 +1,4 @@
-// The playgrounds' probabilities view (issue 15) against the real gateway and engine, driven in Chromium: in the
+// The playgrounds' probabilities view against the real gateway and engine, driven in Chromium: in the
 // completions, Responses and chat playgrounds the token view appears when logprobs are asked for, a token's alternatives show on hover and on focus, and a
 // logit_bias entry in the parameters panel changes the output; the token id readout fills logit_bias, and "Score this
 // text" shades the prompt's own tokens. Screenshots go to test-artifacts/ui.

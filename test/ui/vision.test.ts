@@ -1,4 +1,4 @@
-// Images on the local engine, from a user's side (issue 18): the app's engine runs the tiny vision fixture (a model
+// Images on the local engine, from a user's side: the app's engine runs the tiny vision fixture (a model
 // with its projector beside it, found by `serve --model`), so an image attached in the chat and Responses playgrounds
 // and in the decision studio is read locally; the Engine and Models screens say the loaded model can see. A copy of
 // the model without its projector, loaded from the library, cannot: the page says so before anything is sent.

@@ -1,4 +1,4 @@
-// The Workspace screen (issue 14) against the real gateway and engine, driven in Chromium: the local engine becomes a
+// The Workspace screen against the real gateway and engine, driven in Chromium: the local engine becomes a
 // team server, the app's own chat runs on a workspace key chosen there, the usage report shows that chat's tokens,
 // and revoking the key stops the app's requests with a message that says what to do.
 import {after, before, describe, test} from "node:test";

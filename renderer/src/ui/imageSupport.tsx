@@ -1,5 +1,5 @@
 // Whether the connection a request goes to reads images, said next to the attached images before anything is sent:
-// the local engine reads them only when its model was loaded with a vision projector (mmproj, issue 18); without
+// the local engine reads them only when its model was loaded with a vision projector (mmproj); without
 // one it answers 400 ("cannot read images"), which the page would otherwise show only after the run.
 import type {Connection, EngineState} from "../gateway/types.ts";
 import {fileNameOf} from "../../../base/common/fileNameOf.ts";

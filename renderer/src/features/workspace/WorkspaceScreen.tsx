@@ -1,4 +1,4 @@
-// The Workspace screen (issue 14): the local engine as a team server. Organizations and workspaces, a workspace's
+// The Workspace screen: the local engine as a team server. Organizations and workspaces, a workspace's
 // balance, keys (and which one this app uses), prices, rate limits and usage, all through the engine's admin API.
 import {useState} from "react";
 import type {Organization, Workspace} from "../../../../protocol/admin/contract.ts";

@@ -19,7 +19,7 @@ export const useCodeKeyStore = create<CodeKeyState>()(persist((set) => ({
 }), {name: "svc-studio-code-key", storage: createJSONStorage(() => appDataStorage), partialize: (state) => ({key: state.key == null ? null : {name: state.key.name, hint: state.key.hint}})}));
 
 /**
- * What to do about a 401 from the app's own engine: once it holds workspaces (issue 14) it wants a workspace key, which
+ * What to do about a 401 from the app's own engine: once it holds workspaces it wants a workspace key, which
  * the user chooses on the Workspace screen. Undefined for any other error, and for remote connections.
  */
 export function workspaceKeyAdvice(error: ErrorInfo, connection: {kind: "local" | "remote", hasKey: boolean, keyHint?: string}): string | undefined {
