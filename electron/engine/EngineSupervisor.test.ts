@@ -141,13 +141,15 @@ test("a port taken while the engine loads is the same clear error, not the engin
     const port = await freePort();
     const supervisor = supervise({modelPath: tinyModel, port});
     let taken: ReturnType<typeof holdPort> | undefined;
+    after(async () => {
+        const server = await taken;
+        await new Promise((resolve) => server == null ? resolve(undefined) : server.close(resolve));
+    });
     // Another program takes the port after the supervisor's check, while the engine loads its model.
     supervisor.on("status", (status) => {
         if (status.status === "starting") taken ??= holdPort(port);
     });
     await assert.rejects(supervisor.start(), new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program`));
-    const server = await taken!;
-    await new Promise((resolve) => server.close(resolve));
     assert.equal(supervisor.status().status, "crashed");
     assert.doesNotMatch(supervisor.status().error!, /EADDRINUSE/);
 });
