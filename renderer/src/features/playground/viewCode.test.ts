@@ -14,8 +14,10 @@ const state = (active: string, engine: GatewayState["engine"] = {status: "runnin
     mode: "web"
 });
 
-test("local: the engine's own URL from the gateway state, else the CLI default", () => {
+test("local: the engine's own URL from the gateway state, its kept port while stopped, else the CLI default", () => {
     assert.equal(apiBaseUrl(state("local", {status: "running", url: "http://127.0.0.1:41234"})), "http://127.0.0.1:41234/svc-1/v1");
+    // A stopped engine starts again on its kept port: a snippet copied now still works then.
+    assert.equal(apiBaseUrl(state("local", {status: "stopped", port: 8123})), "http://127.0.0.1:8123/svc-1/v1");
     assert.equal(apiBaseUrl(state("local")), "http://127.0.0.1:8080/svc-1/v1");
     assert.equal(apiBaseUrl(undefined), "http://127.0.0.1:8080/svc-1/v1");
 });

@@ -2,6 +2,7 @@
 // for the playgrounds and the Decision studio alike.
 import type {JsonBody} from "../../../../client/sdk/index.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
+import {engineAddress} from "../../gateway/engineAddress.ts";
 import type {GatewayState} from "../../gateway/types.ts";
 
 export type Endpoint = "chat" | "responses" | "completions" | "decisions" | "systemone";
@@ -29,7 +30,7 @@ export const endpointPath: Record<Endpoint, string> = {
     systemone: "/systemone"
 };
 
-/** Where a script reaches the local engine when the gateway does not say: the CLI's default port. */
+/** Where a script reaches the local engine when the gateway does not say (no state yet, or a port picked at each start): the CLI's default port. */
 export const defaultLocalEngineUrl = "http://127.0.0.1:8080";
 
 /**
@@ -43,9 +44,9 @@ export function apiBaseUrl(state: GatewayState | undefined, endpoint: Endpoint =
     return `${root.replace(/\/+$/, "")}/${decisionEndpoints.has(endpoint) ? modelIds.decision : modelIds.chat}/v1`;
 }
 
+/** The engine's URL while it runs, else where it listens once started: its port is kept across restarts. */
 function localEngineUrl(state: GatewayState | undefined): string {
-    const engine = state?.engine;
-    return engine?.url ?? defaultLocalEngineUrl;
+    return (state?.engine != null ? engineAddress(state.engine) : undefined) ?? defaultLocalEngineUrl;
 }
 
 const keepChars = 24;
