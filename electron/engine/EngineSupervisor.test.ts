@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {after, test} from "node:test";
 import {fileURLToPath} from "node:url";
+import {isAlive} from "../../test/support/isAlive.ts";
 import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {EngineSupervisor} from "./EngineSupervisor.ts";
 import {waitForStatus} from "../../test/support/gateway/waitForStatus.ts";
@@ -16,15 +17,6 @@ function supervise(options: ConstructorParameters<typeof EngineSupervisor>[0]) {
     const supervisor = new EngineSupervisor({threads: 1, gpu: "off", ...options});
     supervisors.push(supervisor);
     return supervisor;
-}
-
-function isAlive(pid: number): boolean {
-    try {
-        process.kill(pid, 0);
-        return true;
-    } catch {
-        return false;
-    }
 }
 
 test("starts the real engine, restarts it after kill -9, and stop leaves no child", async () => {

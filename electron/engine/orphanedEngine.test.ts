@@ -3,19 +3,11 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 import {fileURLToPath} from "node:url";
+import {isAlive} from "../../test/support/isAlive.ts";
 import {ensureTinyGguf} from "../../test/fixtures/gguf/ensureTinyGguf.ts";
 import {startProcess} from "../../test/ui/utils/startProcess.ts";
 
 const parentScript = fileURLToPath(new URL("../../test/support/gateway/superviseEngine.ts", import.meta.url));
-
-function isAlive(pid: number): boolean {
-    try {
-        process.kill(pid, 0);
-        return true;
-    } catch {
-        return false;
-    }
-}
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
