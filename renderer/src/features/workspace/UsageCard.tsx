@@ -7,6 +7,7 @@ import {formatMoney} from "../../../../protocol/admin/money.ts";
 import {usageCsv} from "../../../../protocol/admin/usageCsv.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {downloadFile} from "../../ui/browser.ts";
+import {chartName} from "../../ui/chartName.ts";
 import {seriesColors, type UsageMetric, type UsageSplit, usageChart, usageGroupBy, usageTotals} from "./usage.ts";
 import {useKeys, useUsage} from "./workspaceData.ts";
 
@@ -37,7 +38,8 @@ export function UsageCard({workspace}: {workspace: Workspace}) {
                 : <>
                     <div className="usage-chart" data-testid="usage-chart">
                         <ResponsiveContainer width="100%" height="100%">
-                            <BarChart data={chart.points} margin={{top: 8, right: 8, bottom: 0, left: 8}}>
+                            <BarChart data={chart.points} margin={{top: 8, right: 8, bottom: 0, left: 8}}
+                                {...chartName(`${metric === "cost" ? "Cost" : "Tokens"} per day, stacked by ${split}; the table below lists each ${split}'s totals`)}>
                                 <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
                                 <XAxis dataKey="day" tick={{fill: "var(--muted)", fontSize: 11}} />
                                 <YAxis tick={{fill: "var(--muted)", fontSize: 11}} tickFormatter={format} width={metric === "cost" ? 72 : 56} />
