@@ -15,6 +15,7 @@ import {controlsOutside} from "./utils/controlsOutside.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {accessibilityViolations} from "./utils/layoutChecks.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
@@ -169,6 +170,9 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         await page.getByTestId("usage-split-model").click();
         await expectText(page.getByTestId("usage-row"), /^svc-1/);
         await screenshot(page, "workspace-usage");
+        // The chart is a named image, and the screen with its data has no serious accessibility violation.
+        assert.match(await page.locator("[data-testid=usage-chart] svg[role=img]").first().getAttribute("aria-label") ?? "", /per day, stacked by/);
+        assert.deepEqual(await accessibilityViolations(page), []);
 
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("usage-csv").click()]);
         const csv = await readFile(await download.path(), "utf8");
