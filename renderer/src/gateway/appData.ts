@@ -102,6 +102,8 @@ async function send(key: string, closing: boolean): Promise<void> {
             keepalive: closing && new TextEncoder().encode(text ?? "").length < keepaliveMaxBytes
         });
         if (!response.ok) throw await readApiError(response);
+        // Read to its end: a body left unread holds its connection (and Chromium keeps the request pending).
+        await response.arrayBuffer();
         if (useAppDataStatus.getState().problems.settings !== undefined) reportAppDataProblem("settings", null);
     } catch (error) {
         unsent.add(key);
