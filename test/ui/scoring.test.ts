@@ -13,6 +13,7 @@ import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually} from "./utils/expect.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
+import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {gridColumn, openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
@@ -66,12 +67,7 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-scoring-"));
         gateway = await startWebGateway({model: await ensureTinyGguf()});
         browser = await launchChromium();
-        const context = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "dark", acceptDownloads: true});
-        page = await context.newPage();
-        page.on("pageerror", (error) => pageErrors.push(error.message));
-        page.on("console", (message) => {
-            if (message.type() === "error") pageErrors.push(message.text());
-        });
+        page = await newAppPage(browser, pageErrors);
         await page.goto(gateway.url);
         await openQuestionSetFile(page, scratch, "review-labels.questions.json", questionSet);
         await page.getByTestId("nav-scoring").click();

@@ -14,6 +14,7 @@ import type {Browser, Page, Request} from "playwright-core";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
+import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {gridColumn, openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
@@ -61,12 +62,7 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
         scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-scoring-numbers-"));
         gateway = await startWebGateway({model: await ensureTinyGguf()});
         browser = await launchChromium();
-        const context = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "dark", acceptDownloads: true});
-        page = await context.newPage();
-        page.on("pageerror", (error) => pageErrors.push(error.message));
-        page.on("console", (message) => {
-            if (message.type() === "error") pageErrors.push(message.text());
-        });
+        page = await newAppPage(browser, pageErrors);
         page.on("request", (request: Request) => {
             if (request.method() === "POST" && request.url().endsWith("/v1/decisions")) sent.push(request.postDataJSON());
         });
