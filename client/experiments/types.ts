@@ -1,0 +1,211 @@
+import type {QuestionSet, StoredResponse} from "../scoring/questions.ts";
+import type {CellValue, InputMapping, SheetRow} from "../scoring/types.ts";
+
+// Shapes of an experiment: a dataset (or a sample of it) × two or more variants, each variant a saved version of a
+// prompt or question set sent to a connection and model with parameters. These are the file format that the app
+// exports and `svc-studio eval` reads (format "svc-experiment", version 1), and the results both of them store.
+
+/** A column's type as read from the file: CSV numbers are typed when every non-empty cell reads as one. */
+export type ColumnType = "string" | "number" | "boolean";
+
+/**
+ * A dataset: named, typed columns and its rows. `labelColumns` hold the expected values (never sent to a model
+ * unless a variant's input names them); `inputColumns` are the columns the model sees when a variant sends the
+ * row as JSON (default: every column but the labels).
+ */
+export type Dataset = {
+    id: string,
+    name: string,
+    columns: string[],
+    columnTypes: ColumnType[],
+    rows: SheetRow[],
+    labelColumns: string[],
+    inputColumns: string[],
+    createdAt: number,
+    updatedAt: number
+};
+
+/** Which rows of the dataset an experiment runs on. Indexes are 0-based positions in `Dataset.rows`. */
+export type Sample =
+    | {kind: "all"}
+    | {kind: "first", n: number}
+    | {kind: "random", n: number, seed: number}
+    | {kind: "filter", column: string, op: "equals" | "not_equals" | "contains", value: string};
+
+/** A chat or Responses prompt as its playground sends it; `{{column}}` anywhere in its strings takes the row's cell. */
+export type ChatPrompt = {
+    kind: "chat",
+    endpoint: "chat" | "responses",
+    /** The request body without `model` and `stream`: messages / input, instructions, tools, tool_choice,
+     * response_format, and every parameter (temperature, max_tokens, seed, ...), in the endpoint's wire shape. */
+    body: Record<string, unknown>
+};
+
+/** A question set asked of each row: the row goes in through `input` (a template or the row's JSON). */
+export type DecisionPrompt = {
+    kind: "decision",
+    questionSet: QuestionSet,
+    input: InputMapping
+};
+
+export type PromptVersionBody = ChatPrompt | DecisionPrompt;
+
+/** One saved version of a prompt or question set: versions of one item share `itemId` and count up from 1. */
+export type PromptVersion = {
+    itemId: string,
+    itemName: string,
+    version: number,
+    note: string,
+    createdAt: number,
+    prompt: PromptVersionBody
+};
+
+/**
+ * Where a variant's requests go. In a file: a base URL and, optionally, the environment variable holding its key
+ * (never the key itself). In the app: `local` (its engine) or a saved remote profile's id, resolved by the gateway.
+ */
+export type ConnectionRef = {baseUrl: string, apiKeyEnv?: string} | {profile: string};
+
+/** Prices per million tokens, in the workspace's currency units, for the cost column. */
+export type Prices = {inputPerMillion: number, outputPerMillion: number};
+
+/** A variant: a version, sent to a connection and model, with parameters that override the version's own. */
+export type Variant = {
+    /** Short name shown as the matrix's column ("A", "v2 on 4B", ...); unique in an experiment. */
+    name: string,
+    version: PromptVersion,
+    connection: ConnectionRef,
+    /** Model id for chat variants (the decision endpoints have one model). */
+    model?: string,
+    params?: Record<string, unknown>,
+    /** Prices for the cost column; without them the local engine's workspace prices, else no cost is shown. */
+    prices?: Prices
+};
+
+/** A check of a chat variant's reply. `column` names the dataset column holding the expected value. */
+export type Check =
+    | {kind: "equals", column: string, caseSensitive?: boolean}
+    | {kind: "contains", column: string, caseSensitive?: boolean}
+    | {kind: "regex", pattern: string, flags?: string}
+    | {kind: "is_json"}
+    | {kind: "json_schema", schema: Record<string, unknown>}
+    /**
+     * A yes/no decision question graded on the reply: `template` renders the decision's input with `{{reply}}` and
+     * any `{{column}}`; the row's grade is P(yes). `threshold` (default 0.5) decides pass / fail.
+     */
+    | {kind: "grader", name: string, question: string, template: string, connection?: ConnectionRef, threshold?: number};
+
+/** The experiment file (`*.svc-experiment.json`), as the app exports it and `svc-studio eval` runs it. */
+export type ExperimentSpec = {
+    format: "svc-experiment",
+    version: 1,
+    id: string,
+    name: string,
+    /** The dataset inline, or a CSV/XLSX file (relative to the experiment file) with its label and input columns. */
+    dataset: Dataset | {file: string, sheet?: string, labelColumns: string[], inputColumns?: string[]},
+    sample: Sample,
+    variants: Variant[],
+    /** Chat variants: checks on every row. Decision variants are scored against the label columns. */
+    checks: Check[],
+    /** Seed of the bootstrap and of random samples. */
+    seed: number,
+    /** Requests in flight at once across variants; default 4. */
+    concurrency?: number,
+    createdAt: number
+};
+
+/** A check's outcome on one reply: `score` 0..1 (grader: P(yes)), `pass` at its threshold. */
+export type CheckResult = {name: string, pass: boolean, score: number, detail?: string};
+
+export type CellUsage = {promptTokens: number, completionTokens: number, totalTokens: number};
+
+/** The outcome of one (row, variant) cell, stored once; a finished cell is never sent again. */
+export type CellResult = {
+    rowIndex: number,
+    variant: number,
+    ok: boolean,
+    /** The request body exactly as sent (the row's values filled in). */
+    request: Record<string, unknown>,
+    /** Decision variants: the answers as stored by scoring; chat variants: the whole completion / response. */
+    response?: StoredResponse | Record<string, unknown>,
+    /** Chat variants: the reply's text. */
+    reply?: string,
+    checks?: CheckResult[],
+    error?: {status: number | null, code: string, message: string},
+    usage?: CellUsage,
+    latencyMs: number,
+    attempts: number,
+    completedAt: number
+};
+
+/** A labelled value per row and label column, as the metrics read it. */
+export type LabelRow = Record<string, CellValue>;
+
+/**
+ * Metric keys. Decision variants, per question: accuracy, macro_f1, brier, log_loss, ece, auc (yes/no questions),
+ * mae (score questions), each with and without the question set's saved calibration. Chat variants: pass_rate
+ * (every check passed) and one `check:<name>` per check (mean score; a grader's mean P(yes)).
+ */
+export type MetricKey = "accuracy" | "macro_f1" | "brier" | "log_loss" | "ece" | "auc" | "mae" | "pass_rate" | `check:${string}`;
+
+/** One number of the matrix: a metric of one variant on one question (decision) or over the checks (chat). */
+export type MetricValue = {
+    metric: MetricKey,
+    /** The question's name for decision metrics; absent for chat metrics. */
+    question?: string,
+    calibrated: boolean,
+    /** Null when undefined on the data (an AUC without both classes). */
+    value: number | null,
+    /** Rows it was computed on (labelled, answered). */
+    n: number
+};
+
+export type VariantSummary = {
+    variant: number,
+    name: string,
+    /** Cells with a result / cells in the experiment for this variant. */
+    done: number,
+    total: number,
+    errors: number,
+    metrics: MetricValue[],
+    usage: CellUsage,
+    /** Null when no prices apply. */
+    cost: number | null,
+    latencyP50Ms: number | null,
+    latencyP95Ms: number | null
+};
+
+/**
+ * B's metric less A's over the rows both answered, with a paired, seeded bootstrap 95% interval; McNemar's exact
+ * test for accuracy-like metrics (correct / pass per row). `better` is the variant whose side the whole interval
+ * lies on (taking lower-is-better metrics into account), else null: "no clear difference".
+ */
+export type Difference = {
+    metric: MetricKey,
+    question?: string,
+    calibrated: boolean,
+    a: number,
+    b: number,
+    n: number,
+    delta: number | null,
+    low: number | null,
+    high: number | null,
+    better: number | null,
+    mcnemar?: {onlyA: number, onlyB: number, pValue: number},
+    /** "B is better by 0.06 (0.02 to 0.10)" or "no clear difference on 50 rows". */
+    verdict: string
+};
+
+/** A row where the variants disagree or one is wrong, sorted by `size` (the largest spread of a score first). */
+export type Disagreement = {
+    rowIndex: number,
+    size: number,
+    cells: Array<{variant: number, summary: string, correct: boolean | null, score: number | null}>
+};
+
+export type ExperimentSummary = {
+    rows: number,
+    variants: VariantSummary[],
+    differences: Difference[],
+    disagreements: Disagreement[]
+};
