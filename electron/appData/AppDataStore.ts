@@ -21,7 +21,9 @@ export const appDataBodyLimits: Partial<Record<GatewayRouteName, number>> = {
     putAppDocument: appDataLimits.maxDocumentBytes + envelopeBytes,
     addRun: appDataLimits.maxHistoryEntryBytes + envelopeBytes,
     createScoringJob: appDataLimits.maxJobTableBytes + appDataLimits.maxJobRecordBytes + envelopeBytes,
-    addScoringResult: appDataLimits.maxRowResultBytes + envelopeBytes
+    addScoringResult: appDataLimits.maxRowResultBytes + envelopeBytes,
+    createExperiment: appDataLimits.maxJobTableBytes + appDataLimits.maxJobRecordBytes + envelopeBytes,
+    addExperimentCell: appDataLimits.maxRowResultBytes + envelopeBytes
 };
 
 /** A temporary file this old is what a crash left of an atomic write, not a write under way. */
@@ -38,6 +40,8 @@ export class AppDataStore {
     public readonly documents: DocumentStore;
     public readonly history: HistoryStore;
     public readonly jobs: ScoringJobStore;
+    /** Experiments, kept as scoring jobs are: the dataset as the table, one result line per (row, variant) cell. */
+    public readonly experiments: ScoringJobStore;
     private swept: Promise<void> | null = null;
 
     public constructor(dir: string) {
@@ -45,6 +49,7 @@ export class AppDataStore {
         this.documents = new DocumentStore(path.join(this.dir, "documents"));
         this.history = new HistoryStore(path.join(this.dir, "history"));
         this.jobs = new ScoringJobStore(path.join(this.dir, "scoring-jobs"));
+        this.experiments = new ScoringJobStore(path.join(this.dir, "experiments"), appDataLimits.maxSavedExperiments);
     }
 
     /** The app-data routes, by name (protocol/gateway/routes.ts). */
@@ -59,30 +64,9 @@ export class AppDataStore {
         addRun: async ({readBody}) => ok({removed: await this.history.add(await readBody() as SavedRun)}),
         deleteRun: async ({params}) => ok({deleted: await this.history.remove(paramName("the run id", params.id))}),
         clearHistory: async () => ok({deleted: await this.history.clear()}),
-        scoringJobs: async () => ok({jobs: await this.jobs.listInfo()}),
-        createScoringJob: async ({readBody}) => {
-            const body = readObject(await readBody(), []);
-            if (body.table === undefined) throw new GatewayError(400, "invalid_request", "invalid_request_error", "table: is required");
-            return {status: 201, body: {removed: await this.jobs.create(body.record as JobRecord, body.table)}};
-        },
-        scoringJob: async ({params}) => {
-            const jobId = paramName("the job id", params.id);
-            const record = await this.jobs.getJob(jobId);
-            if (record === null) throw new GatewayError(404, "job_not_found", "invalid_request_error", `no job ${jobId}`);
-            const [table, results] = await Promise.all([this.jobs.getTable(jobId), this.jobs.readResults(jobId)]);
-            return ok({record: record as SavedJobRecord, table, results});
-        },
-        updateScoringJob: async ({params, readBody}) =>
-            ok({record: await this.jobs.update(paramName("the job id", params.id), await readBody() as Partial<JobRecord>)}),
-        addScoringResult: async ({params, readBody}) =>
-            ok({stored: await this.jobs.putResult(paramName("the job id", params.id), await readBody() as RowResult)}),
+        ...jobHandlers(() => this.jobs, {list: "scoringJobs", create: "createScoringJob", get: "scoringJob", update: "updateScoringJob", add: "addScoringResult", remove: "deleteScoringJob"}),
         deleteScoringErrors: async ({params}) => ok({deleted: await this.jobs.deleteErrors(paramName("the job id", params.id))}),
-        deleteScoringJob: async ({params}) => {
-            const jobId = paramName("the job id", params.id);
-            const existed = await this.jobs.getJob(jobId) !== null;
-            await this.jobs.deleteJob(jobId);
-            return ok({deleted: existed});
-        }
+        ...jobHandlers(() => this.experiments, {list: "experiments", create: "createExperiment", get: "experiment", update: "updateExperiment", add: "addExperimentCell", remove: "deleteExperiment"})
     });
 
     /**
@@ -103,8 +87,8 @@ export class AppDataStore {
 
     private async sweep() {
         const folders = [path.join(this.dir, "documents"), path.join(this.dir, "history")];
-        const jobs = path.join(this.dir, "scoring-jobs");
-        for (const name of await readdir(jobs).catch(() => [] as string[])) folders.push(path.join(jobs, name));
+        for (const jobs of [path.join(this.dir, "scoring-jobs"), path.join(this.dir, "experiments")])
+            for (const name of await readdir(jobs).catch(() => [] as string[])) folders.push(path.join(jobs, name));
         for (const folder of folders) {
             for (const name of await readdir(folder).catch(() => [] as string[])) {
                 if (!name.endsWith(".tmp")) continue;
@@ -114,6 +98,38 @@ export class AppDataStore {
             }
         }
     }
+}
+
+type JobRouteNames = {list: GatewayRouteName, create: GatewayRouteName, get: GatewayRouteName, update: GatewayRouteName, add: GatewayRouteName, remove: GatewayRouteName};
+
+/** The routes of one job store (scoring jobs, experiments): list, create with its table, read whole, update, add a result, delete. */
+function jobHandlers(storeOf: () => ScoringJobStore, names: JobRouteNames): GatewayHandlers {
+    // The store is read when a call comes: these handlers are built before the constructor has made the stores.
+    return {
+        [names.list]: async () => ok({jobs: await storeOf().listInfo()}),
+        [names.create]: async ({readBody}: GatewayCall) => {
+            const body = readObject(await readBody(), []);
+            if (body.table === undefined) throw new GatewayError(400, "invalid_request", "invalid_request_error", "table: is required");
+            return {status: 201, body: {removed: await storeOf().create(body.record as JobRecord, body.table)}};
+        },
+        [names.get]: async ({params}: GatewayCall) => {
+            const jobId = paramName("the job id", params.id);
+            const record = await storeOf().getJob(jobId);
+            if (record === null) throw new GatewayError(404, "job_not_found", "invalid_request_error", `no job ${jobId}`);
+            const [table, results] = await Promise.all([storeOf().getTable(jobId), storeOf().readResults(jobId)]);
+            return ok({record: record as SavedJobRecord, table, results});
+        },
+        [names.update]: async ({params, readBody}: GatewayCall) =>
+            ok({record: await storeOf().update(paramName("the job id", params.id), await readBody() as Partial<JobRecord>)}),
+        [names.add]: async ({params, readBody}: GatewayCall) =>
+            ok({stored: await storeOf().putResult(paramName("the job id", params.id), await readBody() as RowResult)}),
+        [names.remove]: async ({params}: GatewayCall) => {
+            const jobId = paramName("the job id", params.id);
+            const existed = await storeOf().getJob(jobId) !== null;
+            await storeOf().deleteJob(jobId);
+            return ok({deleted: existed});
+        }
+    };
 }
 
 function ok(body: unknown): GatewayAnswer {

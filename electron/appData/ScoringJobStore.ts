@@ -24,13 +24,16 @@ const orphanGraceMs = 60_000;
  */
 export class ScoringJobStore implements ResultStore {
     private readonly dir: string;
+    /** The newest jobs kept; creating one deletes the oldest beyond it. */
+    private readonly maxJobs: number;
     private readonly loaded = new Map<string, Promise<JobState | null>>();
     /** Creations, deletions and listings one at a time; a record's writes one at a time per job. */
     private readonly jobs = new SerialQueue();
     private readonly recordWrites = new SerialQueue();
 
-    public constructor(dir: string) {
+    public constructor(dir: string, maxJobs: number = appDataLimits.maxSavedJobs) {
         this.dir = dir;
+        this.maxJobs = maxJobs;
     }
 
     /** Every saved job, the newest first (by creation). */
@@ -69,7 +72,7 @@ export class ScoringJobStore implements ResultStore {
             await this.refuseExisting(checked.jobId);
             await writeFileAtomic(this.file(checked.jobId, "table.json"), tableText, 0o600);
             await this.writeRecord(checked);
-            const old = (await this.loadAll()).slice(appDataLimits.maxSavedJobs);
+            const old = (await this.loadAll()).slice(this.maxJobs);
             for (const state of old) await this.removeFolder(state.record.jobId);
             return old.map((state) => state.record.jobId);
         });

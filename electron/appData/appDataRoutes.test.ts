@@ -209,3 +209,22 @@ test("a save in flight when the gateway closes (a window's last save as the app 
         await reopened.close({stopEngine: false});
     }
 });
+
+test("experiments: kept apart from scoring jobs, each cell stored once, read back whole, deleted", async () => {
+    const experiment = {...record("exp-1", 1000), spec: {kind: "experiment"}};
+    await json(call("/app-data/experiments", {method: "POST", body: {record: experiment, table: {rows: [["a"]]}}}), 201);
+    const cell = {rowIndex: 1, ok: true, cell: {rowIndex: 0, variant: 1, reply: "yes"}};
+    assert.deepEqual(await json(call("/app-data/experiments/exp-1/cells", {method: "POST", body: cell})), {stored: true});
+    // A cell that has a result is never stored twice (a resumed run that sends it again keeps the first).
+    assert.deepEqual(await json(call("/app-data/experiments/exp-1/cells", {method: "POST", body: {...cell, cell: {reply: "no"}}})), {stored: false});
+    const {jobs} = await json<{jobs: Array<{record: {jobId: string}, done: number}>}>(call("/app-data/experiments"));
+    assert.deepEqual(jobs.map((job) => [job.record.jobId, job.done]), [["exp-1", 1]]);
+    const scoring = await json<{jobs: Array<{record: {jobId: string}}>}>(call("/app-data/scoring-jobs"));
+    assert.ok(!scoring.jobs.some((job) => job.record.jobId === "exp-1"));
+    const whole = await json<{table: unknown, results: unknown[]}>(call("/app-data/experiments/exp-1"));
+    assert.deepEqual(whole.table, {rows: [["a"]]});
+    assert.deepEqual(whole.results, [cell]);
+    await json(call("/app-data/experiments/exp-1", {method: "POST", body: {status: "completed"}}));
+    assert.deepEqual(await json(call("/app-data/experiments/exp-1", {method: "DELETE"})), {deleted: true});
+    assert.equal((await call("/app-data/experiments/exp-1")).status, 404);
+});

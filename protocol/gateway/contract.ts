@@ -246,6 +246,8 @@ export const appDataLimits = {
     maxHistoryBytes: 512 * 1024 * 1024,
     /** The newest jobs are kept; older ones (their tables and results) go when a new job is created. */
     maxSavedJobs: 10,
+    /** Experiments are kept the same way (a record, the dataset as its table, one line per cell), this many. */
+    maxSavedExperiments: 50,
     maxJobRecordBytes: 4 * 1024 * 1024,
     maxJobTableBytes: 64 * 1024 * 1024,
     maxRowResultBytes: 1024 * 1024

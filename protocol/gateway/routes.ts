@@ -39,7 +39,13 @@ export const gatewayRoutes = {
     updateScoringJob: {method: "POST", path: "/app-data/scoring-jobs/:id"},
     addScoringResult: {method: "POST", path: "/app-data/scoring-jobs/:id/results"},
     deleteScoringErrors: {method: "DELETE", path: "/app-data/scoring-jobs/:id/errors"},
-    deleteScoringJob: {method: "DELETE", path: "/app-data/scoring-jobs/:id"}
+    deleteScoringJob: {method: "DELETE", path: "/app-data/scoring-jobs/:id"},
+    experiments: {method: "GET", path: "/app-data/experiments"},
+    createExperiment: {method: "POST", path: "/app-data/experiments"},
+    experiment: {method: "GET", path: "/app-data/experiments/:id"},
+    updateExperiment: {method: "POST", path: "/app-data/experiments/:id"},
+    addExperimentCell: {method: "POST", path: "/app-data/experiments/:id/cells"},
+    deleteExperiment: {method: "DELETE", path: "/app-data/experiments/:id"}
 } as const satisfies Record<string, {method: GatewayMethod, path: string}>;
 
 export type GatewayRouteName = keyof typeof gatewayRoutes;
@@ -78,7 +84,13 @@ export type GatewayRouteTypes = {
     updateScoringJob: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
     addScoringResult: {body: SavedRowResult, answer: {stored: boolean}},
     deleteScoringErrors: {body: undefined, answer: {deleted: number}},
-    deleteScoringJob: {body: undefined, answer: {deleted: boolean}}
+    deleteScoringJob: {body: undefined, answer: {deleted: boolean}},
+    experiments: {body: undefined, answer: {jobs: SavedJobInfo[]}},
+    createExperiment: {body: {record: SavedJobRecord, table: unknown}, answer: {removed: string[]}},
+    experiment: {body: undefined, answer: SavedJob},
+    updateExperiment: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
+    addExperimentCell: {body: SavedRowResult, answer: {stored: boolean}},
+    deleteExperiment: {body: undefined, answer: {deleted: boolean}}
 };
 
 export type GatewayRouteMatch = RouteMatch<GatewayRouteName>;
@@ -151,7 +163,16 @@ export function createGatewayClient(send: GatewaySend) {
         /** Appends one row's result unless the row has one already (`stored: false`); on disk when it answers. */
         addScoringResult: (id: string, result: SavedRowResult) => call("addScoringResult", {params: {id}, body: result}),
         deleteScoringErrors: (id: string) => call("deleteScoringErrors", {params: {id}}),
-        deleteScoringJob: (id: string) => call("deleteScoringJob", {params: {id}})
+        deleteScoringJob: (id: string) => call("deleteScoringJob", {params: {id}}),
+        /** Saved experiments (stored as scoring jobs are: a record, the dataset as its table, one result per cell). */
+        experiments: () => call("experiments"),
+        /** Saves a new experiment with its dataset; the oldest beyond `appDataLimits.maxSavedExperiments` are deleted. */
+        createExperiment: (record: SavedJobRecord, table: unknown) => call("createExperiment", {body: {record, table}}),
+        experiment: (id: string) => call("experiment", {params: {id}}),
+        updateExperiment: (id: string, patch: GatewayRouteTypes["updateExperiment"]["body"]) => call("updateExperiment", {params: {id}, body: patch}),
+        /** Appends one cell's result unless that cell has one already (`stored: false`); on disk when it answers. */
+        addExperimentCell: (id: string, result: SavedRowResult) => call("addExperimentCell", {params: {id}, body: result}),
+        deleteExperiment: (id: string) => call("deleteExperiment", {params: {id}})
     };
 }
 
