@@ -183,6 +183,11 @@ test("/remote forwards to the active profile with its stored key, which never co
 
     const notActive = await call("/remote/svc-1/v1/models");
     assert.equal(notActive.status, 409, "added is not active yet");
+    // An experiment's variant names its saved profile: sent there with its key while another connection is active.
+    const named = await call("/remote/svc-1/v1/chat/completions", {body: chatBody, headers: {"x-svc-connection": connection.id}});
+    assert.equal(named.status, 200, named.body);
+    const unknown = await call("/remote/svc-1/v1/models", {headers: {"x-svc-connection": "remote-none"}});
+    assert.equal(JSON.parse(unknown.body).error.code, "connection_not_found");
     const activated = await call(`/gateway/api/connections/${connection.id}/activate`, {method: "POST"});
     assert.equal(activated.status, 200);
     assert.equal(JSON.parse(activated.body).activeConnectionId, connection.id);

@@ -198,7 +198,12 @@ export class Gateway {
     }
 
     private async proxyRemote(req: IncomingMessage, res: ServerResponse, forwarded: ForwardedPath) {
-        const remote = this.connections.activeRemote();
+        // `X-Svc-Connection: <profile id>` sends to that saved profile (an experiment's variant), not the active one.
+        const chosen = req.headers["x-svc-connection"];
+        const profile = typeof chosen === "string" ? this.connections.get(chosen) : undefined;
+        const remote = typeof chosen !== "string" ? this.connections.activeRemote() : profile?.kind === "remote" ? profile : undefined;
+        if (typeof chosen === "string" && remote == null)
+            throw new GatewayError(404, "connection_not_found", "invalid_request_error", `no remote connection ${chosen}: it may have been deleted`);
         if (remote == null)
             throw new GatewayError(409, "no_remote_connection", "invalid_request_error",
                 "no remote connection is active: add one and activate it (POST /gateway/api/connections)");

@@ -65,7 +65,7 @@ const hopByHop = new Set(["connection", "keep-alive", "proxy-authenticate", "pro
  * decides what credential goes upstream), browser context (cookies, origin, referer, fetch metadata) and
  * accept-encoding, so streams arrive uncompressed and are relayed chunk by chunk.
  */
-const droppedRequestHeaders = new Set(["host", "x-gateway-token", "authorization", "cookie", "origin", "referer",
+const droppedRequestHeaders = new Set(["host", "x-gateway-token", "x-svc-connection", "authorization", "cookie", "origin", "referer",
     "accept-encoding"]);
 
 export type ProxyOptions = {
