@@ -1,5 +1,6 @@
 import type {QuestionSet, StoredResponse} from "../scoring/questions.ts";
 import type {CellValue, InputMapping, SheetRow} from "../scoring/types.ts";
+import type {ReliabilityBin} from "../scoring/evaluation.ts";
 
 // Shapes of an experiment: a dataset (or a sample of it) × two or more variants, each variant a saved version of a
 // prompt or question set sent to a connection and model with parameters. These are the file format that the app
@@ -157,7 +158,9 @@ export type MetricValue = {
     /** Null when undefined on the data (an AUC without both classes). */
     value: number | null,
     /** Rows it was computed on (labelled, answered). */
-    n: number
+    n: number,
+    /** ECE only: the reliability bins behind it, for the reliability chart. */
+    reliability?: ReliabilityBin[]
 };
 
 export type VariantSummary = {
@@ -192,6 +195,9 @@ export type Difference = {
     high: number | null,
     better: number | null,
     mcnemar?: {onlyA: number, onlyB: number, pValue: number},
+    /** A's and B's metric on the rows both answered (what `delta` subtracts). */
+    valueA: number | null,
+    valueB: number | null,
     /** "B is better by 0.06 (0.02 to 0.10)" or "no clear difference on 50 rows". */
     verdict: string
 };
@@ -199,6 +205,8 @@ export type Difference = {
 /** A row where the variants disagree or one is wrong, sorted by `size` (the largest spread of a score first). */
 export type Disagreement = {
     rowIndex: number,
+    /** Decision variants: the question the variants disagree on; absent for chat checks. */
+    question?: string,
     size: number,
     cells: Array<{variant: number, summary: string, correct: boolean | null, score: number | null}>
 };
@@ -207,5 +215,9 @@ export type ExperimentSummary = {
     rows: number,
     variants: VariantSummary[],
     differences: Difference[],
-    disagreements: Disagreement[]
+    disagreements: Disagreement[],
+    /** Bootstrap resamples behind every interval (fewer than asked only on very large experiments). */
+    resamples: number,
+    /** What could not be scored and why (a question set that does not parse, answers that do not fit it). */
+    warnings: string[]
 };

@@ -10,6 +10,7 @@ const close = (actual: number | null, expected: number, message?: string) =>
 //   y =  1    1    0    1    0    0
 // Threshold 0.5 predicts the first four true: tp = 3 (0.9, 0.8, 0.6), fp = 1 (0.7), tn = 2, fn = 0.
 //   accuracy 5/6; precision 3/4; recall 3/3; F1 = 2*3 / (2*3 + 1 + 0) = 6/7
+//   F1 of false: tp 2 (tn), fp 0 (fn), fn 1 (fp): 4/5; macro F1 = (6/7 + 4/5) / 2 = 29/35
 // Brier = (0.1^2 + 0.2^2 + 0.7^2 + 0.4^2 + 0.4^2 + 0.2^2) / 6 = 0.90 / 6 = 0.15
 // Log loss = -(ln 0.9 + ln 0.8 + ln 0.3 + ln 0.6 + ln 0.6 + ln 0.8) / 6
 //          = (0.1053605 + 0.2231436 + 1.2039728 + 0.5108256 + 0.5108256 + 0.2231436) / 6 = 2.7772717 / 6 = 0.4628786
@@ -28,6 +29,7 @@ test("threshold metrics, Brier, log loss, ECE and AUC of the worked example", ()
     close(report.precision, 3 / 4, "precision");
     close(report.recall, 1, "recall");
     close(report.f1, 6 / 7, "f1");
+    close(report.macroF1, 29 / 35, "macro f1");
     close(report.brier, 0.15, "brier");
     assert.ok(Math.abs(report.logLoss - 0.4628786) < 1e-6, `log loss ${report.logLoss}`);
     close(report.ece, 1 / 3, "ece");

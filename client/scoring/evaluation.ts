@@ -53,6 +53,8 @@ export type BinaryReport = CalibrationMetrics & {
     precision: number | null,
     recall: number | null,
     f1: number | null,
+    /** Mean of the F1 of true and the F1 of false (as a choice question's macro F1 over its two options). */
+    macroF1: number | null,
     /** From (0, 0) to (1, 1), one point per distinct probability; empty when a class is missing. */
     roc: RocPoint[],
     auc: number | null,
@@ -156,19 +158,22 @@ export function eceDefinition(kind: QuestionInfo["kind"]): string {
 /**
  * Equal-width bins over [0, 1] of `predicted` (1.0 goes in the last bin) with the observed rate of `hit` in
  * each, and the expected calibration error: the bins' |observed - mean predicted| weighted by their share.
+ * `weights` (default 1 each) count a row as that many identical rows, as a bootstrap resample does.
  */
-export function reliabilityBins(predicted: readonly number[], hit: readonly boolean[], binCount: number): {reliability: ReliabilityBin[], ece: number} {
+export function reliabilityBins(predicted: readonly number[], hit: readonly boolean[], binCount: number, weights?: readonly number[]): {reliability: ReliabilityBin[], ece: number} {
     const counts = new Array<number>(binCount).fill(0);
     const sums = new Array<number>(binCount).fill(0);
     const hits = new Array<number>(binCount).fill(0);
+    let total = 0;
     predicted.forEach((probability, index) => {
         // The tiny nudge keeps 0.3 in [0.3, 0.4) although 0.3 * 10 is 2.9999999999999996 in floating point.
         const bin = Math.min(binCount - 1, Math.max(0, Math.floor(probability * binCount + 1e-9)));
-        counts[bin]++;
-        sums[bin] += probability;
-        if (hit[index]) hits[bin]++;
+        const weight = weights?.[index] ?? 1;
+        counts[bin] += weight;
+        sums[bin] += weight * probability;
+        if (hit[index]) hits[bin] += weight;
+        total += weight;
     });
-    const total = predicted.length;
     let ece = 0;
     const reliability = counts.map((count, bin): ReliabilityBin => {
         const meanPredicted = count === 0 ? null : sums[bin] / count;
@@ -227,8 +232,8 @@ export function evaluateQuestion(info: QuestionInfo, rows: readonly LabelledAnsw
     };
 }
 
-/** An answer paired with the index of the option its label names. */
-export type ReadLabelledAnswer = {answer: NormalizedAnswer, label: number};
+/** An answer paired with the index of the option its label names; `weight` as BinaryRow's (default 1). */
+export type ReadLabelledAnswer = {answer: NormalizedAnswer, label: number, weight?: number};
 
 /**
  * The report of one question's answers against their labels: the single place where answers become metrics, so
@@ -237,13 +242,14 @@ export type ReadLabelledAnswer = {answer: NormalizedAnswer, label: number};
 export function reportOf(info: QuestionInfo, rows: readonly ReadLabelledAnswer[], options: EvaluateOptions = {}): Report {
     const bins = options.bins ?? eceBinCount;
     if (info.kind === "yesno")
-        return evaluateBinary(rows.map((row) => ({probability: row.answer.probabilities[0], label: row.label === 0})), {...options, bins});
+        return evaluateBinary(rows.map((row) => ({probability: row.answer.probabilities[0], label: row.label === 0, ...(row.weight === undefined ? {} : {weight: row.weight})})), {...options, bins});
     const labels = info.options.map((option) => info.kind === "score" ? `${option.value}: ${option.label}` : String(option.value));
     return evaluateMulticlass(
         rows.map((row) => ({
             probabilities: row.answer.probabilities,
             predicted: predictedIndex(info, row.answer),
             label: row.label,
+            ...(row.weight === undefined ? {} : {weight: row.weight}),
             ...(info.kind === "score" ? {expected: readScore(row.answer).expected} : {})
         })),
         labels,

@@ -4,7 +4,9 @@ import {expectedScore} from "./scoreLevels.ts";
 export type BinaryRow = {
     /** P(true) as answered. */
     probability: number,
-    label: boolean
+    label: boolean,
+    /** Frequency weight: the row counts as this many identical rows (default 1), e.g. its count in a bootstrap resample. */
+    weight?: number
 };
 
 export type BinaryOptions = {threshold?: number, bins?: number};
@@ -16,24 +18,24 @@ export type BinaryOptions = {threshold?: number, bins?: number};
  */
 export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOptions = {}): BinaryReport {
     const threshold = options.threshold ?? 0.5;
-    const n = rows.length;
-    if (n === 0) throw new RangeError("evaluateBinary: no labelled rows");
+    const n = totalWeight(rows);
+    if (rows.length === 0 || n === 0) throw new RangeError("evaluateBinary: no labelled rows");
     let tp = 0, fp = 0, tn = 0, fn = 0, brier = 0, logLoss = 0;
-    for (const {probability, label} of rows) {
+    for (const {probability, label, weight = 1} of rows) {
         const predicted = probability >= threshold;
-        if (predicted && label) tp++;
-        else if (predicted) fp++;
-        else if (label) fn++;
-        else tn++;
+        if (predicted && label) tp += weight;
+        else if (predicted) fp += weight;
+        else if (label) fn += weight;
+        else tn += weight;
         const y = label ? 1 : 0;
-        brier += (probability - y) ** 2;
+        brier += weight * (probability - y) ** 2;
         const clipped = clipProbability(probability);
-        logLoss -= label ? Math.log(clipped) : Math.log(1 - clipped);
+        logLoss -= weight * (label ? Math.log(clipped) : Math.log(1 - clipped));
     }
     const precision = ratio(tp, tp + fp);
     const recall = ratio(tp, tp + fn);
-    const {reliability, ece} = reliabilityBins(rows.map((row) => row.probability), rows.map((row) => row.label), options.bins ?? eceBinCount);
-    const {roc, auc, thresholds} = sweepThresholds(rows);
+    const {reliability, ece} = reliabilityBins(rows.map((row) => row.probability), rows.map((row) => row.label), options.bins ?? eceBinCount, rows.map((row) => row.weight ?? 1));
+    const {roc, auc, thresholds} = sweepThresholds(rows, n);
     return {
         kind: "binary",
         n,
@@ -44,6 +46,7 @@ export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOption
         precision,
         recall,
         f1: f1Score(tp, fp, fn),
+        macroF1: macroF1([f1Score(tp, fp, fn), f1Score(tn, fn, fp)]),
         brier: brier / n,
         logLoss: logLoss / n,
         ece,
@@ -59,22 +62,22 @@ export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOption
  * cross together, so ties give one diagonal ROC step and the trapezoid AUC equals the Mann-Whitney statistic
  * (a tied positive-negative pair counts one half).
  */
-function sweepThresholds(rows: readonly BinaryRow[]): {roc: RocPoint[], auc: number | null, thresholds: ThresholdRow[]} {
+function sweepThresholds(rows: readonly BinaryRow[], total: number): {roc: RocPoint[], auc: number | null, thresholds: ThresholdRow[]} {
     const sorted = [...rows].sort((a, b) => b.probability - a.probability);
-    const positives = rows.filter((row) => row.label).length;
-    const negatives = rows.length - positives;
+    const positives = totalWeight(rows.filter((row) => row.label));
+    const negatives = total - positives;
     const roc: RocPoint[] = [{threshold: null, falsePositiveRate: 0, truePositiveRate: 0}];
     const thresholds: ThresholdRow[] = [];
     let tp = 0, fp = 0, auc = 0;
     for (let index = 0; index < sorted.length;) {
         const threshold = sorted[index].probability;
         for (; index < sorted.length && sorted[index].probability === threshold; index++) {
-            if (sorted[index].label) tp++;
-            else fp++;
+            if (sorted[index].label) tp += sorted[index].weight ?? 1;
+            else fp += sorted[index].weight ?? 1;
         }
         const fn = positives - tp, tn = negatives - fp;
         const precision = ratio(tp, tp + fp), recall = ratio(tp, positives);
-        thresholds.push({threshold, tp, fp, tn, fn, precision, recall, f1: f1Score(tp, fp, fn), accuracy: (tp + tn) / rows.length, falsePositiveRate: ratio(fp, negatives)});
+        thresholds.push({threshold, tp, fp, tn, fn, precision, recall, f1: f1Score(tp, fp, fn), accuracy: (tp + tn) / total, falsePositiveRate: ratio(fp, negatives)});
         if (positives > 0 && negatives > 0) {
             const previous = roc[roc.length - 1];
             const point = {threshold, falsePositiveRate: fp / negatives, truePositiveRate: tp / positives};
@@ -94,7 +97,9 @@ export type MulticlassRow = {
     /** Index of the labelled class. */
     label: number,
     /** Score questions: the expected level for the mean absolute error; default computed from `probabilities`. */
-    expected?: number
+    expected?: number,
+    /** Frequency weight, as BinaryRow's. */
+    weight?: number
 };
 
 export type MulticlassOptions = {
@@ -109,24 +114,29 @@ export type MulticlassOptions = {
  * top-label ECE (confidence = the predicted class's probability, observed = fraction correct).
  */
 export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: readonly string[], options: MulticlassOptions = {}): MulticlassReport {
-    const n = rows.length;
-    if (n === 0) throw new RangeError("evaluateMulticlass: no labelled rows");
+    const n = totalWeight(rows);
+    if (rows.length === 0 || n === 0) throw new RangeError("evaluateMulticlass: no labelled rows");
     const k = labels.length;
     const confusion = labels.map(() => new Array<number>(k).fill(0));
     let correct = 0, brier = 0, logLoss = 0, absoluteError = 0;
     const confidences: number[] = [];
     const hits: boolean[] = [];
+    const weights: number[] = [];
     for (const row of rows) {
         if (row.probabilities.length !== k) throw new RangeError(`evaluateMulticlass: a row has ${row.probabilities.length} probabilities for ${k} labels`);
         if (!Number.isInteger(row.label) || row.label < 0 || row.label >= k) throw new RangeError(`evaluateMulticlass: label index ${row.label} out of range`);
+        const weight = row.weight ?? 1;
         const predicted = row.predicted ?? argmax(row.probabilities);
-        confusion[row.label][predicted]++;
-        if (predicted === row.label) correct++;
-        row.probabilities.forEach((probability, index) => brier += (probability - (index === row.label ? 1 : 0)) ** 2);
-        logLoss -= Math.log(clipProbability(row.probabilities[row.label]));
+        confusion[row.label][predicted] += weight;
+        if (predicted === row.label) correct += weight;
+        let squares = 0;
+        row.probabilities.forEach((probability, index) => squares += (probability - (index === row.label ? 1 : 0)) ** 2);
+        brier += weight * squares;
+        logLoss -= weight * Math.log(clipProbability(row.probabilities[row.label]));
         confidences.push(row.probabilities[predicted]);
         hits.push(predicted === row.label);
-        if (options.ordinal) absoluteError += Math.abs((row.expected ?? expectedScore(row.probabilities)) - row.label);
+        weights.push(weight);
+        if (options.ordinal) absoluteError += weight * Math.abs((row.expected ?? expectedScore(row.probabilities)) - row.label);
     }
     const perClass = labels.map((label, index): ClassMetrics => {
         const support = confusion[index].reduce((a, b) => a + b, 0);
@@ -134,15 +144,14 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
         const tp = confusion[index][index];
         return {label, support, predicted, precision: ratio(tp, predicted), recall: ratio(tp, support), f1: f1Score(tp, predicted - tp, support - tp)};
     });
-    const f1s = perClass.flatMap((entry) => entry.f1 === null ? [] : [entry.f1]);
-    const {reliability, ece} = reliabilityBins(confidences, hits, options.bins ?? eceBinCount);
+    const {reliability, ece} = reliabilityBins(confidences, hits, options.bins ?? eceBinCount, weights);
     return {
         kind: "multiclass",
         n,
         labels: [...labels],
         accuracy: correct / n,
         perClass,
-        macroF1: f1s.length === 0 ? null : f1s.reduce((a, b) => a + b, 0) / f1s.length,
+        macroF1: macroF1(perClass.map((entry) => entry.f1)),
         confusion,
         brier: brier / n,
         logLoss: logLoss / n,
@@ -150,6 +159,19 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
         reliability,
         ...(options.ordinal ? {meanAbsoluteError: absoluteError / n} : {})
     };
+}
+
+/** Unweighted mean of the classes' F1 over those that were labelled or predicted at least once (F1 not null). */
+export function macroF1(f1s: ReadonlyArray<number | null>): number | null {
+    const defined = f1s.filter((f1): f1 is number => f1 !== null);
+    return defined.length === 0 ? null : defined.reduce((a, b) => a + b, 0) / defined.length;
+}
+
+/** The rows' summed frequency weights: the number of rows when none has a weight. */
+function totalWeight(rows: ReadonlyArray<{weight?: number}>): number {
+    let total = 0;
+    for (const row of rows) total += row.weight ?? 1;
+    return total;
 }
 
 export function argmax(values: readonly number[]): number {

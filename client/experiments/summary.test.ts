@@ -1,0 +1,68 @@
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {summarizeExperiment} from "./summary.ts";
+import {decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
+import type {CellResult, MetricValue} from "./types.ts";
+
+const close = (actual: number | null | undefined, expected: number, message?: string) =>
+    assert.ok(actual != null && Math.abs(actual - expected) < 1e-9, `${message ?? ""} expected ${expected}, got ${actual}`);
+
+// Eight tickets, labelled urgent (yes) or not. A answers with P(yes) below; B is A's prompt improved on rows 2 and 5.
+//   row      0    1    2    3    4    5    6    7
+//   label    y    y    y    n    n    n    y    n
+//   A       .9   .8   .3   .2   .1   .6   .7   .4     A right on 0 1 3 4 6 7, wrong on 2 (no) and 5 (yes): 6/8
+//   B       .9   .8   .7   .2   .1   .3   .7   .4     B right on all 8: 8/8
+// Disagreements: rows 2 and 5 (A wrong; they pick differently), by the gap in P(label): row 2 .7 - .3 = 0.4,
+// row 5 (label no) P(no) .7 - .4 = 0.3.
+const dataset = {columns: ["ticket", "urgent"], labelColumns: ["urgent"], rows: [
+    ["a", "yes"], ["b", "yes"], ["c", "yes"], ["d", "no"], ["e", "no"], ["f", "no"], ["g", "yes"], ["h", "no"]
+]};
+const a = [0.9, 0.8, 0.3, 0.2, 0.1, 0.6, 0.7, 0.4];
+const b = [0.9, 0.8, 0.7, 0.2, 0.1, 0.3, 0.7, 0.4];
+const spec = experiment([decisionVariant("A", urgentSet, 1), decisionVariant("B", urgentSet, 2)]);
+const cells: CellResult[] = [...a.map((p, row) => predicateCell(row, 0, p)), ...b.map((p, row) => predicateCell(row, 1, p))];
+
+const metric = (values: MetricValue[], key: string) => values.find((value) => value.metric === key && !value.calibrated);
+
+test("a hand-made experiment: accuracy per variant, McNemar on the discordant rows, the disagreements", () => {
+    const summary = summarizeExperiment(spec, dataset, cells);
+    assert.equal(summary.rows, 8);
+    assert.deepEqual(summary.warnings, []);
+    const [summaryA, summaryB] = summary.variants;
+    close(metric(summaryA.metrics, "accuracy")?.value, 6 / 8, "A accuracy");
+    close(metric(summaryB.metrics, "accuracy")?.value, 1, "B accuracy");
+    assert.equal(metric(summaryA.metrics, "accuracy")?.n, 8);
+    // Brier of A: (.01 + .04 + .49 + .04 + .01 + .36 + .09 + .16) / 8 = 1.2 / 8
+    close(metric(summaryA.metrics, "brier")?.value, 1.2 / 8, "A brier");
+    assert.equal(summaryA.done, 8);
+    assert.equal(summaryA.errors, 0);
+    assert.deepEqual(summaryA.usage, {promptTokens: 800, completionTokens: 8, totalTokens: 808});
+    assert.equal(summaryA.cost, null);
+    close(summaryA.latencyP50Ms, 135, "p50 of 100..170");
+
+    const accuracy = summary.differences.find((difference) => difference.metric === "accuracy" && !difference.calibrated)!;
+    assert.equal(accuracy.a, 0);
+    assert.equal(accuracy.b, 1);
+    close(accuracy.delta, 0.25, "delta");
+    assert.deepEqual(accuracy.mcnemar, {onlyA: 0, onlyB: 2, pValue: 0.5});
+    assert.ok(accuracy.low !== null && accuracy.high !== null && accuracy.low <= 0.25 && accuracy.high >= 0.25);
+
+    assert.deepEqual(summary.disagreements.map((row) => row.rowIndex), [2, 5]);
+    close(summary.disagreements[0].size, 0.4, "size of row 2");
+    close(summary.disagreements[1].size, 0.3, "size of row 5");
+    for (const row of summary.disagreements) {
+        assert.equal(row.question, "urgent");
+        assert.deepEqual(row.cells.map((cell) => cell.correct), [false, true]);
+    }
+    assert.equal(summary.disagreements[0].cells[0].summary, "no 0.700");
+});
+
+test("the same seed gives the same summary; a failed cell counts as an error and leaves its row out", () => {
+    assert.deepEqual(summarizeExperiment(spec, dataset, cells), summarizeExperiment(spec, dataset, cells));
+    const failed = cells.map((cell) => cell.variant === 1 && cell.rowIndex === 7 ? {...cell, ok: false, response: undefined, error: {status: 500, code: "server_error", message: "boom"}} : cell);
+    const summary = summarizeExperiment(spec, dataset, failed);
+    assert.equal(summary.variants[1].errors, 1);
+    assert.equal(metric(summary.variants[1].metrics, "accuracy")?.n, 7);
+    assert.equal(summary.differences.find((difference) => difference.metric === "accuracy")?.n, 7);
+    assert.ok(summary.disagreements.some((row) => row.rowIndex === 7 && row.cells[1].summary === "error: boom"));
+});
