@@ -1,6 +1,6 @@
 import {RE2JS} from "re2js";
 import type {RegExpEngine, RegExpLike} from "ajv/dist/types/index.js";
-import {quoteValue} from "../../protocol/validation.ts";
+import {quoteValue} from "./validation.ts";
 
 // Schema `pattern` and `patternProperties` are the client's regular expressions. V8's backtracking engine spent
 // 21 s of the engine's one thread on `^((.|\s)+)+~$` against a model reply, stalling every other client. RE2

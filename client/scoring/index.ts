@@ -9,6 +9,8 @@ export * from "./xlsx.ts";
 export * from "./requests.ts";
 export * from "./results.ts";
 export * from "./JobRunner.ts";
+export * from "./TaskRunner.ts";
+export * from "./askQuestions.ts";
 export * from "./evaluation.ts";
 export * from "./metrics.ts";
 export * from "./calibration.ts";

@@ -1,7 +1,7 @@
 import {type QuestionInfo, readAnswers, type NormalizedAnswer, type QuestionSet} from "./questions.ts";
 import {calibrateAnswer} from "./calibration.ts";
 import {readScore, scoreDefinitions} from "./scoreLevels.ts";
-import type {CellValue, RowResult, JobRecord, ResultCounts, ResultStore, RowBatch, SheetRow} from "./types.ts";
+import type {CellValue, RowResult, JobRecord, JobSpec, ResultCounts, ResultStore, RowBatch, SheetRow, StoredResult} from "./types.ts";
 
 /**
  * The answer columns a question adds to an export, in this order:
@@ -109,27 +109,27 @@ function toCell(value: string | number | boolean | undefined): CellValue {
 }
 
 /** A ResultStore in memory, for browser sessions and tests: same semantics as the SQLite one, no durability. */
-export class MemoryResultStore implements ResultStore {
-    private readonly jobs = new Map<string, JobRecord>();
-    private readonly results = new Map<string, Map<number, RowResult>>();
+export class MemoryResultStore<R extends StoredResult = RowResult, S = JobSpec> implements ResultStore<R, S> {
+    private readonly jobs = new Map<string, JobRecord<S>>();
+    private readonly results = new Map<string, Map<number, R>>();
 
-    public async getJob(jobId: string): Promise<JobRecord | null> {
+    public async getJob(jobId: string): Promise<JobRecord<S> | null> {
         const job = this.jobs.get(jobId);
         return job === undefined ? null : structuredClone(job);
     }
 
-    public async createJob(record: JobRecord): Promise<void> {
+    public async createJob(record: JobRecord<S>): Promise<void> {
         if (this.jobs.has(record.jobId)) throw new Error(`job ${record.jobId} exists`);
         this.jobs.set(record.jobId, structuredClone(record));
         this.results.set(record.jobId, new Map());
     }
 
-    public async updateJob(jobId: string, patch: Partial<Pick<JobRecord, "status" | "totalRows" | "error">>): Promise<void> {
+    public async updateJob(jobId: string, patch: Partial<Pick<JobRecord<S>, "status" | "totalRows" | "error">>): Promise<void> {
         const job = this.job(jobId);
         Object.assign(job, patch, {updatedAt: Date.now()});
     }
 
-    public async putResult(jobId: string, result: RowResult): Promise<boolean> {
+    public async putResult(jobId: string, result: R): Promise<boolean> {
         this.job(jobId);
         const rows = this.results.get(jobId)!;
         if (rows.has(result.rowIndex)) return false;
@@ -150,7 +150,7 @@ export class MemoryResultStore implements ResultStore {
         return {ok, errors};
     }
 
-    public async readResults(jobId: string, fromIndex = 0, limit = Number.MAX_SAFE_INTEGER): Promise<RowResult[]> {
+    public async readResults(jobId: string, fromIndex = 0, limit = Number.MAX_SAFE_INTEGER): Promise<R[]> {
         return [...this.results.get(jobId)?.values() ?? []]
             .filter((result) => result.rowIndex >= fromIndex)
             .sort((a, b) => a.rowIndex - b.rowIndex)
@@ -172,7 +172,7 @@ export class MemoryResultStore implements ResultStore {
 
     public async close(): Promise<void> {}
 
-    private job(jobId: string): JobRecord {
+    private job(jobId: string): JobRecord<S> {
         const job = this.jobs.get(jobId);
         if (job === undefined) throw new Error(`no job ${jobId}`);
         return job;

@@ -45,9 +45,10 @@ export type JobSpec = {
 
 export type JobStatus = "running" | "paused" | "completed" | "cancelled" | "failed";
 
-export type JobRecord = {
+/** A job's record; `S` is what the job runs (a scoring JobSpec by default; an experiment's fingerprint record). */
+export type JobRecord<S = JobSpec> = {
     jobId: string,
-    spec: JobSpec,
+    spec: S,
     status: JobStatus,
     /** Data rows of the source once known (counted up front, or when a run has read it to the end). */
     totalRows: number | null,
@@ -83,22 +84,29 @@ export type RowResult = {
 export type ResultCounts = {ok: number, errors: number};
 
 /**
+ * What every stored result has: the store's key (`rowIndex`: a scoring row, or an experiment's cell key), whether
+ * it succeeded, and when. A store keeps the rest as it was given.
+ */
+export type StoredResult = {rowIndex: number, ok: boolean, completedAt: number};
+
+/**
  * Where a job and its results live. The runner is written against this interface only, so it runs in a
  * browser (MemoryResultStore; the app mirrors it into its data folder through the gateway) and in Node
  * (node/SqliteResultStore, durable).
  * `putResult` must be atomic and durable when it resolves, and must keep the first result of a row.
+ * The type parameters let the same stores hold an experiment's cells (client/experiments) beside scoring rows.
  */
-export interface ResultStore {
-    getJob(jobId: string): Promise<JobRecord | null>;
-    createJob(record: JobRecord): Promise<void>;
-    updateJob(jobId: string, patch: Partial<Pick<JobRecord, "status" | "totalRows" | "error">>): Promise<void>;
+export interface ResultStore<R extends StoredResult = RowResult, S = JobSpec> {
+    getJob(jobId: string): Promise<JobRecord<S> | null>;
+    createJob(record: JobRecord<S>): Promise<void>;
+    updateJob(jobId: string, patch: Partial<Pick<JobRecord<S>, "status" | "totalRows" | "error">>): Promise<void>;
     /** Stores a row's result unless the row already has one; true when it was stored. */
-    putResult(jobId: string, result: RowResult): Promise<boolean>;
+    putResult(jobId: string, result: R): Promise<boolean>;
     /** Indexes of the rows that have a result (ok or error). */
     doneRowIndexes(jobId: string): Promise<Set<number>>;
     countResults(jobId: string): Promise<ResultCounts>;
     /** Results in row order, from `fromIndex` on, at most `limit` of them. */
-    readResults(jobId: string, fromIndex?: number, limit?: number): Promise<RowResult[]>;
+    readResults(jobId: string, fromIndex?: number, limit?: number): Promise<R[]>;
     /** Removes the job's error results so the next run scores those rows again; returns how many. */
     deleteErrors(jobId: string): Promise<number>;
     deleteJob(jobId: string): Promise<void>;

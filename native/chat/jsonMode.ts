@@ -4,7 +4,7 @@ import {Ajv, type ValidateFunction} from "ajv";
 import {Ajv2019} from "ajv/dist/2019.js";
 import {Ajv2020} from "ajv/dist/2020.js";
 import {ValidationError, type FieldPath} from "../../protocol/validation.ts";
-import {linearRegExp, UnsupportedPatternError} from "./linearRegExp.ts";
+import {linearRegExp, UnsupportedPatternError} from "../../protocol/linearRegExp.ts";
 
 /**
  * Why `text` breaks the JSON contract, or undefined when it keeps it: one JSON value with nothing around it,

@@ -1,5 +1,5 @@
 import {openSqlite, type SqliteDatabase, type SqliteStatement} from "../../../base/node/sqlite.ts";
-import type {JobRecord, JobSpec, ResultCounts, ResultStore, RowResult} from "../types.ts";
+import type {JobRecord, JobSpec, ResultCounts, ResultStore, RowResult, StoredResult} from "../types.ts";
 
 const schema = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -35,8 +35,9 @@ type JobRow = {job_id: string, spec: string, status: string, total_rows: number 
  * ResultStore in a SQLite file (Node only): WAL journal, one row per (job, row index) under a UNIQUE
  * constraint, each result inserted in its own transaction as it arrives. A process killed at any point loses
  * no stored result, and a second insert of a row is ignored, so a resumed job never duplicates a row.
+ * Scoring rows by default; an experiment's cells with its own type parameters (the file's tables are the same).
  */
-export class SqliteResultStore implements ResultStore {
+export class SqliteResultStore<R extends StoredResult = RowResult, S = JobSpec> implements ResultStore<R, S> {
     public readonly filePath: string;
     private readonly db: SqliteDatabase;
     private readonly insertResult: SqliteStatement;
@@ -52,13 +53,13 @@ export class SqliteResultStore implements ResultStore {
         this.insertResult = this.db.prepare("INSERT INTO results (job_id, row_index, ok, result, completed_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (job_id, row_index) DO NOTHING");
     }
 
-    public async getJob(jobId: string): Promise<JobRecord | null> {
+    public async getJob(jobId: string): Promise<JobRecord<S> | null> {
         const row = this.db.prepare("SELECT * FROM jobs WHERE job_id = ?").get(jobId) as JobRow | undefined;
         if (row === undefined) return null;
         return {
             jobId: row.job_id,
-            spec: JSON.parse(row.spec) as JobSpec,
-            status: row.status as JobRecord["status"],
+            spec: JSON.parse(row.spec) as S,
+            status: row.status as JobRecord<S>["status"],
             totalRows: row.total_rows,
             error: row.error,
             createdAt: row.created_at,
@@ -66,12 +67,12 @@ export class SqliteResultStore implements ResultStore {
         };
     }
 
-    public async createJob(record: JobRecord): Promise<void> {
+    public async createJob(record: JobRecord<S>): Promise<void> {
         this.db.prepare("INSERT INTO jobs (job_id, spec, status, total_rows, error, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
             .run(record.jobId, JSON.stringify(record.spec), record.status, record.totalRows, record.error, record.createdAt, record.updatedAt);
     }
 
-    public async updateJob(jobId: string, patch: Partial<Pick<JobRecord, "status" | "totalRows" | "error">>): Promise<void> {
+    public async updateJob(jobId: string, patch: Partial<Pick<JobRecord<S>, "status" | "totalRows" | "error">>): Promise<void> {
         const current = await this.getJob(jobId);
         if (current === null) throw new Error(`no job ${jobId}`);
         const next = {...current, ...patch};
@@ -79,7 +80,7 @@ export class SqliteResultStore implements ResultStore {
             .run(next.status, next.totalRows, next.error, Date.now(), jobId);
     }
 
-    public async putResult(jobId: string, result: RowResult): Promise<boolean> {
+    public async putResult(jobId: string, result: R): Promise<boolean> {
         // One transaction per result: committed (and, with synchronous = FULL, synced) before we report it done.
         const write = this.db.transaction(() => this.insertResult.run(jobId, result.rowIndex, result.ok ? 1 : 0, JSON.stringify(result), result.completedAt).changes);
         return write() === 1;
@@ -95,9 +96,9 @@ export class SqliteResultStore implements ResultStore {
         return {ok: row.ok, errors: row.errors};
     }
 
-    public async readResults(jobId: string, fromIndex = 0, limit = -1): Promise<RowResult[]> {
+    public async readResults(jobId: string, fromIndex = 0, limit = -1): Promise<R[]> {
         const rows = this.db.prepare("SELECT result FROM results WHERE job_id = ? AND row_index >= ? ORDER BY row_index LIMIT ?").pluck().all(jobId, fromIndex, limit) as string[];
-        return rows.map((text) => JSON.parse(text) as RowResult);
+        return rows.map((text) => JSON.parse(text) as R);
     }
 
     public async deleteErrors(jobId: string): Promise<number> {

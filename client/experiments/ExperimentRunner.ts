@@ -1,0 +1,240 @@
+import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
+import type {RetryOptions} from "../sdk/retry.ts";
+import {TaskRunner, type WorkUnit} from "../scoring/TaskRunner.ts";
+import type {JobProgress, JobStatus, ResultStore} from "../scoring/types.ts";
+import {compileCellTask, type CellTask, type ConnectionCaller} from "./cellTasks.ts";
+import type {CellResult, ConnectionRef, Dataset, ExperimentSpec, Variant} from "./types.ts";
+
+/**
+ * One cell as a ResultStore keeps it: `rowIndex` is the store's key (cellKey: the dataset row times the number of
+ * variants, plus the variant), `cell` the whole result. The app's experiment store and SQLite keep this shape.
+ */
+export type StoredCell = {rowIndex: number, ok: boolean, completedAt: number, cell: CellResult};
+
+/** What an experiment's job record holds: which experiment, and the fingerprint a resumed run must match. */
+export type ExperimentRunSpec = {kind: "experiment", experimentId: string, name: string, variants: number, fingerprint: string};
+
+export type ExperimentStore = ResultStore<StoredCell, ExperimentRunSpec>;
+
+/** The store key of (dataset row, variant): row-major, so cells of one row sit together. */
+export function cellKey(rowIndex: number, variant: number, variantCount: number): number {
+    return rowIndex * variantCount + variant;
+}
+
+/**
+ * Variants that must run one after another: the app's local engine holds one model at a time, so variants on the
+ * `local` profile with different models form groups, run in turn, each after `beforeGroup` loaded its model.
+ * Variants on other connections (a server URL, a remote profile) join the first group and interleave with it.
+ */
+export type ModelGroup = {key: string, connection: ConnectionRef, model: string | undefined, variants: number[]};
+
+/** Default grouping: `local:<model>` for variants on the local profile, null (no constraint) for the rest. */
+export function localModelGroup(variant: Variant): string | null {
+    return "profile" in variant.connection && variant.connection.profile === "local" ? `local:${variant.model ?? ""}` : null;
+}
+
+/** A variant's cells: with a result (earlier runs included), stored with an error by this run, in the sample. */
+export type VariantProgress = {done: number, failed: number, total: number};
+
+/** A run's progress in cells (`totalRows` is the number of cells), per variant, and the model group running. */
+export type ExperimentProgress = JobProgress & {variants: VariantProgress[], group: ModelGroup | null};
+
+export type ExperimentRunnerOptions = {
+    spec: ExperimentSpec,
+    /** The dataset the spec names, read (experimentFile.ts loadDataset in Node; the app's saved dataset). */
+    dataset: Dataset,
+    /** Dataset row indexes to run, in order (dataset.ts sampleRows); default every row. */
+    rows?: readonly number[],
+    /** The store's job id; default the spec's id. A run with another fingerprint under the same id is refused. */
+    jobId?: string,
+    store: ExperimentStore,
+    /** A caller for a connection: SvcClient for a base URL (CLI), the gateway's client for a profile (app). */
+    clientFor(connection: ConnectionRef): ConnectionCaller,
+    /** Which variants must run apart (see ModelGroup); default localModelGroup. */
+    groupOf?: (variant: Variant) => string | null,
+    /** Called before a group's first cell is sent, once every cell of the previous group has ended. */
+    beforeGroup?: (group: ModelGroup, signal: AbortSignal) => Promise<void>,
+    /** Requests in flight at once across variants; default spec.concurrency, else 4. */
+    concurrency?: number,
+    retry?: RetryOptions,
+    timeoutMs?: number,
+    /** Send again the cells stored with an error by an earlier run. */
+    rescoreErrors?: boolean,
+    /** Stop when the first N cells this run sends all fail; default 5, 0 = never. */
+    failFast?: number,
+    onProgress?: (progress: ExperimentProgress) => void,
+    progressIntervalMs?: number,
+    /** Each cell once it is stored (the runner keeps none: read them back from the store). */
+    onResult?: (cell: CellResult) => void
+};
+
+/** The job in the store was started for other variants, checks or data. */
+export class ExperimentMismatchError extends Error {
+    public constructor(jobId: string) {
+        super(`experiment run ${jobId} was started with other variants, checks or dataset rows; start a new run instead of resuming this one`);
+        this.name = "ExperimentMismatchError";
+    }
+}
+
+/**
+ * What must not change for a run to be resumed: what each variant sends (prompt, connection, model, params), the
+ * checks, and the dataset's columns and rows. Names, notes, prices, the sample and the concurrency may change.
+ */
+export function experimentFingerprint(spec: ExperimentSpec, dataset: Dataset): string {
+    return stableStringify({
+        variants: spec.variants.map((variant) => ({prompt: variant.version.prompt, connection: variant.connection, model: variant.model ?? null, params: variant.params ?? null})),
+        checks: spec.checks,
+        columns: dataset.columns,
+        rows: textHash(JSON.stringify(dataset.rows))
+    });
+}
+
+type Cell = WorkUnit & {rowIndex: number, variant: number, request?: Record<string, unknown>};
+
+/**
+ * Runs an experiment's cells (sample rows × variants) on the one TaskRunner scoring uses: durable in the store
+ * (a finished cell is never sent again, a crash loses none), paced by Retry-After, pausable and resumable. Cells
+ * go row by row, each row's variants in turn, so every connection stays busy and comparisons fill in evenly;
+ * model groups (see ModelGroup) run one after the other. Nothing but counts is held in memory.
+ */
+export class ExperimentRunner {
+    public readonly jobId: string;
+    private readonly runner: TaskRunner<Cell, StoredCell, ExperimentRunSpec>;
+    private readonly tasks: CellTask[];
+    private readonly groups: ModelGroup[];
+    private readonly perVariant: VariantProgress[];
+    private currentGroup: ModelGroup | null = null;
+
+    public constructor(options: ExperimentRunnerOptions) {
+        const {spec, dataset} = options;
+        const variantCount = spec.variants.length;
+        const rows = options.rows ?? dataset.rows.map((_, index) => index);
+        this.jobId = options.jobId ?? spec.id;
+        const fingerprint = experimentFingerprint(spec, dataset);
+        const callers = new Map<string, ConnectionCaller>();
+        const clientFor = (connection: ConnectionRef) => {
+            const key = stableStringify(connection);
+            let caller = callers.get(key);
+            if (caller === undefined) callers.set(key, caller = options.clientFor(connection));
+            return caller;
+        };
+        this.tasks = spec.variants.map((variant, index) => compileCellTask(variant, index, dataset.columns, spec.checks, clientFor));
+        this.groups = modelGroups(spec.variants, options.groupOf ?? localModelGroup);
+        this.perVariant = spec.variants.map(() => ({done: 0, failed: 0, total: rows.length}));
+        const onProgress = options.onProgress;
+        this.runner = new TaskRunner<Cell, StoredCell, ExperimentRunSpec>({
+            jobId: this.jobId,
+            spec: {kind: "experiment", experimentId: spec.id, name: spec.name, variants: variantCount, fingerprint},
+            store: options.store,
+            checkResumable: (stored) => {
+                if (stored.fingerprint !== fingerprint || stored.variants !== variantCount) throw new ExperimentMismatchError(this.jobId);
+            },
+            units: (done) => this.cells(rows, done, variantCount),
+            totalUnits: rows.length * variantCount,
+            perform: async (unit, context) => {
+                const task = this.tasks[unit.variant];
+                const row = dataset.rows[unit.rowIndex];
+                unit.request = task.build(row);
+                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ...await task.send(unit.request, row, context)};
+                return {rowIndex: unit.key, ok: cell.ok, completedAt: cell.completedAt, cell};
+            },
+            refused: (unit, error, attempts, latencyMs) => {
+                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ok: false, request: unit.request ?? {}, error, latencyMs, attempts, completedAt: Date.now()};
+                return {rowIndex: unit.key, ok: false, completedAt: cell.completedAt, cell};
+            },
+            beforeGroup: async (key, signal) => {
+                const group = this.groups.find((item) => item.key === key) ?? null;
+                this.currentGroup = group;
+                if (group !== null && options.beforeGroup !== undefined) await options.beforeGroup(group, signal);
+            },
+            concurrency: options.concurrency ?? spec.concurrency ?? 4,
+            retry: options.retry,
+            timeoutMs: options.timeoutMs,
+            rescoreErrors: options.rescoreErrors,
+            failFast: options.failFast,
+            failFastHint: "check the variants' prompts, parameters and connections",
+            unitName: "cells",
+            onProgress: onProgress === undefined ? undefined : (progress) => onProgress(this.extend(progress)),
+            progressIntervalMs: options.progressIntervalMs,
+            onResult: (stored) => {
+                const counts = this.perVariant[stored.cell.variant];
+                counts.done++;
+                if (!stored.ok) counts.failed++;
+                options.onResult?.(stored.cell);
+            }
+        });
+    }
+
+    public get status(): JobStatus | "idle" {
+        return this.runner.status;
+    }
+
+    public progress(): ExperimentProgress {
+        return this.extend(this.runner.progress());
+    }
+
+    public pause() {
+        this.runner.pause();
+    }
+
+    public resume() {
+        this.runner.resume();
+    }
+
+    public cancel() {
+        this.runner.cancel("The experiment was cancelled.");
+    }
+
+    /** Runs every cell without a result (completed, cancelled or failed) and returns the final progress. */
+    public async run(): Promise<ExperimentProgress> {
+        return this.extend(await this.runner.run());
+    }
+
+    private extend(progress: JobProgress): ExperimentProgress {
+        return {...progress, variants: this.perVariant.map((counts) => ({...counts})), group: this.currentGroup};
+    }
+
+    /** Cells without a result: group by group, row by row, each row's variants of the group in turn. */
+    private async *cells(rows: readonly number[], done: ReadonlySet<number>, variantCount: number): AsyncGenerator<Cell, void, undefined> {
+        const inSample = new Set(rows);
+        for (const key of done) {
+            const rowIndex = Math.floor(key / variantCount);
+            if (!inSample.has(rowIndex)) continue;
+            this.perVariant[key % variantCount].done++;
+        }
+        const plan = this.groups.length > 0 ? this.groups : [{key: null, variants: Array.from({length: variantCount}, (_, index) => index)}];
+        for (const group of plan)
+            for (const rowIndex of rows)
+                for (const variant of group.variants) {
+                    const key = cellKey(rowIndex, variant, variantCount);
+                    if (!done.has(key)) yield {key, group: group.key, rowIndex, variant};
+                }
+    }
+}
+
+/** Variants split into groups that run in turn (see ModelGroup); none when no variant needs one. */
+export function modelGroups(variants: readonly Variant[], groupOf: (variant: Variant) => string | null): ModelGroup[] {
+    const groups: ModelGroup[] = [];
+    const free: number[] = [];
+    variants.forEach((variant, index) => {
+        const key = groupOf(variant);
+        if (key === null) return free.push(index);
+        const group = groups.find((item) => item.key === key);
+        if (group === undefined) groups.push({key, connection: variant.connection, model: variant.model, variants: [index]});
+        else group.variants.push(index);
+    });
+    if (groups.length === 0) return [];
+    groups[0].variants = [...groups[0].variants, ...free].sort((a, b) => a - b);
+    return groups;
+}
+
+/** Two 32-bit FNV-1a hashes (two offset bases) and the length of a text: browser-safe and synchronous. */
+function textHash(text: string): string {
+    let first = 0x811c9dc5, second = 0x050c5d1f;
+    for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index);
+        first = Math.imul(first ^ code, 0x01000193);
+        second = Math.imul(second ^ code, 0x01000193);
+    }
+    return `${(first >>> 0).toString(16)}${(second >>> 0).toString(16)}:${text.length}`;
+}

@@ -1,0 +1,124 @@
+import {modelIds} from "../../protocol/limits.ts";
+import type {SvcClient} from "../sdk/SvcClient.ts";
+import {askQuestions} from "../scoring/askQuestions.ts";
+import {classifyFailure, type CallContext} from "../scoring/TaskRunner.ts";
+import type {SheetRow} from "../scoring/types.ts";
+import type {ScoringRequest} from "../scoring/requests.ts";
+import {compileChecks, type GradeCall} from "./checks.ts";
+import type {CellResult, CellUsage, Check, ConnectionRef, Variant} from "./types.ts";
+import {compileBody} from "./variables.ts";
+
+/** The calls a variant makes on its connection; an SvcClient, or anything with the same shape. */
+export type ConnectionCaller = Pick<SvcClient, "chatCompletions" | "responses" | "decisions" | "systemone">;
+
+/** Sends one row of one variant and returns its cell, without rowIndex and variant (the runner adds them). */
+export type CellTask = {
+    /** The request body for a row, exactly as it will be sent. */
+    build(row: SheetRow): Record<string, unknown>,
+    /** Sends `request` (from build) and reads the answer; throws what the call threw. */
+    send(request: Record<string, unknown>, row: SheetRow, context: CallContext): Promise<Omit<CellResult, "rowIndex" | "variant">>
+};
+
+/** Body fields the runner sets itself: the model is the endpoint's, and replies are read whole, not streamed. */
+const ownFields = new Set(["model", "stream"]);
+
+function withoutOwnFields(body: Record<string, unknown> | undefined): Record<string, unknown> {
+    return Object.fromEntries(Object.entries(body ?? {}).filter(([key]) => !ownFields.has(key)));
+}
+
+/**
+ * Compiles what a variant sends for each row against the dataset's columns; a variable naming no column, a bad
+ * template or check throws now (with the field's path), before anything is sent.
+ * - chat / Responses: the version's body with the row's values filled in, the variant's params over it, sent to
+ *   /v1/chat/completions or /v1/responses; the reply's text goes through the checks.
+ * - decision: the question set asked of the row through its input mapping (as spreadsheet scoring asks it).
+ */
+export function compileCellTask(variant: Variant, index: number, columns: readonly string[], checks: readonly Check[], clientFor: (connection: ConnectionRef) => ConnectionCaller): CellTask {
+    const client = clientFor(variant.connection);
+    const prompt = variant.version.prompt;
+    const path = `variants[${index}].version.prompt`;
+    if (prompt.kind === "decision") {
+        const ask = askQuestions(prompt.questionSet, prompt.input, columns);
+        const params = withoutOwnFields(variant.params);
+        return {
+            build: (row) => ({...ask.build(row).body, ...params}),
+            async send(request, _row, context) {
+                const started = performance.now();
+                const asked = await ask.send(client, {format: ask.format, body: request} as ScoringRequest, context);
+                const latencyMs = performance.now() - started;
+                if (!asked.ok) return {ok: false, request, error: asked.error, latencyMs, attempts: asked.attempts, completedAt: Date.now()};
+                const usage = asked.usage === null ? {} : {usage: tokens(asked.usage.input_tokens, asked.usage.output_tokens)};
+                return {ok: true, request, response: asked.response, ...usage, latencyMs, attempts: asked.attempts, completedAt: Date.now()};
+            }
+        };
+    }
+    const fill = compileBody(prompt.body, columns, `${path}.body`);
+    const compiled = compileChecks(checks, columns);
+    const params = withoutOwnFields(variant.params);
+    const grade: GradeCall = async (body, connection, context) => {
+        const {data} = await clientFor(connection ?? variant.connection).decisions(body, context);
+        const answer = data.answers[0];
+        if (answer?.type !== "predicate") throw new Error("the grader's answer is not a yes/no answer");
+        return answer.probability;
+    };
+    return {
+        build: (row) => ({...withoutOwnFields(fill(row)), ...params, model: modelIds.chat}),
+        async send(request, row, context) {
+            const chat = prompt.endpoint === "chat";
+            const {data, meta} = chat
+                ? await client.chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
+                : await client.responses(request as Parameters<SvcClient["responses"]>[0], context);
+            const response = data as unknown as Record<string, unknown>;
+            const reply = chat ? chatReply(response) : responsesReply(response);
+            const usage = chat ? chatUsage(response) : responsesUsage(response);
+            const results = await compiled.run(reply, row, async (body, connection, callContext) => {
+                try {
+                    return await grade(body, connection, callContext);
+                } catch (error) {
+                    // A grader that refused this reply (too long for its context) fails the check, not the cell.
+                    if (classifyFailure(error).kind === "row") throw new GraderRefused(classifyFailure(error).error.message);
+                    throw error;
+                }
+            }, context).catch((error: unknown) => {
+                if (error instanceof GraderRefused) return compiled.names.map((name) => ({name, pass: false, score: 0, detail: `grader refused: ${error.message}`}));
+                throw error;
+            });
+            return {ok: true, request, response, reply, checks: results, ...(usage === undefined ? {} : {usage}), latencyMs: meta.durationMs, attempts: meta.attempts, completedAt: Date.now()};
+        }
+    };
+}
+
+class GraderRefused extends Error {}
+
+function tokens(promptTokens: number, completionTokens: number): CellUsage {
+    return {promptTokens, completionTokens, totalTokens: promptTokens + completionTokens};
+}
+
+/** The first choice's message text (content parts joined); "" when it has none (a tool call). */
+export function chatReply(response: Record<string, unknown>): string {
+    const choices = response.choices as Array<{message?: {content?: unknown}}> | undefined;
+    return contentText(choices?.[0]?.message?.content);
+}
+
+/** A Responses object's output text: `output_text` when present, else its message parts' text in order. */
+export function responsesReply(response: Record<string, unknown>): string {
+    if (typeof response.output_text === "string") return response.output_text;
+    const output = response.output as Array<{type?: string, content?: unknown}> | undefined;
+    return (output ?? []).filter((item) => item.type === "message").map((item) => contentText(item.content)).join("");
+}
+
+function contentText(content: unknown): string {
+    if (typeof content === "string") return content;
+    if (Array.isArray(content)) return content.map((part: {text?: unknown}) => typeof part?.text === "string" ? part.text : "").join("");
+    return "";
+}
+
+function chatUsage(response: Record<string, unknown>): CellUsage | undefined {
+    const usage = response.usage as {prompt_tokens?: number, completion_tokens?: number} | undefined;
+    return usage?.prompt_tokens === undefined ? undefined : tokens(usage.prompt_tokens, usage.completion_tokens ?? 0);
+}
+
+function responsesUsage(response: Record<string, unknown>): CellUsage | undefined {
+    const usage = response.usage as {input_tokens?: number, output_tokens?: number} | null | undefined;
+    return usage?.input_tokens === undefined ? undefined : tokens(usage.input_tokens, usage.output_tokens ?? 0);
+}

@@ -1,0 +1,157 @@
+import {Ajv, type ValidateFunction} from "ajv";
+import {RE2JS} from "re2js";
+import {linearRegExp, toRe2Syntax} from "../../protocol/linearRegExp.ts";
+import {modelIds} from "../../protocol/limits.ts";
+import type {DecisionsRequest} from "../../protocol/decisions/types.ts";
+import {cellText, compileTemplate, TemplateError} from "../scoring/requests.ts";
+import type {SheetRow} from "../scoring/types.ts";
+import type {CallContext} from "../scoring/TaskRunner.ts";
+import type {Check, CheckResult, ConnectionRef} from "./types.ts";
+import {templateVariables, VariableError} from "./variables.ts";
+
+// The checks a chat variant's reply goes through on every row. Regular expressions (a regex check, a schema's
+// `pattern`) run on RE2 (re2js), in time linear in the reply, so no pattern can stall a run; schemas on ajv.
+
+/** The variable a grader's template writes the reply into. */
+export const replyVariable = "reply";
+
+/** A check's name, as results and metrics (`check:<name>`) call it: a grader's own, else from its kind and column. */
+export function checkName(check: Check): string {
+    switch (check.kind) {
+        case "grader": return check.name;
+        case "equals":
+        case "contains": return `${check.kind}_${check.column}`;
+        default: return check.kind;
+    }
+}
+
+/** Check names made unique in order: a second `regex` becomes `regex_2`. */
+export function checkNames(checks: readonly Check[]): string[] {
+    const taken = new Map<string, number>();
+    return checks.map((check) => {
+        const base = checkName(check);
+        const count = (taken.get(base) ?? 0) + 1;
+        taken.set(base, count);
+        return count === 1 ? base : `${base}_${count}`;
+    });
+}
+
+/** Asks a grader's yes/no question: the /v1/decisions call on the check's connection (else the variant's). */
+export type GradeCall = (body: DecisionsRequest, connection: ConnectionRef | undefined, context: CallContext) => Promise<number>;
+
+export type CompiledChecks = {
+    names: string[],
+    /** The reply's results, one per check in order; a grader asks its question through `grade`. */
+    run(reply: string, row: SheetRow, grade: GradeCall, context: CallContext): Promise<CheckResult[]>
+};
+
+/** A check that cannot run on this dataset; `path` is its place in the experiment file (`checks[2].column`). */
+export class CheckError extends VariableError {}
+
+type RunOne = (reply: string, row: SheetRow, grade: GradeCall, context: CallContext) => Promise<{pass: boolean, score: number, detail?: string}>;
+
+/**
+ * Compiles the checks against the dataset's columns: a column that does not exist, a regular expression RE2
+ * cannot run, a schema ajv refuses or a grader template without `{{reply}}` throws a CheckError now, before
+ * anything is sent.
+ */
+export function compileChecks(checks: readonly Check[], columns: readonly string[], prefix = "checks"): CompiledChecks {
+    const names = checkNames(checks);
+    const runs = checks.map((check, index) => compileCheck(check, columns, `${prefix}[${index}]`));
+    return {
+        names,
+        async run(reply, row, grade, context) {
+            const results: CheckResult[] = [];
+            for (let index = 0; index < runs.length; index++) results.push({name: names[index], ...await runs[index](reply, row, grade, context)});
+            return results;
+        }
+    };
+}
+
+function compileCheck(check: Check, columns: readonly string[], path: string): RunOne {
+    const columnOf = (column: string) => {
+        const index = columns.indexOf(column);
+        if (index < 0) throw new CheckError(`${path}.column`, `no column named ${JSON.stringify(column)}; columns: ${columns.map((name) => JSON.stringify(name)).join(", ")}`);
+        return index;
+    };
+    const verdict = (pass: boolean, detail?: string) => ({pass, score: pass ? 1 : 0, ...(detail === undefined ? {} : {detail})});
+    switch (check.kind) {
+        case "equals":
+        case "contains": {
+            const column = columnOf(check.column);
+            const fold = check.caseSensitive === true ? (text: string) => text : (text: string) => text.toLowerCase();
+            return async (reply, row) => {
+                const expected = fold(cellText(row[column]).trim());
+                const got = fold(reply.trim());
+                return verdict(check.kind === "equals" ? got === expected : got.includes(expected), `expected ${JSON.stringify(cellText(row[column]))}`);
+            };
+        }
+        case "regex": {
+            let compiled: RE2JS;
+            try {
+                compiled = RE2JS.compile(toRe2Syntax(check.pattern), regexFlags(check.flags ?? "", `${path}.flags`));
+            } catch (error) {
+                if (error instanceof CheckError) throw error;
+                throw new CheckError(`${path}.pattern`, `RE2 cannot run ${JSON.stringify(check.pattern)} (no backreferences or lookaround): ${error instanceof Error ? error.message : String(error)}`);
+            }
+            return async (reply) => verdict(compiled.test(reply));
+        }
+        case "is_json":
+            return async (reply) => {
+                const parsed = parseJson(reply);
+                return verdict(parsed.ok, parsed.ok ? undefined : parsed.message);
+            };
+        case "json_schema": {
+            let validate: ValidateFunction;
+            try {
+                validate = new Ajv({strict: false, allErrors: true, validateFormats: false, code: {regExp: linearRegExp}}).compile(check.schema);
+            } catch (error) {
+                throw new CheckError(`${path}.schema`, error instanceof Error ? error.message : String(error));
+            }
+            return async (reply) => {
+                const parsed = parseJson(reply);
+                if (!parsed.ok) return verdict(false, parsed.message);
+                const pass = validate(parsed.value);
+                return verdict(pass, pass ? undefined : new Ajv().errorsText(validate.errors, {dataVar: "reply"}));
+            };
+        }
+        case "grader": {
+            if (!templateVariables(check.template).includes(replyVariable))
+                throw new CheckError(`${path}.template`, `a grader's template must hold {{${replyVariable}}} (where the reply goes), or the grader never sees the reply`);
+            let render: (row: SheetRow) => string;
+            try {
+                render = compileTemplate(check.template, [...columns, replyVariable]);
+            } catch (error) {
+                if (error instanceof TemplateError) throw new CheckError(`${path}.template`, error.message.replace(/^template: /, ""));
+                throw error;
+            }
+            const threshold = check.threshold ?? 0.5;
+            const questions: DecisionsRequest["questions"] = [{type: "predicate", name: check.name, instructions: check.question}];
+            return async (reply, row, grade, context) => {
+                const input = render([...row, reply]);
+                const probability = await grade({model: modelIds.decision, input, questions}, check.connection, context);
+                return {pass: probability >= threshold, score: probability};
+            };
+        }
+    }
+}
+
+function regexFlags(flags: string, path: string): number {
+    let value = 0;
+    for (const flag of flags) {
+        if (flag === "i") value |= RE2JS.CASE_INSENSITIVE;
+        else if (flag === "m") value |= RE2JS.MULTILINE;
+        else if (flag === "s") value |= RE2JS.DOTALL;
+        else throw new CheckError(path, `unknown flag ${JSON.stringify(flag)} (known: i, m, s)`);
+    }
+    return value;
+}
+
+/** The reply as JSON: the whole reply, spaces around it aside (a reply wrapped in prose or a code fence is not JSON). */
+function parseJson(reply: string): {ok: true, value: unknown} | {ok: false, message: string} {
+    try {
+        return {ok: true, value: JSON.parse(reply.trim())};
+    } catch (error) {
+        return {ok: false, message: `not JSON: ${error instanceof Error ? error.message : String(error)}`};
+    }
+}

@@ -1,0 +1,372 @@
+import {ApiError} from "../../protocol/errors.ts";
+import {TransportError} from "../sdk/errors.ts";
+import type {RetryOptions} from "../sdk/retry.ts";
+import type {JobProgress, JobRecord, JobStatus, ResultStore, RowError, StoredResult} from "./types.ts";
+import {PauseGate, RateMeter} from "./jobPacing.ts";
+
+/**
+ * What a request failure (after the spec §7 retries) means for a job:
+ * - `row`: the server refused this unit's request (400, 413, 422): stored as its error, the job goes on;
+ * - `fatal`: every other unit would fail the same way (401 key, 402 credit, 404 URL) or the service stayed
+ *   unavailable through the retries (408, 429, 5xx, network, timeout): the job stops, resumable later.
+ */
+export function classifyFailure(error: unknown): {kind: "row" | "fatal", error: RowError} {
+    if (error instanceof ApiError) {
+        const rowError = {status: error.status, code: error.code, message: error.message};
+        return {kind: error.status === 400 || error.status === 413 || error.status === 422 ? "row" : "fatal", error: rowError};
+    }
+    if (error instanceof TransportError) return {kind: "fatal", error: {status: null, code: error.kind, message: error.message}};
+    return {kind: "fatal", error: {status: null, code: "client_error", message: error instanceof Error ? error.message : String(error)}};
+}
+
+/** One unit of work: `key` is its result's key in the store; units of one `group` run together (see beforeGroup). */
+export type WorkUnit = {key: number, group?: string | null};
+
+/** What a task passes to each request it makes: the run's abort signal, timeout and retry settings (pacing wired in). */
+export type CallContext = {signal: AbortSignal, timeoutMs: number, retry: RetryOptions};
+
+/** How a task's units are listed, sent and stored; the runner owns concurrency, pacing, pause, resume and progress. */
+export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = {
+    jobId: string,
+    spec: S,
+    store: ResultStore<R, S>,
+    /** Throws when the job in the store was started with another spec (so it must not be resumed). */
+    checkResumable(stored: S): void,
+    /** Units in the order to send them, skipping the keys in `done`; `total` is called when the end is known. */
+    units(done: ReadonlySet<number>, total: (count: number) => void): AsyncIterable<U>,
+    /** Units in the job when known up front, for the ETA. */
+    totalUnits?: number | null,
+    /** Builds a unit's request(s), calls, validates; returns the result to store. Throws what the calls threw. */
+    perform(unit: U, context: CallContext): Promise<R>,
+    /** The result stored for a unit whose request the server refused (classifyFailure `row`). */
+    refused(unit: U, error: RowError, attempts: number, durationMs: number): R,
+    /** Called once before the first unit of each non-null group is sent, after every unit of the previous group ended. */
+    beforeGroup?: (group: string, signal: AbortSignal) => Promise<void>,
+    /** Requests in flight at once; default 4. */
+    concurrency?: number,
+    retry?: RetryOptions,
+    /** Per-attempt timeout; default 120 s. A timeout is transient and retried. */
+    timeoutMs?: number,
+    /** Send again the units stored with an error by an earlier run. */
+    rescoreErrors?: boolean,
+    /** Stop when the first N units this run sends all fail; default 5, 0 = never. */
+    failFast?: number,
+    /** What to check when fail-fast stops the job ("check the question set and input mapping"). */
+    failFastHint?: string,
+    /** "rows" or "cells", in messages. */
+    unitName?: string,
+    onProgress?: (progress: JobProgress) => void,
+    progressIntervalMs?: number,
+    onResult?: (result: R) => void
+};
+
+/**
+ * The one durable runner behind spreadsheet scoring and experiments (browser-safe: the task makes its calls
+ * through SvcClient, results go to a ResultStore). Up to `concurrency` units are in flight at once, each request
+ * retried by the spec §7 policy (Retry-After honoured); every result is stored as it arrives, so stopping at any
+ * point (cancel, crash, kill) loses nothing stored, and running the same job again sends only the units without a
+ * result. A store keeps the first result of a key, so no finished unit is ever stored twice.
+ *
+ * pause() lets the requests in flight finish and takes no new units until resume(); cancel() aborts the requests
+ * in flight (their units stay unsent) and ends run() with status `cancelled`. `progress()` counts units: rows for
+ * scoring, cells for experiments (`totalRows` then holds the number of cells).
+ */
+export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
+    private readonly options: TaskRunnerOptions<U, R, S>;
+    private readonly gate = new PauseGate();
+    private readonly abort = new AbortController();
+    private readonly meter = new RateMeter();
+    private state: JobStatus | "idle" = "idle";
+    private ran = false;
+    private counts = {done: 0, succeeded: 0, failed: 0, scoredThisRun: 0, alreadyDone: 0, inFlight: 0, retries: 0};
+    private total: number | null;
+    private lastError: RowError | null = null;
+    private fatal: string | null = null;
+    private successesThisRun = 0;
+    private errorsBeforeFirstSuccess = 0;
+    private activeMs = 0;
+    private activeSince: number | null = null;
+    private lastEmit = 0;
+    private emitTimer: ReturnType<typeof setTimeout> | null = null;
+    /** The group whose units may be sent now, and the switch to the next one while it is under way. */
+    private group: string | null | undefined = undefined;
+    private switching: Promise<void> | null = null;
+    private readonly inFlight = new Set<Promise<void>>();
+
+    public constructor(options: TaskRunnerOptions<U, R, S>) {
+        this.options = options;
+        this.total = options.totalUnits ?? null;
+    }
+
+    public get status(): JobStatus | "idle" {
+        return this.state;
+    }
+
+    public get signal(): AbortSignal {
+        return this.abort.signal;
+    }
+
+    public progress(): JobProgress {
+        const rate = this.state === "running" ? this.meter.rate() : null;
+        const remaining = this.total === null ? null : Math.max(0, this.total - this.counts.done);
+        return {
+            jobId: this.options.jobId,
+            status: this.state === "idle" ? "running" : this.state,
+            totalRows: this.total,
+            done: this.counts.done,
+            succeeded: this.counts.succeeded,
+            failed: this.counts.failed,
+            scoredThisRun: this.counts.scoredThisRun,
+            alreadyDone: this.counts.alreadyDone,
+            inFlight: this.counts.inFlight,
+            retries: this.counts.retries,
+            rowsPerSecond: rate,
+            etaSeconds: remaining === null ? null : remaining === 0 ? 0 : rate === null ? null : remaining / rate,
+            rateLimited: this.state === "running" && this.meter.rateLimited(),
+            elapsedMs: this.activeMs + (this.activeSince === null ? 0 : performance.now() - this.activeSince),
+            lastError: this.lastError,
+            fatalError: this.fatal
+        };
+    }
+
+    public pause() {
+        if (this.state !== "running") return;
+        this.gate.close();
+        this.setState("paused");
+    }
+
+    public resume() {
+        if (this.state !== "paused") return;
+        this.meter.restart();
+        this.setState("running");
+        this.gate.open();
+    }
+
+    public cancel(reason = "The job was cancelled.") {
+        if (this.state === "completed" || this.state === "failed" || this.state === "cancelled") return;
+        this.abort.abort(new DOMException(reason, "AbortError"));
+        this.setState("cancelled");
+        this.gate.open();
+    }
+
+    /** Stops the job as failed with `message` (kept in the store's record); resumable later. */
+    public fail(message: string) {
+        if (this.fatal !== null || this.state === "cancelled") return;
+        this.fatal = message;
+        this.abort.abort(new DOMException("The job failed.", "AbortError"));
+        this.setState("failed");
+        this.gate.open();
+    }
+
+    /** Runs the job to its end (completed, cancelled or failed) and returns the final progress. */
+    public async run(): Promise<JobProgress> {
+        if (this.ran) throw new Error("run() may be called once; create a new runner to resume");
+        this.ran = true;
+        const {store, jobId} = this.options;
+        await this.openJob();
+        if (this.options.rescoreErrors) await store.deleteErrors(jobId);
+        const done = await store.doneRowIndexes(jobId);
+        const counts = await store.countResults(jobId);
+        this.counts = {...this.counts, done: done.size, succeeded: counts.ok, failed: counts.errors, alreadyDone: done.size};
+        if (this.abort.signal.aborted) return this.finish();
+        this.meter.restart();
+        this.setState("running");
+        await store.updateJob(jobId, {status: "running", error: null, ...(this.total === null ? {} : {totalRows: this.total})});
+
+        const pending = this.pendingUnits(done);
+        const concurrency = Math.max(1, Math.floor(this.options.concurrency ?? 4));
+        await Promise.all(Array.from({length: concurrency}, () => this.work(pending)));
+        return this.finish();
+    }
+
+    private async openJob() {
+        const {store, jobId, spec} = this.options;
+        const existing = await store.getJob(jobId);
+        if (existing === null) {
+            const now = Date.now();
+            const record: JobRecord<S> = {jobId, spec, status: "running", totalRows: this.total, error: null, createdAt: now, updatedAt: now};
+            await store.createJob(record);
+            return;
+        }
+        this.options.checkResumable(existing.spec);
+        this.total ??= existing.totalRows;
+    }
+
+    /** Units without a result, in order; learns the total when the source says it. */
+    private async *pendingUnits(done: ReadonlySet<number>): AsyncGenerator<U, void, undefined> {
+        let learned: number | null = null;
+        for await (const unit of this.options.units(done, (count) => learned = count)) {
+            yield unit;
+            if (this.stopped()) return;
+        }
+        if (learned !== null && this.total !== learned) {
+            this.total = learned;
+            await this.options.store.updateJob(this.options.jobId, {totalRows: learned});
+        }
+    }
+
+    private async work(pending: AsyncGenerator<U, void, undefined>) {
+        for (;;) {
+            await this.gate.passed();
+            if (this.stopped()) return;
+            // Generators queue concurrent next() calls, so workers never get the same unit.
+            let next: IteratorResult<U, void>;
+            try {
+                next = await pending.next();
+            } catch (error) {
+                // The source could not be read (a file removed or broken mid-run): the job stops, resumable.
+                this.fail(`reading the ${this.options.unitName ?? "rows"} failed: ${error instanceof Error ? error.message : String(error)}`);
+                return;
+            }
+            if (next.done || this.stopped()) return;
+            await this.enterGroup(next.value.group ?? null);
+            // A pause that came while the unit was being read holds it here: pause means nothing new is sent.
+            await this.gate.passed();
+            if (this.stopped()) return;
+            const running = this.send(next.value);
+            this.inFlight.add(running);
+            await running;
+            this.inFlight.delete(running);
+        }
+    }
+
+    /**
+     * Units of a new group wait until every unit of the previous group has ended, then for `beforeGroup` (the app
+     * loads that group's model into its engine), once, whichever worker reaches the group first.
+     */
+    private async enterGroup(group: string | null) {
+        for (;;) {
+            if (this.switching !== null) {
+                await this.switching;
+                continue;
+            }
+            if (group === null || group === this.group) return;
+            this.switching = (async () => {
+                await Promise.allSettled([...this.inFlight]);
+                if (this.stopped()) return;
+                try {
+                    await this.options.beforeGroup?.(group, this.abort.signal);
+                    this.group = group;
+                    this.meter.restart();
+                } catch (error) {
+                    if (!this.stopped()) this.fail(`preparing ${group} failed: ${error instanceof Error ? error.message : String(error)}`);
+                }
+            })();
+            await this.switching;
+            this.switching = null;
+            if (this.stopped()) return;
+        }
+    }
+
+    private async send(unit: U) {
+        const started = performance.now();
+        this.counts.inFlight++;
+        // Refused for the server's rate limit at least once: its completion measures the pace the limit allows.
+        let refused = false;
+        try {
+            const context: CallContext = {
+                signal: this.abort.signal,
+                timeoutMs: this.options.timeoutMs ?? 120_000,
+                retry: {
+                    ...this.options.retry,
+                    onRetry: (info) => {
+                        this.counts.retries++;
+                        if (info.error instanceof ApiError && info.error.status === 429) {
+                            refused = true;
+                            this.meter.throttled();
+                        }
+                        this.lastError = classifyFailure(info.error).error;
+                        this.options.retry?.onRetry?.(info);
+                        this.emit();
+                    }
+                }
+            };
+            // A result that arrived is stored even when a cancel came meanwhile: it need not be sent again.
+            await this.store(await this.options.perform(unit, context), refused);
+        } catch (error) {
+            if (this.abort.signal.aborted) return;
+            const failure = classifyFailure(error);
+            this.lastError = failure.error;
+            if (failure.kind === "fatal") {
+                const status = failure.error.status === null ? "" : `${failure.error.status} `;
+                this.fail(`${this.describe(unit)}: ${status}${failure.error.code}: ${failure.error.message}`);
+                return;
+            }
+            await this.store(this.options.refused(unit, failure.error, 1, performance.now() - started), refused);
+        } finally {
+            this.counts.inFlight--;
+            this.emit();
+        }
+    }
+
+    private describe(unit: U): string {
+        return `${(this.options.unitName ?? "rows").replace(/s$/, "")} ${unit.key}`;
+    }
+
+    private async store(result: R, refused: boolean) {
+        const stored = await this.options.store.putResult(this.options.jobId, result);
+        if (!stored) return;
+        this.counts.done++;
+        this.counts.scoredThisRun++;
+        this.meter.record(refused);
+        const error = (result as {error?: RowError}).error;
+        if (result.ok) {
+            this.counts.succeeded++;
+            this.successesThisRun++;
+        } else {
+            this.counts.failed++;
+            this.lastError = error ?? null;
+            if (this.successesThisRun === 0) this.errorsBeforeFirstSuccess++;
+        }
+        this.options.onResult?.(result);
+        const failFast = this.options.failFast ?? 5;
+        if (failFast > 0 && this.successesThisRun === 0 && this.errorsBeforeFirstSuccess >= failFast)
+            this.fail(`the first ${this.errorsBeforeFirstSuccess} ${this.options.unitName ?? "rows"} all failed (last: ${error?.code}: ${error?.message}); ${this.options.failFastHint ?? "check the request"}`);
+    }
+
+    private stopped(): boolean {
+        return this.abort.signal.aborted;
+    }
+
+    private async finish(): Promise<JobProgress> {
+        if (this.state === "running" || this.state === "paused" || this.state === "idle") this.setState("completed");
+        const status = this.state as JobStatus;
+        await this.options.store.updateJob(this.options.jobId, {status, error: this.fatal, ...(this.total === null ? {} : {totalRows: this.total})});
+        if (this.emitTimer !== null) clearTimeout(this.emitTimer);
+        this.emitTimer = null;
+        const progress = this.progress();
+        this.options.onProgress?.(progress);
+        return progress;
+    }
+
+    private setState(state: JobStatus) {
+        const now = performance.now();
+        if (this.activeSince !== null && state !== "running") {
+            this.activeMs += now - this.activeSince;
+            this.activeSince = null;
+        } else if (this.activeSince === null && state === "running") this.activeSince = now;
+        this.state = state;
+        if (state === "paused" || state === "running") void this.options.store.updateJob(this.options.jobId, {status: state}).catch(() => undefined);
+        this.emit(true);
+    }
+
+    /** Progress to the listener: state changes at once, completions at most every progressIntervalMs. */
+    private emit(now = false) {
+        const listener = this.options.onProgress;
+        if (listener === undefined || this.emitTimer !== null && !now) return;
+        const interval = this.options.progressIntervalMs ?? 250;
+        const wait = this.lastEmit + interval - performance.now();
+        if (now || wait <= 0) {
+            if (this.emitTimer !== null) clearTimeout(this.emitTimer);
+            this.emitTimer = null;
+            this.lastEmit = performance.now();
+            listener(this.progress());
+            return;
+        }
+        this.emitTimer = setTimeout(() => {
+            this.emitTimer = null;
+            this.lastEmit = performance.now();
+            listener(this.progress());
+        }, wait);
+    }
+}
