@@ -11,6 +11,8 @@ import {EngineScreen} from "../features/engine/EngineScreen.tsx";
 import {ModelsScreen} from "../features/models/ModelsScreen.tsx";
 import {HistoryScreen} from "../features/history/HistoryScreen.tsx";
 import {PresetsScreen} from "../features/presets/PresetsScreen.tsx";
+import {DatasetsScreen} from "../features/datasets/DatasetsScreen.tsx";
+import {VersionsScreen} from "../features/versions/VersionsScreen.tsx";
 import {ResponsesScreen} from "../features/playground/ResponsesScreen.tsx";
 import {WorkspaceScreen} from "../features/workspace/WorkspaceScreen.tsx";
 import {playgroundRunShortcuts, useRunShortcut} from "../features/playground/runViews.tsx";
@@ -30,6 +32,8 @@ const screens = {
     evaluation: EvaluationScreen,
     history: HistoryScreen,
     presets: PresetsScreen,
+    datasets: DatasetsScreen,
+    versions: VersionsScreen,
     models: ModelsScreen,
     engine: EngineScreen,
     workspace: WorkspaceScreen
@@ -72,6 +76,8 @@ const items: Array<{id: Screen, label: string, icon: IconName, section: string}>
     {id: "evaluation", label: "Evaluation", icon: "evaluation", section: "Decisions"},
     {id: "history", label: "History", icon: "history", section: "Library"},
     {id: "presets", label: "Presets", icon: "presets", section: "Library"},
+    {id: "datasets", label: "Datasets", icon: "datasets", section: "Library"},
+    {id: "versions", label: "Versions", icon: "versions", section: "Library"},
     {id: "models", label: "Models", icon: "models", section: "Setup"},
     {id: "engine", label: "Engine & connections", icon: "engine", section: "Setup"},
     {id: "workspace", label: "Workspace", icon: "workspace", section: "Setup"}
@@ -115,6 +121,8 @@ const titles: Record<Screen, [string, string]> = {
     evaluation: ["Evaluation", "Answers against labels: metrics and calibration"],
     history: ["History", "Runs saved on this machine"],
     presets: ["Presets", "Saved prompts with their parameters"],
+    datasets: ["Datasets", "Rows with their expected values, for experiments"],
+    versions: ["Versions", "Saved prompts and question sets, version by version"],
     models: ["Models", "Library, downloads, GPU and memory"],
     engine: ["Engine & connections", "Local engine and remote profiles"],
     workspace: ["Workspace", "Workspaces, API keys, credits, prices, rate limits and usage of the local engine"]

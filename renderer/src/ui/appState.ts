@@ -4,7 +4,7 @@ import {create} from "zustand";
 import {createJSONStorage, persist} from "zustand/middleware";
 import {appDataStorage} from "../gateway/appData.ts";
 
-export const screens = ["chat", "responses", "completions", "decisions", "scoring", "evaluation", "history", "presets", "models", "engine", "workspace"] as const;
+export const screens = ["chat", "responses", "completions", "decisions", "scoring", "evaluation", "experiments", "history", "presets", "datasets", "versions", "models", "engine", "workspace"] as const;
 
 export type Screen = typeof screens[number];
 

@@ -15,6 +15,7 @@ import {QuestionSetHeader} from "./QuestionSetHeader.tsx";
 import {ReplaceSetDialog} from "./ReplaceSetDialog.tsx";
 import {RunPanel} from "./RunPanel.tsx";
 import {requestFor} from "./run.ts";
+import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
 import {useDecisionInputStore, useDecisionRunStore, type StudioTab} from "./studioState.ts";
 import "./decisionStudio.css";
 
@@ -36,6 +37,7 @@ export function DecisionStudioScreen() {
                 <Tabs tabs={tabs} active={tab} onChange={(id) => set({tab: id})} testId="studio-tab" />
                 <div className="studio-scroll">
                     <QuestionSetHeader />
+                    {tab === "build" && <section className="card studio-version-card"><SaveVersionPanel kind="decision" /></section>}
                     {tab === "build"
                         ? <>
                             <QuestionList draft={draft} update={update} />

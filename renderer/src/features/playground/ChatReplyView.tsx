@@ -2,6 +2,7 @@
 import {useState} from "react";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
 import {WorkspaceKeyAdvice} from "../workspace/appKey.tsx";
+import {AddRunToDataset} from "../datasets/AddRunToDataset.tsx";
 import type {ChoiceState, ToolCall} from "./chat.ts";
 import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection, WaitingForOutput} from "./runViews.tsx";
 import {logitBiasAdder, useChatStore} from "./stores.ts";
@@ -29,6 +30,7 @@ export function ChatReplyView() {
             ))}
             {run.error && <><ApiErrorView error={run.error} /><WorkspaceKeyAdvice error={run.error} /></>}
             {run.status !== "running" && <RunStats run={run} usage={reply.usage} />}
+            {run.status === "done" && <AddRunToDataset request={run.request} reply={reply.choices[0]?.content ?? ""} />}
         </section>
     );
 }

@@ -4,6 +4,7 @@ import {editorPaths, JsonEditor} from "../../ui/JsonEditor.tsx";
 import {SidePanel, Tabs} from "../../ui/controls.tsx";
 import {ParamsPanel} from "./ParamsPanel.tsx";
 import {PresetPicker} from "./PresetPicker.tsx";
+import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
 import {buildChatRequest, parseToolsText, type ToolChoiceSetting, parseResponseFormat, type ResponseFormatSetting} from "./chat.ts";
 import {chatParamSpecs} from "./params.ts";
 import {useChatStore} from "./stores.ts";
@@ -28,6 +29,7 @@ export function ChatSettings() {
                 {tab === "params" && (
                     <>
                         <PresetPicker kind="chat" />
+                        <SaveVersionPanel kind="chat" />
                         <ParamsPanel specs={chatParamSpecs} values={draft.params} onChange={setParam} />
                     </>
                 )}

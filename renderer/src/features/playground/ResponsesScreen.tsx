@@ -7,6 +7,7 @@ import {ImageSupportNote, imageSupport} from "../../ui/imageSupport.tsx";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ParamsPanel} from "./ParamsPanel.tsx";
 import {PresetPicker} from "./PresetPicker.tsx";
+import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
 import {responsesParamSpecs} from "./params.ts";
 import {type ResponsesReply, outputTokensOf} from "./responses.ts";
 import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats, WaitingForOutput} from "./runViews.tsx";
@@ -36,6 +37,7 @@ export function ResponsesScreen() {
                 <div className="side-title">Parameters</div>
                 <div className="side-body">
                     <PresetPicker kind="responses" />
+                    <SaveVersionPanel kind="responses" />
                     <ParamsPanel specs={responsesParamSpecs} values={params} onChange={setParam} />
                 </div>
             </SidePanel>

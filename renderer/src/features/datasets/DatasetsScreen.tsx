@@ -1,0 +1,140 @@
+// Datasets: the saved list (import, export, delete with Undo), and the open dataset: its name, what each column is for,
+// a sample's count, its rows (edit in place, add by hand), and what is wrong with it (repeated rows).
+import {useEffect, useState} from "react";
+import type {Dataset} from "../../../../client/experiments/types.ts";
+import {downloadFile} from "../../ui/browser.ts";
+import {Icon} from "../../ui/controls.tsx";
+import {ColumnRoles, SamplePanel} from "./DatasetColumns.tsx";
+import {DatasetImport, type ImportMessage} from "./DatasetImport.tsx";
+import {cellFromText, datasetCsv, datasetJson, duplicateWarning} from "./datasetModel.ts";
+import {deleteDataset, saveDataset, updateDataset, useDataset, useDatasetsStore} from "./datasetStore.ts";
+import {RowsGrid} from "./RowsGrid.tsx";
+import {useDatasetSelection} from "./selection.ts";
+import "./datasets.css";
+
+type Message = ImportMessage & {undo?: () => void};
+
+/** `My data!` -> `my-data`: a file name that survives every file system. */
+const slug = (name: string) => name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "dataset";
+
+export function DatasetsScreen() {
+    const datasets = useDatasetsStore((state) => state.datasets);
+    const selected = useDatasetSelection((state) => state.selected);
+    const select = useDatasetSelection((state) => state.select);
+    const [message, setMessage] = useState<Message | null>(null);
+    const openId = datasets.some((item) => item.id === selected) ? selected : datasets[0]?.id ?? null;
+    const dataset = useDataset(openId);
+    return (
+        <div className="page datasets-page" data-testid="datasets-screen">
+            <section className="card">
+                <div className="card-title-row"><h3>Datasets</h3></div>
+                <p className="muted small">
+                    Rows that experiments run on, kept on this machine. Mark the label columns (the expected values, never sent to the model unless
+                    you tick them) and the columns the model sees. Add a chat run as a row from the Chat playground's reply.
+                </p>
+                <DatasetImport onCreated={select} onMessage={setMessage} />
+                {message && <MessageLine message={message} onDone={setMessage} />}
+                {datasets.length === 0 ? <div className="empty-state">No datasets yet.</div> : (
+                    <table className="table" data-testid="datasets-table">
+                        <thead><tr><th>Name</th><th>Rows</th><th>Columns</th><th>Labels</th><th><span className="sr-only">Actions</span></th></tr></thead>
+                        <tbody>
+                            {datasets.map((item) => (
+                                <tr key={item.id} className={item.id === openId ? "is-selected" : undefined} data-testid="dataset-item" aria-selected={item.id === openId}>
+                                    <td><button type="button" className="link-btn strong" onClick={() => select(item.id)}>{item.name}</button></td>
+                                    <td className="mono">{item.rowCount.toLocaleString("en-US")}</td>
+                                    <td className="mono">{item.columns.length}</td>
+                                    <td className="small">{item.labelColumns.join(", ") || <span className="muted">none</span>}</td>
+                                    <td>
+                                        <button type="button" className="icon-btn danger" aria-label={`Delete dataset ${item.name}`} title="Delete (with Undo)" onClick={() => {
+                                            const removed = deleteDataset(item.id);
+                                            if (removed) setMessage({ok: true, text: `Deleted "${removed.name}".`, undo: () => saveDataset(removed)});
+                                        }}><Icon name="close" /></button>
+                                    </td>
+                                </tr>
+                            ))}
+                        </tbody>
+                    </table>
+                )}
+            </section>
+            {dataset && <OpenDataset key={dataset.id} dataset={dataset} onMessage={setMessage} />}
+        </div>
+    );
+}
+
+function MessageLine({message, onDone}: {message: Message, onDone: (message: Message | null) => void}) {
+    return (
+        <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="datasets-message">
+            {message.text}
+            {message.action && <> <button type="button" className="link-btn" data-testid="datasets-message-action" onClick={() => {
+                onDone(null);
+                message.action!.run();
+            }}>{message.action.label}</button></>}
+            {message.undo && <> <button type="button" className="link-btn" data-testid="datasets-undo" onClick={() => {
+                message.undo!();
+                onDone({ok: true, text: "Undone."});
+            }}>Undo</button></>}
+        </div>
+    );
+}
+
+function OpenDataset({dataset, onMessage}: {dataset: Dataset, onMessage: (message: Message) => void}) {
+    const [name, setName] = useState(dataset.name);
+    useEffect(() => setName(dataset.name), [dataset.name]);
+    const duplicates = duplicateWarning(dataset.rows);
+    const base = slug(dataset.name);
+    return (
+        <>
+            <section className="card dataset-detail" data-testid="dataset-detail">
+                <div className="card-title-row">
+                    <input className="input dataset-name" value={name} aria-label="Dataset name" data-testid="dataset-name" onChange={(event) => setName(event.target.value)}
+                        onBlur={() => name.trim() && name.trim() !== dataset.name && updateDataset(dataset.id, (current) => ({...current, name: name.trim()}))} />
+                    <div className="push-right row-gap">
+                        <button type="button" className="btn btn-sm" data-testid="dataset-export-json" title="The dataset with its column types and roles, to import again or share"
+                            onClick={() => downloadFile(`${base}.dataset.json`, datasetJson(dataset))}>Export JSON</button>
+                        <button type="button" className="btn btn-sm" data-testid="dataset-export-csv" onClick={() => downloadFile(`${base}.csv`, datasetCsv(dataset), "text/csv;charset=utf-8")}>Export CSV</button>
+                    </div>
+                </div>
+                {duplicates && <div className="field-warning" role="status" data-testid="dataset-duplicates">{duplicates}</div>}
+                <div className="dataset-panels">
+                    <div><h4>Columns</h4><ColumnRoles dataset={dataset} /></div>
+                    <div><h4>Sample</h4><SamplePanel dataset={dataset} onCreated={(id, text) => {
+                        useDatasetSelection.getState().select(id);
+                        onMessage({ok: true, text});
+                    }} /></div>
+                </div>
+            </section>
+            <section className="card">
+                <div className="card-title-row"><h3>Rows</h3></div>
+                <RowsGrid dataset={dataset} onMessage={onMessage} />
+                <AddRowForm dataset={dataset} />
+            </section>
+        </>
+    );
+}
+
+/** One input per column; Add appends the row (typed as its columns are). */
+function AddRowForm({dataset}: {dataset: Dataset}) {
+    const [values, setValues] = useState<string[]>(() => dataset.columns.map(() => ""));
+    const empty = values.every((value) => value === "");
+    return (
+        <form className="dataset-add-row" data-testid="dataset-add-row" onSubmit={(event) => {
+            event.preventDefault();
+            if (empty) return;
+            const row = dataset.columns.map((_, index) => cellFromText(values[index] ?? "", dataset.columnTypes[index]));
+            updateDataset(dataset.id, (current) => ({...current, rows: [...current.rows, row]}));
+            setValues(dataset.columns.map(() => ""));
+        }}>
+            <span className="card-label">Add a row</span>
+            <div className="dataset-add-fields">
+                {dataset.columns.map((column, index) => (
+                    <label key={column} className="dataset-add-field">
+                        <span className="small mono">{column}</span>
+                        <input className="input input-sm" value={values[index] ?? ""} data-testid="dataset-add-value" data-column={column}
+                            onChange={(event) => setValues(values.map((value, at) => at === index ? event.target.value : value))} />
+                    </label>
+                ))}
+            </div>
+            <button type="submit" className="btn btn-sm" disabled={empty} data-testid="dataset-add-submit">Add row</button>
+        </form>
+    );
+}

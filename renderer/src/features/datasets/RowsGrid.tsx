@@ -1,0 +1,108 @@
+// A dataset's rows, virtualised (only the rows in view are in the DOM, so 100,000 rows scroll as smoothly as 10) and
+// editable in place: click a cell to change it (Enter keeps, Escape drops), delete a row with Undo.
+import {useDeferredValue, useMemo, useState} from "react";
+import type {SheetRow} from "../../../../client/scoring/index.ts";
+import type {Dataset} from "../../../../client/experiments/types.ts";
+import {Icon} from "../../ui/controls.tsx";
+import {cellFromText, cellText} from "./datasetModel.ts";
+import {updateDataset} from "./datasetStore.ts";
+
+const rowHeight = 30;
+const viewportHeight = 360;
+/** Rows drawn above and below the visible ones, so fast scrolling shows no blank band. */
+const overscan = 8;
+
+type Editing = {row: number, column: number, text: string};
+
+export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (message: {ok: boolean, text: string, undo?: () => void}) => void}) {
+    const [scrollTop, setScrollTop] = useState(0);
+    const [filter, setFilter] = useState("");
+    const [editing, setEditing] = useState<Editing | null>(null);
+    const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
+    const order = useMemo(() => {
+        const indexes = Array.from({length: dataset.rows.length}, (_, index) => index);
+        if (deferredFilter === "") return indexes;
+        return indexes.filter((index) => dataset.rows[index].some((cell) => cellText(cell).toLowerCase().includes(deferredFilter)));
+    }, [dataset, deferredFilter]);
+    const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
+    const last = Math.min(order.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscan);
+    const widths = [Math.max(48, 18 + 8 * String(dataset.rows.length).length), ...dataset.columns.map(() => 180), 40];
+    const template = widths.map((width) => `${width}px`).join(" ");
+    const totalWidth = widths.reduce((sum, width) => sum + width, 0);
+
+    const commit = () => {
+        if (editing === null) return;
+        const {row, column, text} = editing;
+        setEditing(null);
+        const value = cellFromText(text, dataset.columnTypes[column]);
+        if (value === (dataset.rows[row][column] ?? null)) return;
+        updateDataset(dataset.id, (current) => ({...current, rows: current.rows.map((cells, index) => index === row ? cells.map((cell, at) => at === column ? value : cell) : cells)}));
+    };
+    const removeRow = (row: number) => {
+        const removed: SheetRow = dataset.rows[row];
+        updateDataset(dataset.id, (current) => ({...current, rows: current.rows.filter((_, index) => index !== row)}));
+        onMessage({ok: true, text: `Deleted row ${row + 1}.`, undo: () => updateDataset(dataset.id, (current) => ({...current, rows: [...current.rows.slice(0, row), removed, ...current.rows.slice(row)]}))});
+    };
+
+    return (
+        <div className="results-grid-wrap">
+            <div className="grid-tools">
+                <input className="input input-sm grid-filter" value={filter} placeholder="Filter rows…" aria-label="Filter rows" data-testid="dataset-filter"
+                    onChange={(event) => setFilter(event.target.value)} />
+                <span className="muted small push-right" data-testid="dataset-row-count">
+                    {order.length.toLocaleString("en-US")} of {dataset.rows.length.toLocaleString("en-US")} rows · click a cell to edit it
+                </span>
+            </div>
+            <div className="grid-viewport" style={{height: viewportHeight}} data-testid="dataset-grid" onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
+                {/* Only the rows in view are in the DOM: aria-rowcount and aria-rowindex tell a screen reader where they are. */}
+                <div style={{width: totalWidth, minWidth: "100%"}} role="table" aria-label={`Rows of ${dataset.name}`} aria-rowcount={order.length + 1}>
+                    <div className="grid-row grid-header" style={{gridTemplateColumns: template}} role="row" aria-rowindex={1}>
+                        <span className="grid-cell muted" role="columnheader">#</span>
+                        {dataset.columns.map((column, index) => {
+                            const label = dataset.labelColumns.includes(column);
+                            const hidden = !label && !dataset.inputColumns.includes(column);
+                            return (
+                                <span key={column} className="grid-cell dataset-colhead" role="columnheader" data-testid="dataset-column" data-column={column}
+                                    title={`${column}: ${dataset.columnTypes[index]}${label ? "; a label column: expected values, not sent to the model" : hidden ? "; not sent to the model" : "; the model sees it"}`}>
+                                    <span className="grid-cell-text">{column}</span>
+                                    {label && <span className="badge badge-accent">label</span>}
+                                    {hidden && <span className="badge">hidden</span>}
+                                </span>
+                            );
+                        })}
+                        <span className="grid-cell" role="columnheader"><span className="sr-only">Delete</span></span>
+                    </div>
+                    <div className="grid-body" style={{height: order.length * rowHeight}} role="rowgroup">
+                        {order.slice(first, last).map((rowIndex, offset) => (
+                            <div key={rowIndex} className="grid-row" role="row" aria-rowindex={first + offset + 2} data-testid="dataset-row" data-row={rowIndex}
+                                style={{gridTemplateColumns: template, transform: `translateY(${(first + offset) * rowHeight}px)`}}>
+                                <span className="grid-cell muted mono" role="cell">{rowIndex + 1}</span>
+                                {dataset.columns.map((column, columnIndex) => {
+                                    const text = cellText(dataset.rows[rowIndex][columnIndex]);
+                                    const isEditing = editing?.row === rowIndex && editing.column === columnIndex;
+                                    return (
+                                        <span key={column} className="grid-cell dataset-cell" role="cell">
+                                            {isEditing
+                                                ? <input className="input input-sm dataset-cell-input" value={editing.text} autoFocus aria-label={`${column}, row ${rowIndex + 1}`}
+                                                    data-testid="dataset-cell-input" onChange={(event) => setEditing({...editing, text: event.target.value})} onBlur={commit}
+                                                    onKeyDown={(event) => {
+                                                        if (event.key === "Enter") commit();
+                                                        if (event.key === "Escape") setEditing(null);
+                                                    }} />
+                                                : <button type="button" className="dataset-cell-button" title={text} aria-label={`${column}, row ${rowIndex + 1}: ${text || "empty"}. Edit`}
+                                                    data-testid="dataset-cell" onClick={() => setEditing({row: rowIndex, column: columnIndex, text})}>{text}</button>}
+                                        </span>
+                                    );
+                                })}
+                                <span className="grid-cell" role="cell">
+                                    <button type="button" className="icon-btn danger" aria-label={`Delete row ${rowIndex + 1}`} title="Delete row (with Undo)"
+                                        onClick={() => removeRow(rowIndex)}><Icon name="close" size={14} /></button>
+                                </span>
+                            </div>
+                        ))}
+                    </div>
+                </div>
+            </div>
+        </div>
+    );
+}

@@ -1,0 +1,129 @@
+// Saved prompts and question sets with their versions: pick an item, see its versions newest first (note, when, what it
+// holds), open one where it was made, and compare any two side by side.
+import {useState} from "react";
+import type {PromptVersion} from "../../../../client/experiments/types.ts";
+import {Icon} from "../../ui/controls.tsx";
+import {DiffView} from "./DiffView.tsx";
+import {openVersion} from "./playgroundVersions.ts";
+import {useVersionPanelStore} from "./SaveVersionPanel.tsx";
+import {deleteItem, kindOf, promptKindNames, restoreItem, useItemVersions, useVersionsStore, type PromptItem} from "./versionStore.ts";
+import "./versions.css";
+
+type Message = {ok: boolean, text: string, undo?: () => void};
+
+export function VersionsScreen() {
+    const items = useVersionsStore((state) => state.items);
+    const [selected, setSelected] = useState<string | null>(null);
+    const [message, setMessage] = useState<Message | null>(null);
+    const item = items.find((candidate) => candidate.itemId === selected) ?? items[0];
+    return (
+        <div className="page versions-page" data-testid="versions-screen">
+            <section className="card">
+                <div className="card-title-row"><h3>Saved prompts</h3></div>
+                <p className="muted small">
+                    Save a version from the Chat or Responses playground (Parameters tab) or from the Decision studio. A version keeps everything
+                    the request sends (messages or input, tools, format, parameters) and is never changed: experiments run versions, and
+                    {" {{column}}"} in a prompt takes each dataset row's cell. Presets stay the quick settings of a playground.
+                </p>
+                {message && (
+                    <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="versions-message">
+                        {message.text}
+                        {message.undo && <> <button type="button" className="link-btn" data-testid="versions-undo" onClick={() => {
+                            message.undo!();
+                            setMessage({ok: true, text: "Restored."});
+                        }}>Undo</button></>}
+                    </div>
+                )}
+                {items.length === 0 ? <div className="empty-state">No saved versions yet.</div> : (
+                    <table className="table" data-testid="prompt-items">
+                        <thead><tr><th>Name</th><th>Kind</th><th>Versions</th><th>Last saved</th><th><span className="sr-only">Actions</span></th></tr></thead>
+                        <tbody>
+                            {items.map((candidate) => (
+                                <tr key={candidate.itemId} className={candidate === item ? "is-selected" : undefined} data-testid="prompt-item" aria-selected={candidate === item}>
+                                    <td><button type="button" className="link-btn strong" onClick={() => setSelected(candidate.itemId)}>{candidate.itemName}</button></td>
+                                    <td><span className={`badge kind-${candidate.kind === "decision" ? "decisions" : candidate.kind}`}>{promptKindNames[candidate.kind]}</span></td>
+                                    <td className="mono">{candidate.latest}</td>
+                                    <td className="small">{new Date(candidate.updatedAt).toLocaleString()}</td>
+                                    <td>
+                                        <button type="button" className="icon-btn danger" aria-label={`Delete ${candidate.itemName} and its versions`} title="Delete (with Undo)"
+                                            onClick={() => {
+                                                const removed = deleteItem(candidate.itemId);
+                                                if (removed) setMessage({ok: true, text: `Deleted "${candidate.itemName}" and its ${removed.versions.length} versions.`, undo: () => restoreItem(removed)});
+                                            }}><Icon name="close" /></button>
+                                    </td>
+                                </tr>
+                            ))}
+                        </tbody>
+                    </table>
+                )}
+            </section>
+            {item && <ItemVersions key={item.itemId} item={item} onMessage={setMessage} />}
+        </div>
+    );
+}
+
+/** What a version holds, in a few words. */
+function describeVersion(version: PromptVersion): string {
+    const prompt = version.prompt;
+    if (prompt.kind === "decision") {
+        const count = prompt.questionSet.questions?.length ?? 0;
+        return `${count} question${count === 1 ? "" : "s"} · input: ${prompt.input.kind === "template" ? `template ${prompt.input.template}` : "row as JSON"}`;
+    }
+    const body = prompt.body;
+    const parts: string[] = [];
+    if (Array.isArray(body.messages)) parts.push(`${body.messages.length} message${body.messages.length === 1 ? "" : "s"}`);
+    if (body.instructions !== undefined) parts.push("instructions");
+    if (body.input !== undefined) parts.push("input");
+    if (Array.isArray(body.tools)) parts.push(`${body.tools.length} tool${body.tools.length === 1 ? "" : "s"}`);
+    if (body.response_format !== undefined) parts.push(String((body.response_format as {type?: unknown}).type ?? "response_format"));
+    const variables = [...new Set([...JSON.stringify(body).matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((match) => match[1]))];
+    if (variables.length > 0) parts.push(`variables: ${variables.join(", ")}`);
+    return parts.join(" · ");
+}
+
+/** The versions of one item, newest first; tick two to compare them. */
+function ItemVersions({item, onMessage}: {item: PromptItem, onMessage: (message: Message) => void}) {
+    const versions = useItemVersions(item.itemId);
+    const [picked, setPicked] = useState<number[]>(() => versions.slice(0, 2).map((version) => version.version));
+    const toggle = (number: number) => setPicked((current) => current.includes(number) ? current.filter((value) => value !== number) : [...current, number].slice(-2));
+    const compared = versions.filter((version) => picked.includes(version.version)).sort((a, b) => a.version - b.version);
+    return (
+        <>
+            <section className="card" data-testid="item-versions">
+                <div className="card-title-row">
+                    <h3>Versions of {item.itemName}</h3>
+                    <span className="muted small">newest first · tick two to compare</span>
+                </div>
+                <table className="table">
+                    <thead><tr><th>Compare</th><th>Version</th><th>Note</th><th>Holds</th><th>Saved</th><th><span className="sr-only">Open</span></th></tr></thead>
+                    <tbody>
+                        {versions.map((version) => (
+                            <tr key={version.version} data-testid="version-row" data-version={version.version}>
+                                <td><input type="checkbox" checked={picked.includes(version.version)} aria-label={`Compare version ${version.version}`}
+                                    data-testid="version-compare" onChange={() => toggle(version.version)} /></td>
+                                <td className="mono strong">v{version.version}</td>
+                                <td data-testid="version-note-text">{version.note || <span className="muted">(no note)</span>}</td>
+                                <td className="small">{describeVersion(version)}</td>
+                                <td className="small">{new Date(version.createdAt).toLocaleString()}</td>
+                                <td>
+                                    <button type="button" className="btn btn-sm" data-testid="version-open" aria-label={`Open version ${version.version} in ${promptKindNames[kindOf(version.prompt)]}`}
+                                        onClick={() => {
+                                            const opened = openVersion(version);
+                                            useVersionPanelStore.getState().set(kindOf(version.prompt), {current: version.itemId, notice: opened});
+                                            if (!opened.ok) onMessage(opened);
+                                        }}>Open in {kindOf(version.prompt) === "decision" ? "studio" : promptKindNames[kindOf(version.prompt)]}</button>
+                                </td>
+                            </tr>
+                        ))}
+                    </tbody>
+                </table>
+            </section>
+            {compared.length === 2 && (
+                <section className="card">
+                    <div className="card-title-row"><h3>Version {compared[0].version} → version {compared[1].version}</h3></div>
+                    <DiffView before={compared[0]} after={compared[1]} />
+                </section>
+            )}
+        </>
+    );
+}
