@@ -26,7 +26,7 @@ export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (me
     }, [dataset, deferredFilter]);
     const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
     const last = Math.min(order.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscan);
-    const widths = [Math.max(48, 18 + 8 * String(dataset.rows.length).length), ...dataset.columns.map(() => 180), 40];
+    const widths = [Math.max(48, 18 + 8 * String(dataset.rows.length).length), ...dataset.columns.map(() => 180), 44];
     const template = widths.map((width) => `${width}px`).join(" ");
     const totalWidth = widths.reduce((sum, width) => sum + width, 0);
 
@@ -94,7 +94,7 @@ export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (me
                                         </span>
                                     );
                                 })}
-                                <span className="grid-cell" role="cell">
+                                <span className="grid-cell dataset-delete" role="cell">
                                     <button type="button" className="icon-btn danger" aria-label={`Delete row ${rowIndex + 1}`} title="Delete row (with Undo)"
                                         onClick={() => removeRow(rowIndex)}><Icon name="close" size={14} /></button>
                                 </span>

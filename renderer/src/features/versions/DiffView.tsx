@@ -16,6 +16,10 @@ export function DiffView({before, after}: {before: PromptVersion, after: PromptV
             <div className="diff-scroll">
                 <table className="diff-table">
                     <caption className="sr-only">Lines of version {before.version} beside those of version {after.version}</caption>
+                    <colgroup>
+                        <col className="diff-num-col" /><col className="diff-mark-col" /><col />
+                        <col className="diff-num-col" /><col className="diff-mark-col" /><col />
+                    </colgroup>
                     <thead>
                         <tr>
                             <th scope="col" colSpan={3}>Version {before.version}</th>

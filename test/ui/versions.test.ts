@@ -1,0 +1,112 @@
+// Saved prompt versions against the real gateway (`npm run web`) in Chromium: two versions of a chat prompt saved with
+// notes, listed newest first, compared side by side, opened again in the playground (with Undo), a question set's
+// version from the Decision studio, and all of it kept across a reload (in the app's data folder).
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import {mkdtemp, rm} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
+import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {eventually, expectCount, expectText} from "./utils/expect.ts";
+import {newAppPage} from "./utils/appPage.ts";
+import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {readDocument} from "./utils/readAppData.ts";
+import {openQuestionSetFile} from "./utils/scoringPage.ts";
+import {screenshot} from "./utils/screenshot.ts";
+import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+
+const firstSystem = "You answer questions about {{topic}}.\nKeep it short.";
+const secondSystem = "You answer questions about {{topic}}.\nOne sentence at most.";
+
+describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () => {
+    let gateway: WebGateway;
+    let browser: Browser;
+    let page: Page;
+    let scratch: string;
+    const pageErrors: string[] = [];
+    const chatForm = () => page.getByTestId("version-save-chat");
+
+    before(async () => {
+        ensureRendererBuilt();
+        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-versions-"));
+        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        browser = await launchChromium();
+        page = await newAppPage(browser, pageErrors);
+        await page.goto(gateway.url);
+        await page.getByTestId("nav-chat").click();
+    });
+
+    after(async () => {
+        await browser?.close();
+        await gateway?.stop();
+        await rm(scratch, {recursive: true, force: true});
+    });
+
+    test("two versions of a chat prompt are saved from the playground, each with its note", async () => {
+        await page.getByTestId("system-prompt").fill(firstSystem);
+        await chatForm().getByTestId("version-name").fill("Support bot");
+        await chatForm().getByTestId("version-note").fill("first try");
+        await chatForm().getByTestId("version-save-button").click();
+        await expectText(chatForm().getByTestId("version-message"), "Saved version 1 of \"Support bot\".");
+        // The next save goes to the same prompt unless another is picked.
+        assert.match(await chatForm().getByTestId("version-item").locator("option:checked").textContent() ?? "", /Support bot \(v2 next\)/);
+        await page.getByTestId("system-prompt").fill(secondSystem);
+        await page.getByTestId("chat-settings-tab").getByText("Parameters").click();
+        await chatForm().getByTestId("version-note").fill("one sentence");
+        await chatForm().getByTestId("version-save-button").click();
+        await expectText(chatForm().getByTestId("version-message"), "Saved version 2 of \"Support bot\".");
+    });
+
+    test("the Versions list shows them newest first; the diff marks the changed line on both sides", async () => {
+        await page.getByTestId("version-list-link").first().click();
+        await page.locator("main[data-screen=versions]").waitFor();
+        await expectCount(page.getByTestId("prompt-item"), 1);
+        assert.deepEqual(await page.getByTestId("version-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-version"))), ["2", "1"]);
+        assert.deepEqual(await page.getByTestId("version-note-text").allTextContents(), ["one sentence", "first try"]);
+        assert.match(await page.getByTestId("version-row").first().textContent() ?? "", /variables: topic/);
+        await expectText(page.getByTestId("diff-summary"), "2 lines removed, 2 added, from version 1 to version 2.");
+        assert.deepEqual(await page.getByTestId("diff-removed").allTextContents(), ["note: first try", "Keep it short."]);
+        assert.deepEqual(await page.getByTestId("diff-added").allTextContents(), ["note: one sentence", "One sentence at most."]);
+        // The marks are text, not colour alone.
+        assert.equal(await page.locator(".diff-removed-mark").first().textContent(), "−removed");
+        await screenshot(page, "versions-diff");
+    });
+
+    test("a version opens in its playground; Undo there brings the draft from before back", async () => {
+        await page.locator("[data-testid=version-row][data-version='1'] [data-testid=version-open]").click();
+        await page.locator("main[data-screen=chat]").waitFor();
+        assert.equal(await page.getByTestId("system-prompt").inputValue(), firstSystem);
+        await expectText(chatForm().getByTestId("version-message"), /Opened version 1 of "Support bot" in the Chat playground\./);
+        await chatForm().getByTestId("version-undo").click();
+        assert.equal(await page.getByTestId("system-prompt").inputValue(), secondSystem);
+    });
+
+    test("a question set's version is saved from the Decision studio and opens there", async () => {
+        await openQuestionSetFile(page, scratch, "tone.questions.json", {
+            format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions: "Is the text polite?"}]
+        });
+        const form = page.getByTestId("version-save-decision");
+        await form.getByTestId("version-note").fill("one question");
+        await form.getByTestId("version-save-button").click();
+        await expectText(form.getByTestId("version-message"), "Saved version 1 of \"Tone\".");
+        await page.getByTestId("nav-versions").click();
+        await expectCount(page.getByTestId("prompt-item"), 2);
+        assert.match(await page.getByTestId("version-row").first().textContent() ?? "", /1 question · input: row as JSON/);
+    });
+
+    test("a reload keeps every version and note", async () => {
+        await eventually(async () => {
+            const list = await readDocument(gateway.dataDir, "svc-studio-prompt-items") as {state: {items: Array<{itemName: string, latest: number}>}} | undefined;
+            assert.deepEqual(list?.state.items.map((item) => [item.itemName, item.latest]), [["Tone", 1], ["Support bot", 2]]);
+        });
+        await page.reload();
+        await page.locator("main[data-screen=versions]").waitFor();
+        await expectCount(page.getByTestId("prompt-item"), 2);
+        await page.getByTestId("prompt-item").filter({hasText: "Support bot"}).getByRole("button", {name: "Support bot", exact: true}).click();
+        assert.deepEqual(await page.getByTestId("version-note-text").allTextContents(), ["one sentence", "first try"]);
+        await page.getByTestId("diff-summary").waitFor();
+        assert.deepEqual(pageErrors, []);
+    });
+});
