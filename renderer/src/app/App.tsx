@@ -7,6 +7,7 @@ import {CompletionsScreen} from "../features/playground/CompletionsScreen.tsx";
 import {DecisionStudioScreen} from "../features/decisions/DecisionStudioScreen.tsx";
 import {EvaluationScreen} from "../features/scoring/EvaluationScreen.tsx";
 import {ScoringScreen} from "../features/scoring/ScoringScreen.tsx";
+import {ExperimentsScreen} from "../features/experiments/ExperimentsScreen.tsx";
 import {EngineScreen} from "../features/engine/EngineScreen.tsx";
 import {ModelsScreen} from "../features/models/ModelsScreen.tsx";
 import {HistoryScreen} from "../features/history/HistoryScreen.tsx";
@@ -30,6 +31,7 @@ const screens = {
     decisions: DecisionStudioScreen,
     scoring: ScoringScreen,
     evaluation: EvaluationScreen,
+    experiments: ExperimentsScreen,
     history: HistoryScreen,
     presets: PresetsScreen,
     datasets: DatasetsScreen,
@@ -74,6 +76,7 @@ const items: Array<{id: Screen, label: string, icon: IconName, section: string}>
     {id: "decisions", label: "Decision studio", icon: "decisions", section: "Decisions"},
     {id: "scoring", label: "Spreadsheet scoring", icon: "scoring", section: "Decisions"},
     {id: "evaluation", label: "Evaluation", icon: "evaluation", section: "Decisions"},
+    {id: "experiments", label: "Experiments", icon: "experiments", section: "Decisions"},
     {id: "history", label: "History", icon: "history", section: "Library"},
     {id: "presets", label: "Presets", icon: "presets", section: "Library"},
     {id: "datasets", label: "Datasets", icon: "datasets", section: "Library"},
@@ -119,6 +122,7 @@ const titles: Record<Screen, [string, string]> = {
     decisions: ["Decision studio", "POST /svc-1-decision/v1/decisions · /v1/systemone"],
     scoring: ["Spreadsheet scoring", "A question set over every row of a CSV or XLSX file"],
     evaluation: ["Evaluation", "Answers against labels: metrics and calibration"],
+    experiments: ["Experiments", "A dataset × variants (versions on connections and models): metrics, intervals, disagreements"],
     history: ["History", "Runs saved on this machine"],
     presets: ["Presets", "Saved prompts with their parameters"],
     datasets: ["Datasets", "Rows with their expected values, for experiments"],

@@ -1,0 +1,119 @@
+// The rows where the variants disagree (or one is wrong), the largest disagreement first, virtualised so 10,000 rows
+// scroll as smoothly as 10; opening one shows each variant's full request, response and checks for that row.
+import {useState} from "react";
+import {formatLatency, formatMetric} from "../../../../client/experiments/metricDefinitions.ts";
+import type {CellResult, Disagreement, ExperimentSummary} from "../../../../client/experiments/types.ts";
+import {Icon} from "../../ui/controls.tsx";
+import {cellKey, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+
+const rowHeight = 32;
+const viewportHeight = 360;
+const overscan = 8;
+
+export function DisagreementsCard({summary, open}: {summary: ExperimentSummary, open: OpenExperiment}) {
+    const [scrollTop, setScrollTop] = useState(0);
+    const detailRow = useExperimentStore((state) => state.detailRow);
+    const set = useExperimentStore((state) => state.set);
+    const rows = summary.disagreements;
+    const variants = summary.variants;
+    const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
+    const last = Math.min(rows.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscan);
+    const template = `64px 72px repeat(${variants.length}, minmax(160px, 1fr))`;
+    return (
+        <section className="card exp-disagreements" data-testid="exp-disagreements">
+            <div className="card-title-row">
+                <h3>Disagreements</h3>
+                <span className="muted small" data-testid="exp-disagreement-count">{rows.length.toLocaleString("en-US")} rows, the largest first</span>
+            </div>
+            {rows.length === 0 ? <div className="muted small">The variants agree on every row answered so far.</div> : (
+                <div className="grid-viewport" style={{height: Math.min(viewportHeight, (rows.length + 1) * rowHeight + 4)}} data-testid="exp-disagreement-grid"
+                    onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
+                    <div role="table" aria-label="Rows where the variants disagree" aria-rowcount={rows.length + 1} style={{minWidth: 136 + 160 * variants.length}}>
+                        <div className="grid-row grid-header" role="row" aria-rowindex={1} style={{gridTemplateColumns: template}}>
+                            <span className="grid-cell muted" role="columnheader">Row</span>
+                            <span className="grid-cell muted" role="columnheader" title="The spread of the variants' scores on this row (1: one fully right, the other fully wrong)">Size</span>
+                            {variants.map((variant) => <span key={variant.variant} className="grid-cell mono" role="columnheader">{variant.name}</span>)}
+                        </div>
+                        <div className="grid-body" style={{height: rows.length * rowHeight}} role="rowgroup">
+                            {rows.slice(first, last).map((row, offset) => (
+                                <DisagreementRow key={row.rowIndex} row={row} template={template} top={(first + offset) * rowHeight} index={first + offset}
+                                    selected={detailRow === row.rowIndex} onOpen={() => set({detailRow: row.rowIndex})} />
+                            ))}
+                        </div>
+                    </div>
+                </div>
+            )}
+            {detailRow !== null && <RowDetail open={open} rowIndex={detailRow} onClose={() => set({detailRow: null})} />}
+        </section>
+    );
+}
+
+type DisagreementRowProps = {row: Disagreement, template: string, top: number, index: number, selected: boolean, onOpen: () => void};
+
+function DisagreementRow({row, template, top, index, selected, onOpen}: DisagreementRowProps) {
+    return (
+        <div className={`grid-row exp-disagreement${selected ? " is-selected" : ""}`} role="row" aria-rowindex={index + 2} data-testid="exp-disagreement" data-row={row.rowIndex}
+            style={{gridTemplateColumns: template, transform: `translateY(${top}px)`}}>
+            <span className="grid-cell" role="cell">
+                <button type="button" className="link-btn mono" onClick={onOpen} data-testid="exp-open-row" aria-label={`Open row ${row.rowIndex + 1}`}>{row.rowIndex + 1}</button>
+            </span>
+            <span className="grid-cell mono" role="cell">{formatMetric(row.size)}</span>
+            {row.cells.map((cell) => (
+                <span key={cell.variant} role="cell" title={cell.summary}
+                    className={`grid-cell${cell.correct === true ? " is-right" : cell.correct === false ? " is-wrong" : ""}`}>
+                    {cell.correct === true ? "✓ " : cell.correct === false ? "✗ " : ""}{cell.summary}
+                </span>
+            ))}
+        </div>
+    );
+}
+
+function json(value: unknown): string {
+    return JSON.stringify(value, null, 2);
+}
+
+/** One row: its values, then each variant's request exactly as sent, its response and its checks. */
+export function RowDetail({open, rowIndex, onClose}: {open: OpenExperiment, rowIndex: number, onClose: () => void}) {
+    const row = open.dataset.rows[rowIndex] ?? [];
+    const variants = open.spec.variants;
+    const cells: Array<CellResult | undefined> = variants.map((_variant, index) => open.cells.get(cellKey(rowIndex, index, variants.length)));
+    return (
+        <div className="exp-detail" data-testid="exp-row-detail" role="region" aria-label={`Row ${rowIndex + 1}`}>
+            <div className="card-title-row">
+                <h4>Row {rowIndex + 1}</h4>
+                <button type="button" className="icon-btn push-right" aria-label="Close the row" onClick={onClose}><Icon name="close" /></button>
+            </div>
+            <dl className="exp-row-values">
+                {open.dataset.columns.map((column, index) => (
+                    <div key={column}><dt className="mono">{column}{open.dataset.labelColumns.includes(column) ? " (label)" : ""}</dt><dd>{String(row[index] ?? "")}</dd></div>
+                ))}
+            </dl>
+            <div className="exp-detail-variants">
+                {variants.map((variant, index) => {
+                    const cell = cells[index];
+                    return (
+                        <div key={variant.name} className="exp-detail-variant" data-testid="exp-detail-variant" data-name={variant.name}>
+                            <h5 className="mono">{variant.name} <span className="muted small">{variant.version.itemName} v{variant.version.version}</span></h5>
+                            {cell === undefined ? <div className="muted small">Not sent yet.</div> : <>
+                                <div className="muted small">{cell.ok ? "answered" : "failed"} in {formatLatency(cell.latencyMs)}, {cell.attempts} attempt{cell.attempts === 1 ? "" : "s"}</div>
+                                {cell.error && <div className="field-error">{cell.error.code}: {cell.error.message}</div>}
+                                {cell.reply !== undefined && <><div className="card-label">Reply</div><pre className="small-code" data-testid="exp-detail-reply">{cell.reply}</pre></>}
+                                {cell.checks && cell.checks.length > 0 && (
+                                    <ul className="exp-detail-checks" data-testid="exp-detail-checks">
+                                        {cell.checks.map((check) => (
+                                            <li key={check.name} className={check.pass ? "is-right" : "is-wrong"}>
+                                                {check.pass ? "✓" : "✗"} <span className="mono">{check.name}</span> {formatMetric(check.score)}{check.detail ? ` · ${check.detail}` : ""}
+                                            </li>
+                                        ))}
+                                    </ul>
+                                )}
+                                <details><summary>Request</summary><pre className="small-code" data-testid="exp-detail-request">{json(cell.request)}</pre></details>
+                                <details><summary>Response</summary><pre className="small-code" data-testid="exp-detail-response">{json(cell.response ?? null)}</pre></details>
+                            </>}
+                        </div>
+                    );
+                })}
+            </div>
+        </div>
+    );
+}

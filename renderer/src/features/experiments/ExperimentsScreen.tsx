@@ -1,0 +1,60 @@
+// The Experiments screen: a dataset × two or more variants (versions on connections and models), with checks and a
+// grader; set up, run with progress, read the matrix, the verdicts and the disagreements, keep, compare and export.
+import {useEffect} from "react";
+import {Tabs} from "../../ui/controls.tsx";
+import {DisagreementsCard} from "./Disagreements.tsx";
+import {ExportsBar} from "./ExportsBar.tsx";
+import {MetricsMatrix, UsageCard, VerdictsCard} from "./MetricsMatrix.tsx";
+import {HistoryPanel} from "./HistoryPanel.tsx";
+import {RunCard} from "./RunCard.tsx";
+import {SetupPanel} from "./SetupPanel.tsx";
+import {refreshSavedExperiments} from "./experimentRun.ts";
+import {useExperimentStore, type ExperimentsTab} from "./experimentStore.ts";
+import "./experiments.css";
+
+const tabs: Array<{id: ExperimentsTab, label: string}> = [
+    {id: "setup", label: "Setup"},
+    {id: "results", label: "Results"},
+    {id: "history", label: "History"}
+];
+
+export function ExperimentsScreen() {
+    const tab = useExperimentStore((state) => state.tab);
+    const set = useExperimentStore((state) => state.set);
+    const error = useExperimentStore((state) => state.error);
+    useEffect(() => {
+        void refreshSavedExperiments();
+    }, []);
+    return (
+        <div className="page exp-page" data-testid="experiments-screen">
+            <Tabs tabs={tabs} active={tab} onChange={(next) => set({tab: next})} testId="exp-tabs" />
+            {error && tab !== "setup" && <div className="field-error" role="alert" data-testid="exp-error">{error}</div>}
+            {tab === "setup" && <SetupPanel />}
+            {tab === "results" && <ResultsPanel />}
+            {tab === "history" && <HistoryPanel />}
+        </div>
+    );
+}
+
+function ResultsPanel() {
+    const open = useExperimentStore((state) => state.open);
+    const summary = useExperimentStore((state) => state.summary);
+    const set = useExperimentStore((state) => state.set);
+    if (open === null) return (
+        <div className="empty-state">
+            No experiment open: <button type="button" className="link-btn" onClick={() => set({tab: "setup"})}>set one up</button> or open a kept one from <button type="button" className="link-btn" onClick={() => set({tab: "history"})}>History</button>.
+        </div>
+    );
+    return (
+        <div className="exp-results" data-testid="exp-results">
+            <RunCard open={open} />
+            <ExportsBar open={open} summary={summary} />
+            {summary === null ? <div className="muted small" data-testid="exp-summarising">Summarising…</div> : <>
+                <MetricsMatrix summary={summary} />
+                <VerdictsCard summary={summary} />
+                <UsageCard summary={summary} />
+                <DisagreementsCard summary={summary} open={open} />
+            </>}
+        </div>
+    );
+}

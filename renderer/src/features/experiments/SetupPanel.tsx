@@ -1,0 +1,135 @@
+// The Experiments screen's setup: the dataset and its sample, the variants, checks and grader, and, before anything is
+// sent, every problem of the setup in words and the estimate of what the run costs.
+import {useMemo} from "react";
+import type {Sample} from "../../../../client/experiments/types.ts";
+import {useNavStore} from "../../ui/appState.ts";
+import {Icon} from "../../ui/controls.tsx";
+import {useDataset, useDatasetsStore} from "../datasets/datasetStore.ts";
+import {ChecksCard} from "./ChecksCard.tsx";
+import {VariantsCard} from "./VariantsCard.tsx";
+import {buildSpec} from "./buildSpec.ts";
+import {useDraftStore} from "./draftStore.ts";
+import {preflight} from "./preflight.ts";
+import {experimentBusy, startExperiment} from "./experimentRun.ts";
+import {useExperimentStore} from "./experimentStore.ts";
+
+export function SetupPanel() {
+    const draft = useDraftStore((state) => state.draft);
+    const set = useDraftStore((state) => state.set);
+    const datasets = useDatasetsStore((state) => state.datasets);
+    const dataset = useDataset(draft.datasetId);
+    const go = useNavStore((state) => state.go);
+    return (
+        <div className="exp-setup" data-testid="exp-setup">
+            <section className="card exp-data">
+                <div className="card-title-row"><h3>Data</h3></div>
+                <div className="exp-data-fields">
+                    <label className="field">Name
+                        <input className="input input-sm" value={draft.name} placeholder={dataset ? `${dataset.name}: A vs B` : "Experiment name"} data-testid="exp-name"
+                            onChange={(event) => set({name: event.target.value})} />
+                    </label>
+                    <label className="field">Dataset
+                        <select className="input input-sm" value={draft.datasetId ?? ""} data-testid="exp-dataset" onChange={(event) => set({datasetId: event.target.value || null})}>
+                            <option value="">Choose a dataset…</option>
+                            {datasets.map((item) => <option key={item.id} value={item.id}>{item.name} ({item.rowCount.toLocaleString("en-US")} rows)</option>)}
+                        </select>
+                    </label>
+                    <SampleEditor sample={draft.sample} columns={dataset?.columns ?? []} onChange={(sample) => set({sample})} />
+                </div>
+                {datasets.length === 0 && (
+                    <div className="muted small">No dataset yet: import a CSV or XLSX on the <button type="button" className="link-btn" onClick={() => go("datasets")}>Datasets</button> screen.</div>
+                )}
+                {dataset && <div className="muted small" data-testid="exp-dataset-facts">Labels: {dataset.labelColumns.join(", ") || "none"} · model sees: {dataset.inputColumns.join(", ") || "no column"}</div>}
+            </section>
+            <VariantsCard />
+            <ChecksCard columns={dataset?.columns ?? []} />
+            <StartCard />
+        </div>
+    );
+}
+
+type SampleEditorProps = {sample: Sample, columns: readonly string[], onChange: (sample: Sample) => void};
+
+function SampleEditor({sample, columns, onChange}: SampleEditorProps) {
+    const number = (text: string) => Math.max(1, Math.floor(Number(text) || 1));
+    return (
+        <div className="exp-sample" data-testid="exp-sample">
+            <label className="field">Rows
+                <select className="input input-sm" value={sample.kind} data-testid="exp-sample-kind" onChange={(event) => {
+                    const kind = event.target.value as Sample["kind"];
+                    onChange(kind === "all" ? {kind} : kind === "first" ? {kind, n: 50} : kind === "random" ? {kind, n: 50, seed: 1}
+                        : {kind, column: columns[0] ?? "", op: "equals", value: ""});
+                }}>
+                    <option value="all">all rows</option>
+                    <option value="first">the first N</option>
+                    <option value="random">N at random</option>
+                    <option value="filter">rows where…</option>
+                </select>
+            </label>
+            {(sample.kind === "first" || sample.kind === "random") && (
+                <label className="field">N<input className="input input-sm mono exp-n" type="number" min={1} value={sample.n} data-testid="exp-sample-n"
+                    onChange={(event) => onChange({...sample, n: number(event.target.value)})} /></label>
+            )}
+            {sample.kind === "random" && (
+                <label className="field">Seed<input className="input input-sm mono exp-n" type="number" value={sample.seed}
+                    onChange={(event) => onChange({...sample, seed: Math.floor(Number(event.target.value) || 0)})} /></label>
+            )}
+            {sample.kind === "filter" && <>
+                <label className="field">Column
+                    <select className="input input-sm" value={sample.column} onChange={(event) => onChange({...sample, column: event.target.value})}>
+                        {columns.map((column) => <option key={column} value={column}>{column}</option>)}
+                    </select>
+                </label>
+                <label className="field">is
+                    <select className="input input-sm" value={sample.op} onChange={(event) => onChange({...sample, op: event.target.value as typeof sample.op})}>
+                        <option value="equals">equal to</option>
+                        <option value="not_equals">not equal to</option>
+                        <option value="contains">containing</option>
+                    </select>
+                </label>
+                <label className="field">Value<input className="input input-sm" value={sample.value} onChange={(event) => onChange({...sample, value: event.target.value})} /></label>
+            </>}
+        </div>
+    );
+}
+
+/** Problems, the estimate and Run: nothing is sent while a problem is listed. */
+function StartCard() {
+    const draft = useDraftStore((state) => state.draft);
+    const dataset = useDataset(draft.datasetId);
+    const busy = useExperimentStore((state) => state.busy);
+    const startError = useExperimentStore((state) => state.error);
+    const built = useMemo(() => buildSpec(draft, dataset), [draft, dataset]);
+    const checked = useMemo(() => built.spec === null ? null : preflight(built.spec), [built]);
+    const problems = [...built.problems, ...checked?.problems ?? []];
+    const estimate = checked?.estimate ?? null;
+    return (
+        <section className="card exp-start" data-testid="exp-start">
+            <div className="card-title-row"><h3>Before it starts</h3></div>
+            {problems.length > 0 && (
+                <ul className="field-error exp-problems" role="alert" data-testid="exp-problems">
+                    {problems.map((problem) => <li key={problem}>{problem}</li>)}
+                </ul>
+            )}
+            {checked?.warnings.map((warning) => <div key={warning} className="field-warning" data-testid="exp-warning">{warning}</div>)}
+            {estimate && (
+                <div className="stat-group" data-testid="exp-estimate">
+                    <span className="stat" title="Cells: sampled rows × variants, plus one grader request per chat cell"><span className="stat-label">requests</span><span className="stat-value mono" data-testid="exp-estimate-requests">{estimate.requests.toLocaleString("en-US")}</span></span>
+                    <span className="stat" title="A rough count: the filled prompts' characters / 4, plus the output budget"><span className="stat-label">≈ tokens</span><span className="stat-value mono">{estimate.tokens.toLocaleString("en-US")}</span></span>
+                    <span className="stat" title="At the requests in flight at once and a typical time per request"><span className="stat-label">≈ time</span><span className="stat-value mono">{estimate.time}</span></span>
+                </div>
+            )}
+            {startError && <div className="field-error" role="alert" data-testid="exp-start-error">{startError}</div>}
+            <div className="row-gap">
+                <label className="field exp-concurrency">In flight
+                    <input className="input input-sm mono" type="number" min={1} max={32} value={draft.concurrency}
+                        onChange={(event) => useDraftStore.getState().set({concurrency: Math.min(32, Math.max(1, Math.floor(Number(event.target.value) || 1)))})} />
+                </label>
+                <button type="button" className="btn btn-primary push-right" data-testid="exp-run" disabled={problems.length > 0 || busy || experimentBusy()}
+                    onClick={() => built.spec && void startExperiment(built.spec)}>
+                    <Icon name="play" /> Run experiment
+                </button>
+            </div>
+        </section>
+    );
+}

@@ -1,0 +1,186 @@
+// Running experiments on the page: start, pause, resume, cancel, open a kept one and go on where it stopped. One runs at a
+// time. The cells go through client/experiments' ExperimentRunner (the one runner scoring uses too) into the app's data
+// folder, so a reload mid-run loses no finished cell and the next run never sends one twice.
+import {ExperimentRunner, type ModelGroup} from "../../../../client/experiments/ExperimentRunner.ts";
+import type {CellResult, ConnectionRef, ExperimentSpec} from "../../../../client/experiments/types.ts";
+import {SvcClient} from "../../../../client/sdk/index.ts";
+import {modelIds} from "../../../../protocol/limits.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
+import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
+import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
+import {countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {sampleIndexes} from "../datasets/sampling.ts";
+import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
+import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
+import {getDataset} from "../datasets/datasetStore.ts";
+
+let runner: ExperimentRunner | null = null;
+let loaded: LoadedExperiment | null = null;
+let countsTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** A client for a variant's connection through the gateway: the local engine, or a saved remote profile by its id. */
+export function clientFor(connection: ConnectionRef): SvcClient {
+    if (!("profile" in connection)) throw new Error(`a connection by URL (${connection.baseUrl}) runs from the command line (svc-studio eval); in the app choose the local engine or a saved remote profile`);
+    const local = connection.profile === "local";
+    return new SvcClient({
+        baseUrl: `${location.origin}/${local ? "local" : "remote"}`,
+        headers: {...gatewayHeaders(), ...local ? {} : {"x-svc-connection": connection.profile}},
+        retry: {maxAttempts: 4}
+    });
+}
+
+/** Whether an experiment is running, paused, or being set up. */
+export function experimentBusy(): boolean {
+    return runner !== null || useExperimentStore.getState().busy;
+}
+
+const set = (change: Parameters<ReturnType<typeof useExperimentStore.getState>["set"]>[0]) => useExperimentStore.getState().set(change);
+
+function savingFailed(id: string) {
+    return (error: unknown) => {
+        if (useExperimentStore.getState().open?.id === id) set({saveNote: notSavedNote(error)});
+    };
+}
+
+function show(experiment: LoadedExperiment, interrupted: boolean) {
+    loaded = experiment;
+    const cells = new Map<number, CellResult>();
+    for (const stored of experiment.store.all()) cells.set(stored.rowIndex, stored.cell);
+    const open: OpenExperiment = {id: experiment.record.jobId, spec: experiment.spec, dataset: experiment.dataset, rowIndexes: experiment.rowIndexes,
+        cells, counts: countCells(cells.values(), experiment.spec.variants.length), interrupted};
+    set({open, summary: null, summarizedCells: 0, progress: null, error: null, saveNote: null, detailRow: null, tab: "results"});
+    openSummary(open);
+}
+
+/** Saves `spec` as a new experiment and runs it. */
+export async function startExperiment(spec: ExperimentSpec) {
+    if (experimentBusy()) return;
+    const dataset = "rows" in spec.dataset ? spec.dataset : null;
+    if (dataset === null) return;
+    set({busy: true, error: null});
+    try {
+        const rowIndexes = sampleIndexes(dataset, spec.sample);
+        show(await savedExperiments.create(spec, dataset, rowIndexes, savingFailed(spec.id)), false);
+    } catch (error) {
+        set({busy: false, error: `The experiment could not be saved, so it did not start: ${(error as Error).message}`});
+        return;
+    }
+    void refreshSavedExperiments();
+    await run();
+}
+
+/** Opens a kept experiment: its matrix and cells; an interrupted one can go on with Resume. */
+export async function openExperiment(id: string) {
+    if (experimentBusy()) return;
+    set({busy: true, error: null});
+    try {
+        const experiment = await savedExperiments.load(id, savingFailed(id));
+        show(experiment, experiment.record.status !== "completed");
+    } catch (error) {
+        set({error: `Could not open the experiment: ${(error as Error).message}`});
+    } finally {
+        set({busy: false});
+    }
+}
+
+/** Sends the open experiment's cells that have no result yet (an interrupted or cancelled run goes on). */
+export async function continueExperiment() {
+    if (experimentBusy() || loaded === null) return;
+    set({busy: true});
+    await run();
+}
+
+export function pauseExperiment() {
+    runner?.pause();
+    if (runner) set({progress: runner.progress()});
+}
+
+export function resumeExperiment() {
+    runner?.resume();
+    if (runner) set({progress: runner.progress()});
+}
+
+export function cancelExperiment() {
+    runner?.cancel();
+}
+
+/** The local engine loads a variant's model before its cells run (it holds one model at a time). */
+async function loadModel(group: ModelGroup) {
+    const model = group.model?.trim() ?? "";
+    if (model === "" || model === modelIds.chat) return;
+    const state = await gatewayApi.state();
+    if (state.engine.status === "running" && (state.engine.model ?? "").includes(model)) return;
+    await gatewayApi.startEngine({modelId: model});
+    await queryClient.invalidateQueries({queryKey: gatewayStateKey});
+}
+
+async function run() {
+    const experiment = loaded!;
+    const open = useExperimentStore.getState().open!;
+    const variants = experiment.spec.variants.length;
+    set({busy: true, error: null, open: {...open, interrupted: false}});
+    try {
+        runner = new ExperimentRunner({
+            spec: experiment.spec,
+            dataset: experiment.dataset,
+            rows: experiment.rowIndexes,
+            jobId: experiment.record.jobId,
+            store: experiment.store,
+            clientFor,
+            beforeGroup: (group) => loadModel(group),
+            progressIntervalMs: 250,
+            onProgress: (progress) => set({progress}),
+            onResult: (cell) => {
+                // Constant work per cell: the map, one counter, the summary worker's queue.
+                const current = useExperimentStore.getState().open;
+                if (current?.id !== experiment.record.jobId) return;
+                current.cells.set(cell.rowIndex * variants + cell.variant, cell);
+                const count = current.counts[cell.variant];
+                count.done++;
+                if (!cell.ok) count.errors++;
+                addSummaryCell(cell);
+                countsTimer ??= setTimeout(() => {
+                    countsTimer = null;
+                    set({countsVersion: useExperimentStore.getState().countsVersion + 1});
+                }, 250);
+            }
+        });
+        set({progress: runner.progress()});
+        set({progress: await runner.run()});
+    } catch (error) {
+        set({error: (error as Error).message});
+    } finally {
+        runner = null;
+        if (countsTimer !== null) clearTimeout(countsTimer);
+        countsTimer = null;
+        set({busy: false, countsVersion: useExperimentStore.getState().countsVersion + 1});
+        summarizeNow();
+        void refreshSavedExperiments();
+    }
+}
+
+/** Re-reads the kept experiments for History. */
+export async function refreshSavedExperiments() {
+    try {
+        set({saved: await savedExperiments.list()});
+    } catch {
+        set({saved: []});
+    }
+}
+
+/** Deletes a kept experiment (not the one running). */
+export async function deleteExperiment(id: string) {
+    if (useExperimentStore.getState().open?.id === id && experimentBusy()) return;
+    try {
+        await savedExperiments.remove(id);
+        if (useExperimentStore.getState().open?.id === id) set({open: null, summary: null, progress: null});
+    } catch (error) {
+        set({error: `Could not delete the experiment: ${(error as Error).message}`});
+    }
+    await refreshSavedExperiments();
+}
+
+/** The saved dataset an experiment ran on, when it is still kept (Run again uses its current rows). */
+export function currentDataset(datasetId: string) {
+    return getDataset(datasetId);
+}

@@ -1,0 +1,88 @@
+// The experiment open on the screen (running, or read back from the app's data folder), its progress and summary.
+// Cells arrive one by one: only counters change per cell; the summary is recomputed off the page's thread, at most
+// every `summaryIntervalMs` (summaryClient.ts), so a result never costs main-thread work proportional to the rows.
+import {create} from "zustand";
+import type {CellResult, Dataset, ExperimentSpec, ExperimentSummary} from "../../../../client/experiments/types.ts";
+import type {JobProgress} from "../../../../client/scoring/index.ts";
+
+/** Per-variant counts kept as cells arrive: what the progress shows between two summaries. */
+export type VariantCounts = {done: number, errors: number};
+
+export type OpenExperiment = {
+    id: string,
+    spec: ExperimentSpec,
+    dataset: Dataset,
+    /** Dataset rows the experiment runs on (its sample), in order. */
+    rowIndexes: number[],
+    /** Cells by key (`rowIndex * variants + variant`); filled as they arrive. */
+    cells: Map<number, CellResult>,
+    counts: VariantCounts[],
+    /** Stored as running or paused when read back: the page closed mid-run; Resume goes on where it stopped. */
+    interrupted: boolean
+};
+
+/** A kept experiment as History lists it. */
+export type SavedExperimentInfo = {
+    id: string,
+    name: string,
+    status: "running" | "paused" | "completed" | "cancelled" | "failed",
+    variants: string[],
+    datasetName: string,
+    done: number,
+    failed: number,
+    total: number | null,
+    createdAt: number
+};
+
+export type ExperimentsTab = "setup" | "results" | "history";
+
+type ExperimentState = {
+    tab: ExperimentsTab,
+    open: OpenExperiment | null,
+    progress: JobProgress | null,
+    summary: ExperimentSummary | null,
+    /** Cells the summary shown was computed on; when lower than the cells held, a newer one is on its way. */
+    summarizedCells: number,
+    /** Bumped when counters change (a few times a second at most). */
+    countsVersion: number,
+    /** Set up or read back under way, or running: nothing else may start. */
+    busy: boolean,
+    error: string | null,
+    saveNote: string | null,
+    saved: SavedExperimentInfo[],
+    /** Row (dataset index) whose detail is open. */
+    detailRow: number | null,
+    set: (change: Partial<Omit<ExperimentState, "set">>) => void
+};
+
+export const useExperimentStore = create<ExperimentState>()((set) => ({
+    tab: "setup",
+    open: null,
+    progress: null,
+    summary: null,
+    summarizedCells: 0,
+    countsVersion: 0,
+    busy: false,
+    error: null,
+    saveNote: null,
+    saved: [],
+    detailRow: null,
+    set: (change) => set(change)
+}));
+
+/** The key a cell is stored under: one per (row, variant). */
+export function cellKey(rowIndex: number, variant: number, variants: number): number {
+    return rowIndex * variants + variant;
+}
+
+/** Counts of `cells` per variant (an experiment read back). */
+export function countCells(cells: Iterable<CellResult>, variants: number): VariantCounts[] {
+    const counts = Array.from({length: variants}, () => ({done: 0, errors: 0}));
+    for (const cell of cells) {
+        const count = counts[cell.variant];
+        if (count === undefined) continue;
+        count.done++;
+        if (!cell.ok) count.errors++;
+    }
+    return counts;
+}

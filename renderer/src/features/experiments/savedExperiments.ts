@@ -1,0 +1,80 @@
+// Experiments kept in the app's data folder through the gateway (`/app-data/experiments`): each with its record (what
+// the runner resumes against, and the experiment itself to open it again), its dataset, and one line per finished cell.
+import {experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../../../../client/experiments/ExperimentRunner.ts";
+import type {Dataset, ExperimentSpec} from "../../../../client/experiments/types.ts";
+import type {JobRecord} from "../../../../client/scoring/index.ts";
+import type {SavedJobInfo, SavedJobRecord} from "../../../../protocol/gateway/contract.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
+import {ExperimentCellStore} from "./cellStore.ts";
+import type {SavedExperimentInfo} from "./experimentStore.ts";
+
+/** The record's spec: the runner's (id, fingerprint) with the experiment (its dataset apart) and its sample's rows. */
+export type SavedExperimentSpec = ExperimentRunSpec & {experiment: ExperimentSpec, rowIndexes: number[]};
+
+export type ExperimentStoreOf = ExperimentCellStore<StoredCell, SavedExperimentSpec>;
+
+export type LoadedExperiment = {record: JobRecord<SavedExperimentSpec>, spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], store: ExperimentStoreOf};
+
+/** The experiment as its record holds it: the dataset is saved once, as the table, not inside the record too. */
+function withoutRows(spec: ExperimentSpec): ExperimentSpec {
+    const dataset = spec.dataset;
+    return "rows" in dataset ? {...spec, dataset: {...dataset, rows: []}} : spec;
+}
+
+function infoOf({record, done, failed}: SavedJobInfo): SavedExperimentInfo | null {
+    const spec = record.spec as Partial<SavedExperimentSpec>;
+    if (spec.kind !== "experiment" || spec.experiment === undefined) return null;
+    const dataset = spec.experiment.dataset;
+    return {
+        id: record.jobId,
+        name: spec.experiment.name,
+        status: record.status,
+        variants: spec.experiment.variants.map((variant) => variant.name),
+        datasetName: "name" in dataset ? dataset.name : dataset.file,
+        done,
+        failed,
+        total: record.totalRows,
+        createdAt: record.createdAt
+    };
+}
+
+export const savedExperiments = {
+    /** Every kept experiment, the newest first. */
+    async list(): Promise<SavedExperimentInfo[]> {
+        return (await gatewayApi.experiments()).jobs.map(infoOf).filter((info): info is SavedExperimentInfo => info !== null);
+    },
+
+    /** Saves a new experiment with its dataset before its first cell is sent, so every cell has a home. */
+    async create(spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], onFailure: (error: unknown) => void): Promise<LoadedExperiment> {
+        const now = Date.now();
+        const runSpec: SavedExperimentSpec = {kind: "experiment", experimentId: spec.id, name: spec.name, variants: spec.variants.length,
+            fingerprint: experimentFingerprint(spec, dataset), experiment: withoutRows(spec), rowIndexes};
+        const record: JobRecord<SavedExperimentSpec> = {jobId: spec.id, spec: runSpec, status: "running", totalRows: rowIndexes.length * spec.variants.length,
+            error: null, createdAt: now, updatedAt: now};
+        await gatewayApi.createExperiment(record as unknown as SavedJobRecord, dataset);
+        return {record, spec, dataset, rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, [], onFailure)};
+    },
+
+    /** A kept experiment with its dataset and cells, its store ready to go on saving. */
+    async load(id: string, onFailure: (error: unknown) => void): Promise<LoadedExperiment> {
+        const saved = await gatewayApi.experiment(id).catch((error: {status?: number}) => {
+            throw error.status === 404 ? new Error("this experiment is no longer kept") : error;
+        });
+        const record = saved.record as unknown as JobRecord<SavedExperimentSpec>;
+        if (record.spec?.kind !== "experiment" || saved.table === null) throw new Error("this experiment's record or dataset could not be read");
+        const dataset = saved.table as Dataset;
+        const spec = {...record.spec.experiment, dataset};
+        const cells = (saved.results as unknown as StoredCell[]).filter((result) => result.cell !== undefined);
+        return {record, spec, dataset, rowIndexes: record.spec.rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, cells, onFailure)};
+    },
+
+    async remove(id: string): Promise<void> {
+        await gatewayApi.deleteExperiment(id);
+    }
+};
+
+/** What the person reads when cells stop being saved. */
+export function notSavedNote(error: unknown): string {
+    const why = error instanceof Error ? error.message : String(error);
+    return `Cells are not being saved in the app's data folder (${why}). They are kept in this window only: export them before you reload or close it.`;
+}
