@@ -34,7 +34,8 @@ function withoutOwnFields(body: Record<string, unknown> | undefined): Record<str
  * - decision: the question set asked of the row through its input mapping (as spreadsheet scoring asks it).
  */
 export function compileCellTask(variant: Variant, index: number, columns: readonly string[], checks: readonly Check[], clientFor: (connection: ConnectionRef) => ConnectionCaller): CellTask {
-    const client = clientFor(variant.connection);
+    // Resolved at the first send: compiling a task (to check the input, to estimate) makes no client.
+    const client = () => clientFor(variant.connection);
     const prompt = variant.version.prompt;
     const path = `variants[${index}].version.prompt`;
     if (prompt.kind === "decision") {
@@ -44,7 +45,7 @@ export function compileCellTask(variant: Variant, index: number, columns: readon
             build: (row) => ({...ask.build(row).body, ...params}),
             async send(request, _row, context) {
                 const started = performance.now();
-                const asked = await ask.send(client, {format: ask.format, body: request} as ScoringRequest, context);
+                const asked = await ask.send(client(), {format: ask.format, body: request} as ScoringRequest, context);
                 const latencyMs = performance.now() - started;
                 if (!asked.ok) return {ok: false, request, error: asked.error, latencyMs, attempts: asked.attempts, completedAt: Date.now()};
                 const usage = asked.usage === null ? {} : {usage: tokens(asked.usage.input_tokens, asked.usage.output_tokens)};
@@ -66,8 +67,8 @@ export function compileCellTask(variant: Variant, index: number, columns: readon
         async send(request, row, context) {
             const chat = prompt.endpoint === "chat";
             const {data, meta} = chat
-                ? await client.chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
-                : await client.responses(request as Parameters<SvcClient["responses"]>[0], context);
+                ? await client().chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
+                : await client().responses(request as Parameters<SvcClient["responses"]>[0], context);
             const response = data as unknown as Record<string, unknown>;
             const reply = chat ? chatReply(response) : responsesReply(response);
             const usage = chat ? chatUsage(response) : responsesUsage(response);
