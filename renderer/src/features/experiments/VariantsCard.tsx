@@ -46,17 +46,17 @@ function VariantRow({variant, index, onRemove}: VariantRowProps) {
         <div className="exp-variant" data-testid="exp-variant" data-name={variant.name}>
             <input className="input input-sm exp-variant-name mono" value={variant.name} aria-label={label("name")} maxLength={24}
                 data-testid="exp-variant-name" onChange={(event) => change({name: event.target.value})} />
-            <select className="input input-sm" value={variant.itemId ?? ""} aria-label={label("prompt or question set")} data-testid="exp-variant-item"
+            <select className="input input-sm exp-variant-item" value={variant.itemId ?? ""} aria-label={label("prompt or question set")} data-testid="exp-variant-item"
                 onChange={(event) => change({itemId: event.target.value === "" ? null : event.target.value, version: null})}>
                 <option value="">Choose a saved prompt or question set…</option>
                 {items.map((item) => <option key={item.itemId} value={item.itemId}>{item.itemName} ({promptKindNames[item.kind]})</option>)}
             </select>
-            <select className="input input-sm" value={variant.version ?? ""} aria-label={label("version")} data-testid="exp-variant-version" disabled={variant.itemId === null}
+            <select className="input input-sm exp-variant-version" value={variant.version ?? ""} aria-label={label("version")} data-testid="exp-variant-version" disabled={variant.itemId === null}
                 onChange={(event) => change({version: event.target.value === "" ? null : Number(event.target.value)})}>
                 <option value="">latest{versions[0] ? ` (v${versions[0].version})` : ""}</option>
                 {versions.map((item) => <option key={item.version} value={item.version}>v{item.version}{item.note ? ` · ${item.note}` : ""}</option>)}
             </select>
-            <select className="input input-sm" value={variant.connection} aria-label={label("connection")} data-testid="exp-variant-connection"
+            <select className="input input-sm exp-variant-connection" value={variant.connection} aria-label={label("connection")} data-testid="exp-variant-connection"
                 onChange={(event) => change({connection: event.target.value})}>
                 {connections.map((connection) => <option key={connection.id} value={connection.id}>{connection.name}</option>)}
             </select>
