@@ -10,11 +10,13 @@ import {VisionEngine} from "./vision/VisionEngine.ts";
 import {withVision} from "./vision/visionDecisions.ts";
 import {createModelsRoutes} from "./models/routes.ts";
 import {createResponsesRoute} from "./responses/routes.ts";
+import {hostname} from "node:os";
 import {ServiceGate} from "./service/ServiceGate.ts";
-import {ServiceStore} from "./service/store.ts";
+import type {ServiceBackend} from "./service/backend.ts";
+import {openServiceBackend} from "./service/openBackend.ts";
 
 /** How the server is reached and guarded, whatever generates behind it (the local engine, or an upstream: native/upstream). */
-export type ServiceOptions = Pick<ServerOptions, "host" | "port" | "apiKeys" | "corsOrigins" | "dataDir" | "adminKey" | "keyActivationSeconds">;
+export type ServiceOptions = Pick<ServerOptions, "host" | "port" | "apiKeys" | "corsOrigins" | "dataDir" | "databaseUrl" | "frontName" | "adminKey" | "keyActivationSeconds">;
 
 export type ServerOptions = LocalEngineOptions & {
     /** The chat model's vision projector (mmproj GGUF): images are then read by native/vision (docs/vision.md). */
@@ -30,6 +32,10 @@ export type ServerOptions = LocalEngineOptions & {
     corsOrigins?: string[],
     /** Folder of the service database (workspaces, keys, credits, usage: native/service); none without it. */
     dataDir?: string,
+    /** A PostgreSQL database instead of the folder's SQLite file, which several servers (fronts) share. */
+    databaseUrl?: string,
+    /** This server's `front` label on /metrics (default on PostgreSQL: host name and port). */
+    frontName?: string,
     /** Key for the admin API and /metrics from other machines; without it they answer loopback callers only. */
     adminKey?: string,
     /** Spec §5 rule 4: seconds a created or rotated key may still fail (default 0). */
@@ -110,14 +116,16 @@ export type ServedCapacity = {holdTokens: number, queues: Array<{model: string, 
  * admin API and /metrics), the same for the local engine and an upstream front; `dispose` releases what generates.
  */
 export async function serveRoutes(options: ServiceOptions, routes: Route[], capacity: ServedCapacity, dispose: () => Promise<void>): Promise<Omit<RunningServer, "engine">> {
-    let store: ServiceStore | undefined;
+    let store: ServiceBackend | undefined;
     let http: HttpServer;
     let gate: ServiceGate;
     const host = options.host ?? "127.0.0.1";
     let address;
     try {
-        store = options.dataDir != null ? ServiceStore.open(options.dataDir, {backgroundCheckpoints: true}) : undefined;
-        gate = createGate(options, store, routes, capacity);
+        store = options.databaseUrl != null || options.dataDir != null
+            ? await openServiceBackend({dataDir: options.dataDir ?? ".", databaseUrl: options.databaseUrl, server: true, front: options.frontName ?? hostname()})
+            : undefined;
+        gate = await createGate(options, store, routes, capacity);
         http = new HttpServer({routes, apiKeys: options.apiKeys ?? [], corsOrigins: options.corsOrigins, gate});
         address = await http.listen(options.port ?? 8080, host);
     } catch (error) {
@@ -125,10 +133,13 @@ export async function serveRoutes(options: ServiceOptions, routes: Route[], capa
         await dispose();
         throw error;
     }
+    // Several fronts of one database are told apart on /metrics by this label (one on SQLite needs none).
+    const front = options.frontName ?? (store?.kind === "postgres" ? `${hostname()}:${address.port}` : undefined);
+    if (front != null) gate.metrics.registry.setDefaultLabels({front});
     const urlHost = address.host.includes(":") ? `[${address.host}]` : address.host;
     return {
         url: `http://${urlHost}:${address.port}`,
-        ...(store != null ? {service: {databasePath: store.filePath, mode: gate.mode}} : {}),
+        ...(store != null ? {service: {databasePath: store.location, mode: gate.mode}} : {}),
         async close() {
             await http.close();
             await store?.close();
@@ -138,9 +149,9 @@ export async function serveRoutes(options: ServiceOptions, routes: Route[], capa
 }
 
 /** The service gate (native/service): static keys or workspace mode, the admin API and /metrics. */
-function createGate(options: ServiceOptions, store: ServiceStore | undefined, routes: Route[], {holdTokens, queues}: ServedCapacity): ServiceGate {
-    return new ServiceGate({
-        store,
+function createGate(options: ServiceOptions, backend: ServiceBackend | undefined, routes: Route[], {holdTokens, queues}: ServedCapacity): Promise<ServiceGate> {
+    return ServiceGate.create({
+        backend,
         apiKeys: options.apiKeys,
         adminKey: options.adminKey,
         keyActivationMs: (options.keyActivationSeconds ?? 0) * 1000,

@@ -81,7 +81,7 @@ export function createChatTurnRoute<Request extends {model: string}>(variant: Ch
                 await answer(context, request, session);
             } catch (error) {
                 // Spec 2.7.5 and §7 "Charging": the unsatisfiable JSON-mode 400 carries usage, and it is charged.
-                if (error instanceof ApiError && error.usage != null) settleUsage(context, error.usage);
+                if (error instanceof ApiError && error.usage != null) await settleUsage(context, error.usage);
                 throw error;
             } finally {
                 session.release();
@@ -145,7 +145,7 @@ async function answerChoices(context: RequestContext, request: ChatCompletionReq
         })),
         usage: session.usage()
     };
-    settleUsage(context, completion.usage);
+    await settleUsage(context, completion.usage);
     writeSuccess(context, completion);
 }
 
@@ -166,5 +166,5 @@ async function streamChoices(context: RequestContext, request: ChatCompletionReq
         }, scoring);
         stream.send(chunk([{index, delta: {}, finish_reason: result.finishReason, logprobs: null}]));
     }
-    stream.finish(session.usage(), includeUsage ? (usage) => chunk([], usage) : undefined);
+    await stream.finish(session.usage(), includeUsage ? (usage) => chunk([], usage) : undefined);
 }

@@ -9,6 +9,12 @@ export const engineKeyEnvVar = "SVC_STUDIO_ENGINE_KEY";
 /** The engine's admin key (its admin API and /metrics), handed down the same way (native/service/adminRoutes.ts). */
 export const adminKeyEnvVar = "SVC_STUDIO_ADMIN_KEY";
 
+/**
+ * The PostgreSQL database of `serve` and `admin` when `--database` is not given: a URL that may carry a password,
+ * so it is better kept off the command line (PGPASSWORD and ~/.pgpass work too).
+ */
+export const databaseUrlEnvVar = "SVC_STUDIO_DATABASE_URL";
+
 /** The key handed down in `env`, removed from it so nothing this process starts inherits it; undefined when none. */
 export function takeEngineKey(env: NodeJS.ProcessEnv): string | undefined {
     return takeSecretEnv(env, engineKeyEnvVar);

@@ -12,7 +12,8 @@ import {findProjectorFor} from "../library/projectors.ts";
 import type {ModelRole} from "../../protocol/gateway/contract.ts";
 import {normaliseOrigin} from "../http/browserPolicy.ts";
 import {engineKeyEnvVar} from "./engineKeyEnv.ts";
-import {adminKeyEnvVar} from "./engineKeyEnv.ts";
+import {adminKeyEnvVar, databaseUrlEnvVar} from "./engineKeyEnv.ts";
+import {isPostgresUrl} from "../service/postgres/databaseUrl.ts";
 import {serviceDataDir} from "../../base/node/userDataDir.ts";
 
 export class UsageError extends Error {}
@@ -37,6 +38,9 @@ export const serveUsage = `usage: svc-studio serve [--model <file.gguf>] [option
   --cors-origins <a,b>   without a key: browser origins allowed besides loopback ones, e.g. http://app.example:3000
   --data-dir <dir>       service database folder: workspaces, keys, credits, usage (default: $SVC_STUDIO_DATA_DIR, else
                          the user data folder); once it holds a workspace, every request needs a workspace key (svc-studio admin)
+  --database <url>       the service database on PostgreSQL instead, postgres://user@host:5432/db?sslmode=verify-full
+                         (default: $${databaseUrlEnvVar}): several servers (fronts) share its ledger, keys and rate limits
+  --front-name <name>    this server's front label on /metrics (default with --database: host name:port)
   --admin-key <key>      lets other machines use /admin/v1 and /metrics (default: loopback callers only; $${adminKeyEnvVar}
                          gives it kept off the command line, as the app does with a per-launch one)
   --key-activation-seconds <n>  a created or rotated key may fail for this long, as the hosted service's can (0-60, default 0)
@@ -71,6 +75,8 @@ export function parseServeArgs(argv: string[]): ServeArgs {
             "api-key": {type: "string", multiple: true},
             "cors-origins": {type: "string", multiple: true},
             "data-dir": {type: "string"},
+            "database": {type: "string"},
+            "front-name": {type: "string"},
             "admin-key": {type: "string"},
             "key-activation-seconds": {type: "string", default: "0"},
             "threads": {type: "string"},
@@ -101,6 +107,7 @@ export function parseServeArgs(argv: string[]): ServeArgs {
         apiKeys: values["api-key"] ?? [],
         corsOrigins: corsOrigins(values["cors-origins"] ?? []),
         dataDir: values["data-dir"] ?? serviceDataDir(),
+        ...databaseArgs(values.database, values["front-name"]),
         adminKey: values["admin-key"],
         // Spec §8: the hosted service's window is up to one minute.
         keyActivationSeconds: integer("key-activation-seconds", values["key-activation-seconds"], 0, 60),
@@ -129,6 +136,15 @@ function upstreamArgs(argv: string[], values: Record<string, string | boolean | 
     const keyEnv = given("upstream-key-env");
     if (keyEnv != null && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(keyEnv)) throw new UsageError(`--upstream-key-env takes an environment variable's name, got ${JSON.stringify(keyEnv)}`);
     return {baseUrl, model: given("upstream-model"), keyEnv, tokenizerPath: given("upstream-tokenizer")};
+}
+
+/** `--database` (else the environment's URL) and `--front-name`, checked. */
+export function databaseArgs(given: string | undefined, frontName: string | undefined): {databaseUrl?: string, frontName?: string} {
+    const databaseUrl = given ?? (process.env[databaseUrlEnvVar]?.trim() || undefined);
+    if (databaseUrl != null && !isPostgresUrl(databaseUrl))
+        throw new UsageError(`--database takes a PostgreSQL URL, e.g. postgres://svc@db.internal:5432/svc?sslmode=verify-full, got ${given != null ? JSON.stringify(given) : `$${databaseUrlEnvVar}`}`);
+    if (frontName != null && !/^[\w.:@-]{1,100}$/.test(frontName)) throw new UsageError(`--front-name takes letters, digits and . : @ _ -, got ${JSON.stringify(frontName)}`);
+    return {...(databaseUrl != null ? {databaseUrl} : {}), ...(frontName != null ? {frontName} : {})};
 }
 
 function integer(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number {

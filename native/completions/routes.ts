@@ -163,7 +163,7 @@ export function createCompletionsRoute(engine: LocalEngine, model: string): Rout
 
             // Charged before the last bytes go out (spec §2.3, §7), streamed or not.
             if (stream != null) return stream.finish(usage, includeUsage ? () => ({...common, choices: [], usage}) : undefined);
-            settleUsage(context, usage);
+            await settleUsage(context, usage);
             writeSuccess(context, {...common, choices, usage} satisfies TextCompletion);
         }
     };

@@ -24,7 +24,7 @@ export function createDecisionRoutes(engine: DecisionEngine): Route[] {
             const request = parse(body);
             const result = await engine.decide(request, context.signal);
             // Spec §1 rule 4: input billed, output free (billing.ts); a decision that fails (502) never gets here.
-            settleUsage(context, {input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens});
+            await settleUsage(context, {input_tokens: result.usage.inputTokens, output_tokens: result.usage.outputTokens});
             writeSuccess(context, format(request, result));
         }
     });

@@ -123,7 +123,7 @@ export class HttpServer {
                 return writeJson(res, 200, {status: "ok"}, baseHeaders(traceId));
             if (this.gate == null) this.authenticate(req);
             else if (gateOwns) return await this.gate.handle(context);
-            else context.meter = this.gate.admit(context);
+            else context.meter = await this.gate.admit(context);
             if (!this.models.has(modelSegment))
                 throw new ApiError(404, "not_found", `the model ${JSON.stringify(modelSegment)} is not served here; available: ${[...this.models].join(", ")}`);
             if (route == null) {

@@ -9,9 +9,10 @@ import type {RequestContext} from "./HttpServer.ts";
 export interface RequestMeter {
     /**
      * Records the request's usage, once: a second call is ignored. Routes call it just before the response's last
-     * bytes (the JSON body, or the stream's final events), so a client that holds a complete answer was charged.
+     * bytes (the JSON body, or the stream's final events), and wait for it, so a client that holds a complete answer
+     * was charged. A store over the network (PostgreSQL) answers later, or fails with the 503 that then replaces the answer.
      */
-    settle(usage: AnyUsage): void
+    settle(usage: AnyUsage): void | Promise<void>
 }
 
 /** Who may call and what a call costs; HttpServer asks it about every request past the browser policy. */
@@ -26,7 +27,7 @@ export interface RequestGate {
      * Throws the 401, 402 or 429 of spec §7 for a call that may not run; otherwise the meter its route reports
      * usage to. Nothing is charged for a request whose meter is never settled (a 429, a 502, a dropped client).
      */
-    admit(context: RequestContext): RequestMeter
+    admit(context: RequestContext): RequestMeter | Promise<RequestMeter>
 }
 
 /** Spec §7: the 401 of a missing, malformed, unknown or revoked key. */
@@ -43,7 +44,7 @@ export function bearerToken(req: IncomingMessage): string | undefined {
     return /^Bearer\s+(\S+)\s*$/i.exec(Array.isArray(value) ? value[0] : value ?? "")?.[1];
 }
 
-/** Reports a finished request's usage to its meter, if it has one. */
-export function settleUsage(context: RequestContext, usage: AnyUsage) {
-    context.meter?.settle(usage);
+/** Reports a finished request's usage to its meter, if it has one; resolves once it is charged. */
+export async function settleUsage(context: RequestContext, usage: AnyUsage) {
+    await context.meter?.settle(usage);
 }

@@ -81,8 +81,8 @@ export class SseStream {
      * Ends a chat or completions stream (spec 6.1): the usage charged first (§2.3, §7), whether or not the client
      * asked to see it, then the usage chunk `usageChunk` builds when it did, then `[DONE]`.
      */
-    public finish<U extends AnyUsage>(usage: U, usageChunk?: (usage: U) => unknown) {
-        settleUsage(this.context, usage);
+    public async finish<U extends AnyUsage>(usage: U, usageChunk?: (usage: U) => unknown) {
+        await settleUsage(this.context, usage);
         if (usageChunk != null) this.send(usageChunk(usage));
         this.send("[DONE]");
         this.end();

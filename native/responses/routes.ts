@@ -37,7 +37,7 @@ export function createResponsesRoute(variant: ChatModelVariant): Route {
                 const truncated = result.finishReason === "length";
                 const calls = result.toolCalls.map(toFunctionCallItem);
                 const usage = session.usage();
-                settleUsage(context, usage);
+                await settleUsage(context, usage);
                 writeSuccess(context, buildResponse(base, {reasoning: result.reasoning, text: result.content, calls, usage, truncated, logprobs: result.logprobs}));
             }
         }
@@ -80,7 +80,7 @@ async function streamResponse(context: RequestContext, request: ResponsesRequest
     }, {topLogprobs: request.topLogprobs});
     const usage = session.usage();
     // Charged before `response.completed` goes out (spec §2.3, §7).
-    settleUsage(context, usage);
+    await settleUsage(context, usage);
     writer.finish(usage, result.finishReason === "length");
     stream.end();
 }

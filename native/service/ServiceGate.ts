@@ -6,19 +6,16 @@ import {bearerToken, missingKeyMessage, type RequestGate, type RequestMeter, una
 import type {RequestContext} from "../http/HttpServer.ts";
 import {baseHeaders} from "../http/replies.ts";
 import {closeIfBodyUnread} from "../http/requests.ts";
-import {hasWorkspaces} from "./accounts.ts";
 import {AdminAccess, createAdminHandler} from "./adminRoutes.ts";
-import {costMicros, holdMicros, Ledger} from "./billing.ts";
-import {findKey, hashKey, keyMatches, keyState} from "./keys.ts";
+import type {ServiceBackend} from "./backend.ts";
+import {costMicros, holdMicros} from "./billing.ts";
+import {hashKey, keyMatches, keyState} from "./keys.ts";
 import {keyLookup} from "../../protocol/admin/contract.ts";
 import {type QueueProbe, ServiceMetrics} from "./metrics.ts";
-import {getPrice, getRateLimit} from "./pricing.ts";
-import {RateLimiter} from "./rateLimits.ts";
-import type {ServiceStore} from "./store.ts";
 
 export type ServiceGateOptions = {
-    /** The service database; without one, only the static keys (or none) guard the server. */
-    store?: ServiceStore,
+    /** The service store (SQLite or PostgreSQL: backend.ts); without one, only the static keys (or none) guard the server. */
+    backend?: ServiceBackend,
     /** `--api-key`: static keys, used while the store holds no workspace. */
     apiKeys?: string[],
     /** `--admin-key`: lets non-loopback callers use the admin API and /metrics. */
@@ -29,7 +26,9 @@ export type ServiceGateOptions = {
     holdTokens: number,
     /** `{model}{path}` of every API route, the metrics' endpoint labels. */
     endpoints: string[],
-    queues: QueueProbe[]
+    queues: QueueProbe[],
+    /** The `front` label of every metric, which tells several fronts of one database apart in Prometheus. */
+    front?: string
 };
 
 /**
@@ -41,28 +40,29 @@ export type ServiceGateOptions = {
 export class ServiceGate implements RequestGate {
     public readonly keyed: boolean;
     public readonly metrics: ServiceMetrics;
-    private readonly store?: ServiceStore;
+    private readonly backend?: ServiceBackend;
     private readonly staticKeys: Buffer[];
     private readonly access: AdminAccess;
     private readonly keyActivationMs: number;
     private readonly holdTokens: number;
-    private readonly ledger?: Ledger;
-    private readonly limiter = new RateLimiter();
     private readonly admin?: (context: RequestContext) => Promise<void>;
-    private workspaceMode = false;
+    private workspaceMode: boolean;
 
-    public constructor(options: ServiceGateOptions) {
-        this.store = options.store;
+    private constructor(options: ServiceGateOptions, workspaceMode: boolean) {
+        this.backend = options.backend;
         this.staticKeys = (options.apiKeys ?? []).map(hashKey);
         this.access = new AdminAccess(options.adminKey);
         this.keyActivationMs = options.keyActivationMs ?? 0;
         this.holdTokens = options.holdTokens;
         this.metrics = new ServiceMetrics(options);
-        if (this.store != null) {
-            this.ledger = new Ledger(this.store);
-            this.admin = createAdminHandler(this.store, this.keyActivationMs);
-        }
-        this.keyed = this.staticKeys.length > 0 || this.inWorkspaceMode();
+        if (this.backend != null) this.admin = createAdminHandler(this.backend, this.keyActivationMs);
+        this.workspaceMode = workspaceMode;
+        this.keyed = this.staticKeys.length > 0 || workspaceMode;
+    }
+
+    /** The gate, once the store has said whether it holds a workspace (the mode, and the browser policy, at start). */
+    public static async create(options: ServiceGateOptions): Promise<ServiceGate> {
+        return new ServiceGate(options, await options.backend?.hasWorkspaces() ?? false);
     }
 
     public owns(url: URL): boolean {
@@ -85,9 +85,9 @@ export class ServiceGate implements RequestGate {
         await this.admin(context);
     }
 
-    public admit(context: RequestContext): RequestMeter {
+    public async admit(context: RequestContext): Promise<RequestMeter> {
         this.metrics.observe(context);
-        if (this.inWorkspaceMode()) return this.admitWorkspaceKey(context);
+        if (await this.inWorkspaceMode()) return this.admitWorkspaceKey(context);
         if (this.staticKeys.length > 0) {
             const token = bearerToken(context.req);
             if (token == null) throw unauthorized(missingKeyMessage);
@@ -99,50 +99,53 @@ export class ServiceGate implements RequestGate {
 
     /** Which of the three modes holds now, for the start-up line. */
     public get mode(): "open" | "static keys" | "workspaces" {
-        return this.inWorkspaceMode() ? "workspaces" : this.staticKeys.length > 0 ? "static keys" : "open";
+        return this.workspaceMode ? "workspaces" : this.staticKeys.length > 0 ? "static keys" : "open";
     }
 
     /** Workspaces are never deleted, so once on, workspace mode stays on; until then each request looks again. */
-    private inWorkspaceMode(): boolean {
-        if (!this.workspaceMode && this.store != null) this.workspaceMode = hasWorkspaces(this.store);
+    private async inWorkspaceMode(): Promise<boolean> {
+        if (!this.workspaceMode && this.backend != null) this.workspaceMode = await this.backend.hasWorkspaces();
         return this.workspaceMode;
     }
 
-    /** Spec §5 rule 4 and §7: 401 for a missing, malformed, unknown, revoked or still-activating key; then 402, then 429. */
-    private admitWorkspaceKey(context: RequestContext): RequestMeter {
-        const store = this.store!, ledger = this.ledger!;
+    /**
+     * Spec §5 rule 4 and §7: 401 for a missing, malformed, unknown, revoked or still-activating key; then 402, then 429.
+     * The key, workspace, price and limit are read from the store for every request (one query on PostgreSQL), so a
+     * revocation or rotation made through any front or the CLI holds from the next request on every front.
+     */
+    private async admitWorkspaceKey(context: RequestContext): Promise<RequestMeter> {
+        const backend = this.backend!;
         const token = bearerToken(context.req);
         if (token == null) throw unauthorized(missingKeyMessage);
         const lookup = keyLookup(token);
         if (lookup == null) throw unauthorized("malformed API key: keys start with ck_ (spec §5) and are used exactly as they were issued");
-        const key = findKey(store, lookup);
-        if (key == null || !keyMatches(token, key.secretHash)) throw unauthorized("the API key is not valid");
+        const model = context.modelSegment;
+        const admission = await backend.admission(lookup, model);
+        const key = admission?.key;
+        if (admission == null || key == null || !keyMatches(token, key.secretHash)) throw unauthorized("the API key is not valid");
         const state = keyState(key, this.keyActivationMs);
         if (state === "revoked") throw unauthorized("the API key has been revoked");
         if (state === "activating")
             throw unauthorized(`the API key was created or rotated less than ${Math.ceil(this.keyActivationMs / 1000)} s ago and is not active yet; retry shortly`);
 
-        const model = context.modelSegment;
-        const workspace = store.statement("SELECT id, activated_at AS activatedAt, balance_micros AS balanceMicros FROM workspaces WHERE id = ?")
-            .get(key.workspaceId) as {id: string, activatedAt: number | null, balanceMicros: number};
-        const price = getPrice(store, model);
-        const limit = getRateLimit(store, workspace.id, model);
-        const hold = ledger.reserve(workspace, holdMicros(model, this.holdTokens, price));
+        const {workspace, price, limit} = admission;
+        const hold = await backend.reserve(workspace, holdMicros(model, this.holdTokens, price));
         try {
-            this.limiter.admit(limit);
+            await backend.admitRate(limit);
+            // The client left while the store answered: its response's close has passed, so nothing else would release.
+            if (context.signal.aborted) throw new Error("the client closed the connection during admission");
         } catch (error) {
-            ledger.release(hold);
+            backend.release(hold);
             throw error;
         }
         // A response that ends without settling (an error, a dropped client) lets its hold go uncharged.
-        context.res.once("close", () => ledger.release(hold));
+        context.res.once("close", () => backend.release(hold));
         const requestId = randomUUID();
         const endpoint = context.url.pathname.slice(model.length + 1);
-        return meterOnce((tokens) => {
+        return meterOnce(async (tokens) => {
             this.metrics.countTokens(model, tokens);
-            ledger.settle(hold, {requestId, traceId: context.traceId, workspaceId: workspace.id, keyId: key.id, model, endpoint, tokens,
-                costMicros: costMicros(model, tokens, price)});
-            this.limiter.spend(limit, tokens.uncachedInputTokens + tokens.cachedInputTokens + tokens.outputTokens);
+            await backend.settle(hold, {requestId, traceId: context.traceId, workspaceId: workspace.id, keyId: key.id, model, endpoint, tokens,
+                costMicros: costMicros(model, tokens, price)}, limit);
         });
     }
 
@@ -153,13 +156,13 @@ export class ServiceGate implements RequestGate {
 }
 
 /** A meter that settles once: the routes report usage once, and a second report must never charge twice. */
-function meterOnce(settle: (tokens: MeteredTokens) => void): RequestMeter {
+function meterOnce(settle: (tokens: MeteredTokens) => void | Promise<void>): RequestMeter {
     let settled = false;
     return {
         settle(usage: AnyUsage) {
             if (settled) return;
             settled = true;
-            settle(meteredTokens(usage));
+            return settle(meteredTokens(usage));
         }
     };
 }

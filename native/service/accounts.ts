@@ -3,7 +3,7 @@ import {isoTime, newId, ServiceStoreError, type ServiceStore} from "./store.ts";
 
 // Organizations, their workspaces (spec §1 rule 5), activation (§3) and prepaid credits (§1 rule 4).
 
-type WorkspaceRow = {id: string, organization_id: string, name: string, activated_at: number | null, balance_micros: number, created_at: number, credited: number};
+export type WorkspaceRow = {id: string, organization_id: string, name: string, activated_at: number | null, balance_micros: number, created_at: number, credited: number};
 
 const workspaceSelect = `SELECT w.*, (SELECT COALESCE(SUM(amount_micros), 0) FROM credits c WHERE c.workspace_id = w.id) AS credited FROM workspaces w`;
 
@@ -75,8 +75,7 @@ export function activateWorkspace(store: ServiceStore, ref: string): Workspace {
  * always equals credits less charges. A negative amount (a correction) needs `allowNegative`.
  */
 export function addCredits(store: ServiceStore, ref: string, amountMicros: number, {note, allowNegative = false}: {note?: string, allowNegative?: boolean} = {}): Workspace {
-    if (!Number.isSafeInteger(amountMicros) || amountMicros === 0 || (amountMicros < 0 && !allowNegative))
-        throw new ServiceStoreError("invalid", `credits are a positive whole number of micro-units, got ${amountMicros}`);
+    checkCredit(amountMicros, allowNegative);
     return store.transaction(() => {
         const workspace = requireWorkspace(store, ref);
         store.statement("INSERT INTO credits (workspace_id, amount_micros, note, created_at) VALUES (?, ?, ?, ?)").run(workspace.id, amountMicros, note ?? null, Date.now());
@@ -85,12 +84,18 @@ export function addCredits(store: ServiceStore, ref: string, amountMicros: numbe
     });
 }
 
+/** Credit is a whole, non-zero number of micro-units; a negative one (a correction) only when allowed. */
+export function checkCredit(amountMicros: number, allowNegative = false) {
+    if (!Number.isSafeInteger(amountMicros) || amountMicros === 0 || (amountMicros < 0 && !allowNegative))
+        throw new ServiceStoreError("invalid", `credits are a positive whole number of micro-units, got ${amountMicros}`);
+}
+
 /** Whether any workspace exists: the switch into workspace mode. Workspaces are never deleted. */
 export function hasWorkspaces(store: ServiceStore): boolean {
     return store.statement("SELECT 1 FROM workspaces LIMIT 1").get() != null;
 }
 
-function toWorkspace(row: WorkspaceRow): Workspace {
+export function toWorkspace(row: WorkspaceRow): Workspace {
     return {
         id: row.id,
         organizationId: row.organization_id,
@@ -102,7 +107,7 @@ function toWorkspace(row: WorkspaceRow): Workspace {
     };
 }
 
-function requireName(name: string, what: string): string {
+export function requireName(name: string, what: string): string {
     const trimmed = name.trim();
     if (trimmed === "" || trimmed.length > 200 || trimmed.includes("/"))
         throw new ServiceStoreError("invalid", `a ${what} name is 1 to 200 characters without "/", got ${JSON.stringify(name)}`);

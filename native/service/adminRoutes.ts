@@ -7,11 +7,9 @@ import {bearerToken, unauthorized} from "../http/gate.ts";
 import {isLoopbackHost, normaliseOrigin} from "../http/browserPolicy.ts";
 import {baseHeaders, writeJson} from "../http/replies.ts";
 import {readJsonBody, requireJsonBody} from "../http/requests.ts";
-import {activateWorkspace, addCredits, createOrganization, createWorkspace, listOrganizations, listWorkspaces} from "./accounts.ts";
-import {createKey, hashKey, keyMatches, listKeys, revokeKey, rotateKey} from "./keys.ts";
-import {listPrices, listRateLimits, setPrice, setRateLimit} from "./pricing.ts";
-import {ServiceStoreError, type ServiceStore} from "./store.ts";
-import {usageReport} from "./usageReports.ts";
+import type {ServiceBackend} from "./backend.ts";
+import {hashKey, keyMatches} from "./keys.ts";
+import {ServiceStoreError} from "./store.ts";
 import {adminKeyEnvVar} from "../cli/engineKeyEnv.ts";
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (`::ffff:127.0.0.1`), as Node reports a socket's peer. */
@@ -52,46 +50,46 @@ export class AdminAccess {
 /** Admin bodies are a few fields; anything larger is not an admin call. */
 const maxBodyBytes = 64 * 1024;
 
-type Handler<N extends AdminRouteName> = (body: Body, params: Record<string, string>, query: URLSearchParams) => AdminRouteTypes[N]["answer"];
+type Handler<N extends AdminRouteName> = (body: Body, params: Record<string, string>, query: URLSearchParams) => Promise<AdminRouteTypes[N]["answer"]>;
 type Body = Record<string, unknown>;
 
 /**
  * The admin API (protocol/admin/routes.ts) over the store: the same operations as `svc-studio admin`, for the app.
  * The caller is authorized before this runs (AdminAccess above).
  */
-export function createAdminHandler(store: ServiceStore, keyActivationMs: number) {
+export function createAdminHandler(store: ServiceBackend, keyActivationMs: number) {
     const workspaceFilter = (query: URLSearchParams) => query.get("workspace") ?? undefined;
     const handlers: {[N in AdminRouteName]: Handler<N>} = {
-        organizations: () => ({organizations: listOrganizations(store)}),
-        createOrganization: (body) => ({organization: createOrganization(store, text(body, "name"))}),
-        workspaces: () => ({workspaces: listWorkspaces(store)}),
-        createWorkspace: (body) => ({workspace: createWorkspace(store, text(body, "organizationId"), text(body, "name"))}),
-        activateWorkspace: (_, {id}) => ({workspace: activateWorkspace(store, id)}),
-        addCredits: (body, {id}) => ({workspace: addCredits(store, id, integer(body, "amountMicros"), {note: optional(body, "note", "string")})}),
-        prices: () => ({prices: listPrices(store)}),
-        setPrice: (body) => ({price: setPrice(store, {
+        organizations: async () => ({organizations: await store.listOrganizations()}),
+        createOrganization: async (body) => ({organization: await store.createOrganization(text(body, "name"))}),
+        workspaces: async () => ({workspaces: await store.listWorkspaces()}),
+        createWorkspace: async (body) => ({workspace: await store.createWorkspace(text(body, "organizationId"), text(body, "name"))}),
+        activateWorkspace: async (_, {id}) => ({workspace: await store.activateWorkspace(id)}),
+        addCredits: async (body, {id}) => ({workspace: await store.addCredits(id, integer(body, "amountMicros"), {note: optional(body, "note", "string")})}),
+        prices: async () => ({prices: await store.listPrices()}),
+        setPrice: async (body) => ({price: await store.setPrice({
             model: text(body, "model"),
             inputMicrosPerMillion: integer(body, "inputMicrosPerMillion"),
             cachedInputMicrosPerMillion: integer(body, "cachedInputMicrosPerMillion"),
             outputMicrosPerMillion: integer(body, "outputMicrosPerMillion")
         })}),
-        rateLimits: (_, __, query) => ({rateLimits: listRateLimits(store, workspaceFilter(query))}),
-        setRateLimit: (body) => ({rateLimit: setRateLimit(store, {
+        rateLimits: async (_, __, query) => ({rateLimits: await store.listRateLimits(workspaceFilter(query))}),
+        setRateLimit: async (body) => ({rateLimit: await store.setRateLimit({
             workspaceId: text(body, "workspaceId"),
             model: text(body, "model"),
             requestsPerMinute: optional(body, "requestsPerMinute", "number") ?? null,
             tokensPerMinute: optional(body, "tokensPerMinute", "number") ?? null
         })}),
-        keys: (_, __, query) => ({keys: listKeys(store, {workspaceId: workspaceFilter(query), userId: query.get("user") ?? undefined}, keyActivationMs)}),
-        createKey: (body) => createKey(store, {
+        keys: async (_, __, query) => ({keys: await store.listKeys({workspaceId: workspaceFilter(query), userId: query.get("user") ?? undefined}, keyActivationMs)}),
+        createKey: (body) => store.createKey({
             workspaceId: text(body, "workspaceId"),
             name: optional(body, "name", "string"),
             owner: optional(body, "owner", "object") as KeyOwner | undefined,
             visibility: optional(body, "visibility", "string") as "private" | "shared" | undefined
         }, keyActivationMs),
-        rotateKey: (_, {id}) => rotateKey(store, id, keyActivationMs),
-        revokeKey: (_, {id}) => ({key: revokeKey(store, id, keyActivationMs)}),
-        usage: (body) => ({rows: usageReport(store, {
+        rotateKey: (_, {id}) => store.rotateKey(id, keyActivationMs),
+        revokeKey: async (_, {id}) => ({key: await store.revokeKey(id, keyActivationMs)}),
+        usage: async (body) => ({rows: await store.usageReport({
             workspaceId: optional(body, "workspaceId", "string"),
             keyId: optional(body, "keyId", "string"),
             groupBy: groups(body),
@@ -114,7 +112,7 @@ export function createAdminHandler(store: ServiceStore, keyActivationMs: number)
         const params = Object.fromEntries(Object.entries(route.params).map(([name, value]) => [name, decodeParam(value)]));
         let answer: unknown;
         try {
-            answer = (handlers[route.name] as Handler<AdminRouteName>)(body, params, url.searchParams);
+            answer = await (handlers[route.name] as Handler<AdminRouteName>)(body, params, url.searchParams);
         } catch (error) {
             throw toApiError(error);
         }

@@ -28,7 +28,22 @@ export function holdMicros(model: string, tokens: number, price: ModelPrice): nu
     return costMicros(model, {uncachedInputTokens: tokens, cachedInputTokens: 0, outputTokens: 0}, {...price, inputMicrosPerMillion: rate});
 }
 
-export type Hold = {workspaceId: string, micros: number, released: boolean};
+/** A request's hold; `id` names its row where holds are shared by several servers (postgres/). */
+export type Hold = {workspaceId: string, micros: number, released: boolean, id?: string};
+
+/**
+ * Spec §5 rule 3 and §7: the 402 `insufficient_quota` of a workspace that is not activated, or whose balance less
+ * the holds of its requests in flight is not above zero; undefined when it may serve one more request.
+ */
+export function quotaRefusal(workspace: {id: string, activatedAt: number | null, balanceMicros: number}, held: number): ApiError | undefined {
+    if (workspace.activatedAt == null)
+        return new ApiError(402, "insufficient_quota", `workspace ${workspace.id} is not activated; activate it (svc-studio admin workspace activate ` +
+            `${workspace.id}) and add credit before its keys serve requests`);
+    if (workspace.balanceMicros - held <= 0)
+        return new ApiError(402, "insufficient_quota", `workspace ${workspace.id} has no prepaid credit left (balance ${formatMoney(workspace.balanceMicros)}` +
+            `${held > 0 ? `, ${formatMoney(held)} held by requests in flight` : ""}); add credit (svc-studio admin credits add ${workspace.id} <amount>)`);
+    return undefined;
+}
 
 export type Charge = {
     requestId: string,
@@ -76,13 +91,9 @@ export class Ledger {
      * credit not already held by its requests in flight. Returns the request's hold.
      */
     public reserve(workspace: {id: string, activatedAt: number | null, balanceMicros: number}, micros: number): Hold {
-        if (workspace.activatedAt == null)
-            throw new ApiError(402, "insufficient_quota", `workspace ${workspace.id} is not activated; activate it (svc-studio admin workspace activate ` +
-                `${workspace.id}) and add credit before its keys serve requests`);
         const held = this.held.get(workspace.id) ?? 0;
-        if (workspace.balanceMicros - held <= 0)
-            throw new ApiError(402, "insufficient_quota", `workspace ${workspace.id} has no prepaid credit left (balance ${formatMoney(workspace.balanceMicros)}` +
-                `${held > 0 ? `, ${formatMoney(held)} held by requests in flight` : ""}); add credit (svc-studio admin credits add ${workspace.id} <amount>)`);
+        const refusal = quotaRefusal(workspace, held);
+        if (refusal != null) throw refusal;
         this.held.set(workspace.id, held + micros);
         return {workspaceId: workspace.id, micros, released: false};
     }

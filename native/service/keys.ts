@@ -15,7 +15,7 @@ export type KeyRecord = {
     revokedAt: number | null
 };
 
-type KeyRow = {
+export type KeyRow = {
     id: string, workspace_id: string, name: string, owner_user: string | null, visibility: "private" | "shared",
     lookup: string, created_at: number, issued_at: number, revoked_at: number | null
 };
@@ -48,6 +48,20 @@ export function findKey(store: ServiceStore, lookup: string): KeyRecord | undefi
 
 /** Creates a key; its secret is in the answer and nowhere else. */
 export function createKey(store: ServiceStore, input: NewKey, activationMs = 0): IssuedKey {
+    const {owner, visibility, name} = checkNewKey(input);
+    return store.transaction(() => {
+        requireWorkspace(store, input.workspaceId);
+        const id = newId("key");
+        const now = Date.now();
+        const {lookup, secret} = freshSecret((candidate) => store.statement("SELECT 1 FROM api_keys WHERE lookup = ?").get(candidate) != null);
+        store.statement("INSERT INTO api_keys (id, workspace_id, name, owner_user, visibility, lookup, secret_hash, created_at, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            .run(id, input.workspaceId, name, owner.type === "user" ? owner.userId : null, visibility, lookup, hashKey(secret), now, now);
+        return {key: getKey(store, id, activationMs), secret};
+    });
+}
+
+/** A new key's owner, visibility and name, checked (spec §5 rule 2): a workspace-owned key is shared. */
+export function checkNewKey(input: NewKey) {
     const owner = input.owner ?? {type: "workspace"};
     const visibility = input.visibility ?? (owner.type === "workspace" ? "shared" : "private");
     if ((owner.type !== "user" && owner.type !== "workspace") || (visibility !== "private" && visibility !== "shared"))
@@ -56,16 +70,7 @@ export function createKey(store: ServiceStore, input: NewKey, activationMs = 0):
         throw new ServiceStoreError("invalid", "a key owned by the workspace is shared with it; make it private by giving it a user owner");
     if (owner.type === "user" && (typeof owner.userId !== "string" || !/^\S{1,200}$/.test(owner.userId)))
         throw new ServiceStoreError("invalid", `a user owner needs a user id without spaces, got ${JSON.stringify(owner.userId)}`);
-    const name = (input.name ?? "").trim() || "key";
-    return store.transaction(() => {
-        requireWorkspace(store, input.workspaceId);
-        const id = newId("key");
-        const now = Date.now();
-        const {lookup, secret} = freshSecret(store);
-        store.statement("INSERT INTO api_keys (id, workspace_id, name, owner_user, visibility, lookup, secret_hash, created_at, issued_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            .run(id, input.workspaceId, name, owner.type === "user" ? owner.userId : null, visibility, lookup, hashKey(secret), now, now);
-        return {key: getKey(store, id, activationMs), secret};
-    });
+    return {owner, visibility, name: (input.name ?? "").trim() || "key"};
 }
 
 /** A new secret for the key (the old one fails at once); the key keeps its id, so its usage stays together. */
@@ -73,7 +78,7 @@ export function rotateKey(store: ServiceStore, id: string, activationMs = 0): Is
     return store.transaction(() => {
         const key = getKey(store, id, activationMs);
         if (key.state === "revoked") throw new ServiceStoreError("conflict", `key ${id} is revoked; create a new one`);
-        const {lookup, secret} = freshSecret(store);
+        const {lookup, secret} = freshSecret((candidate) => store.statement("SELECT 1 FROM api_keys WHERE lookup = ?").get(candidate) != null);
         store.statement("UPDATE api_keys SET lookup = ?, secret_hash = ?, issued_at = ? WHERE id = ?").run(lookup, hashKey(secret), Date.now(), id);
         return {key: getKey(store, id, activationMs), secret};
     });
@@ -100,7 +105,7 @@ export function getKey(store: ServiceStore, id: string, activationMs = 0): ApiKe
     return toInfo(row, activationMs);
 }
 
-function toInfo(row: KeyRow, activationMs: number): ApiKeyInfo {
+export function toInfo(row: KeyRow, activationMs: number): ApiKeyInfo {
     return {
         id: row.id,
         workspaceId: row.workspace_id,
@@ -115,11 +120,11 @@ function toInfo(row: KeyRow, activationMs: number): ApiKeyInfo {
     };
 }
 
-/** A lookup no other key uses (48 random bits, checked) and the full secret key around it. */
-function freshSecret(store: ServiceStore): {lookup: string, secret: string} {
+/** A lookup no other key uses (48 random bits, checked by `taken`) and the full secret key around it. */
+export function freshSecret(taken: (lookup: string) => boolean): {lookup: string, secret: string} {
     for (;;) {
         const lookup = randomBytes(6).toString("hex");
-        if (store.statement("SELECT 1 FROM api_keys WHERE lookup = ?").get(lookup) != null) continue;
+        if (taken(lookup)) continue;
         return {lookup, secret: `${keyPrefix}${lookup}_${randomBytes(32).toString("base64url")}`};
     }
 }

@@ -10,17 +10,22 @@ import {requireWorkspace} from "./accounts.ts";
 export const freePrice = (model: string): ModelPrice => ({model, inputMicrosPerMillion: 0, cachedInputMicrosPerMillion: 0, outputMicrosPerMillion: 0});
 
 export function setPrice(store: ServiceStore, price: ModelPrice): ModelPrice {
+    checkPrice(price);
+    store.statement(`INSERT INTO prices (model, input_micros_per_million, cached_input_micros_per_million, output_micros_per_million) VALUES (?, ?, ?, ?)
+        ON CONFLICT (model) DO UPDATE SET input_micros_per_million = excluded.input_micros_per_million,
+        cached_input_micros_per_million = excluded.cached_input_micros_per_million, output_micros_per_million = excluded.output_micros_per_million`)
+        .run(price.model, price.inputMicrosPerMillion, price.cachedInputMicrosPerMillion, price.outputMicrosPerMillion);
+    return getPrice(store, price.model);
+}
+
+/** A price's model id and rates, checked: whole micro-units per million, and free decision output. */
+export function checkPrice(price: ModelPrice) {
     requireModelId(price.model);
     for (const field of ["inputMicrosPerMillion", "cachedInputMicrosPerMillion", "outputMicrosPerMillion"] as const)
         requireCount(price[field], `${field} of ${price.model}`);
     // Spec §1 rule 4: decision output tokens are free; a price for them would never be charged, so it is refused.
     if (price.model === modelIds.decision && price.outputMicrosPerMillion !== 0)
         throw new ServiceStoreError("invalid", `${modelIds.decision} output tokens are free (spec §1 rule 4); set its output price to 0`);
-    store.statement(`INSERT INTO prices (model, input_micros_per_million, cached_input_micros_per_million, output_micros_per_million) VALUES (?, ?, ?, ?)
-        ON CONFLICT (model) DO UPDATE SET input_micros_per_million = excluded.input_micros_per_million,
-        cached_input_micros_per_million = excluded.cached_input_micros_per_million, output_micros_per_million = excluded.output_micros_per_million`)
-        .run(price.model, price.inputMicrosPerMillion, price.cachedInputMicrosPerMillion, price.outputMicrosPerMillion);
-    return getPrice(store, price.model);
 }
 
 export function getPrice(store: ServiceStore, model: string): ModelPrice {
@@ -34,9 +39,7 @@ export function listPrices(store: ServiceStore): ModelPrice[] {
 
 /** Sets a workspace's limits for one model; both null removes the row (no limit). */
 export function setRateLimit(store: ServiceStore, limit: RateLimit): RateLimit {
-    requireModelId(limit.model);
-    for (const field of ["requestsPerMinute", "tokensPerMinute"] as const)
-        if (limit[field] != null) requireCount(limit[field], field, 1);
+    checkRateLimit(limit);
     return store.transaction(() => {
         const workspace = requireWorkspace(store, limit.workspaceId);
         if (limit.requestsPerMinute == null && limit.tokensPerMinute == null)
@@ -46,6 +49,13 @@ export function setRateLimit(store: ServiceStore, limit: RateLimit): RateLimit {
             .run(workspace.id, limit.model, limit.requestsPerMinute, limit.tokensPerMinute);
         return getRateLimit(store, workspace.id, limit.model);
     });
+}
+
+/** A limit's model id and rates, checked: whole numbers from 1, or null for none. */
+export function checkRateLimit(limit: RateLimit) {
+    requireModelId(limit.model);
+    for (const field of ["requestsPerMinute", "tokensPerMinute"] as const)
+        if (limit[field] != null) requireCount(limit[field], field, 1);
 }
 
 export function getRateLimit(store: ServiceStore, workspaceId: string, model: string): RateLimit {
@@ -58,10 +68,10 @@ export function listRateLimits(store: ServiceStore, workspaceId?: string): RateL
         .all({workspace: workspaceId ?? null}) as LimitRow[]).map(toLimit);
 }
 
-type PriceRow = {model: string, input_micros_per_million: number, cached_input_micros_per_million: number, output_micros_per_million: number};
-type LimitRow = {workspace_id: string, model: string, requests_per_minute: number | null, tokens_per_minute: number | null};
+export type PriceRow = {model: string, input_micros_per_million: number, cached_input_micros_per_million: number, output_micros_per_million: number};
+export type LimitRow = {workspace_id: string, model: string, requests_per_minute: number | null, tokens_per_minute: number | null};
 
-function toPrice(row: PriceRow): ModelPrice {
+export function toPrice(row: PriceRow): ModelPrice {
     return {
         model: row.model,
         inputMicrosPerMillion: row.input_micros_per_million,
@@ -70,7 +80,7 @@ function toPrice(row: PriceRow): ModelPrice {
     };
 }
 
-function toLimit(row: LimitRow): RateLimit {
+export function toLimit(row: LimitRow): RateLimit {
     return {workspaceId: row.workspace_id, model: row.model, requestsPerMinute: row.requests_per_minute, tokensPerMinute: row.tokens_per_minute};
 }
 

@@ -26,9 +26,9 @@ export class RateLimiter {
     public admit(limit: RateLimit) {
         const requests = limit.requestsPerMinute != null ? this.bucket(limit, "requests", limit.requestsPerMinute) : undefined;
         const tokens = limit.tokensPerMinute != null ? this.bucket(limit, "tokens", limit.tokensPerMinute) : undefined;
-        if (requests != null && requests.level < 1) throw refusal(limit, `${limit.requestsPerMinute} requests`, waitMs(requests, 1));
+        if (requests != null && requests.level < 1) throw rateRefusal(limit, "requests", waitMs(requests, 1));
         // Above zero rather than at least one: a bucket a large request overdrew admits again once it is paid back.
-        if (tokens != null && tokens.level <= 0) throw refusal(limit, `${limit.tokensPerMinute} tokens`, waitMs(tokens, Number.EPSILON));
+        if (tokens != null && tokens.level <= 0) throw rateRefusal(limit, "tokens", waitMs(tokens, Number.EPSILON));
         if (requests != null) requests.level -= 1;
     }
 
@@ -55,11 +55,13 @@ export class RateLimiter {
 }
 
 /** Milliseconds until the bucket holds `level`. */
-function waitMs(bucket: Bucket, level: number): number {
+export function waitMs(bucket: {level: number, capacity: number}, level: number): number {
     return (level - bucket.level) * minuteMs / bucket.capacity;
 }
 
-function refusal(limit: RateLimit, rate: string, wait: number): ApiError {
+/** The 429 of a spent bucket of `kind`, due to refill in `wait` ms. */
+export function rateRefusal(limit: RateLimit, kind: "requests" | "tokens", wait: number): ApiError {
+    const rate = `${kind === "requests" ? limit.requestsPerMinute : limit.tokensPerMinute} ${kind}`;
     // Spec §4 and §7: Retry-After in whole seconds, rounded up so a client that honours it is admitted.
     const retryAfter = Math.max(1, Math.ceil(wait / 1000));
     return new ApiError(429, "rate_limit_exceeded", `workspace ${limit.workspaceId} is over its rate limit for ${limit.model} ` +

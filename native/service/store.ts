@@ -119,7 +119,8 @@ export function newId(prefix: string): string {
 }
 
 // The service database's schema, as an append-only list: entry i takes `PRAGMA user_version` from i to i + 1
-// (`migrate` above applies them). Never edit a shipped entry; add one.
+// (`migrate` above applies them). Never edit a shipped entry; add one. PostgreSQL applies the same list, its types
+// translated (postgres/schema.ts), so write each entry in the SQL both understand.
 //
 // Money columns are integer micro-units (protocol/admin/money.ts); times are epoch milliseconds.
 
@@ -194,6 +195,28 @@ export const migrations: string[] = [
         cost_micros INTEGER NOT NULL
     );
     CREATE INDEX usage_by_workspace_day ON usage (workspace_id, day);
+    `,
+    // 2: what several servers on one PostgreSQL database share (postgres/): the credit held by requests in flight,
+    // a row per hold so that a killed server's holds expire, and the rate-limit buckets. A server on SQLite keeps
+    // holds and buckets in its own memory and leaves these empty.
+    `
+    ALTER TABLE workspaces ADD COLUMN held_micros INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE holds (
+        id TEXT PRIMARY KEY,
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        micros INTEGER NOT NULL,
+        front TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX holds_by_expiry ON holds (expires_at);
+    CREATE TABLE rate_buckets (
+        workspace_id TEXT NOT NULL REFERENCES workspaces(id),
+        model TEXT NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('requests', 'tokens')),
+        level DOUBLE PRECISION NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (workspace_id, model, kind)
+    );
     `
 ];
 

@@ -54,7 +54,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
         const created = unixSeconds();
         if (!request.stream) {
             const completion = toSpecCompletion(await upstream.postJson<UpstreamChat>("/chat/completions", upstreamBody, context.signal), request, id, created);
-            settleUsage(context, completion.usage);
+            await settleUsage(context, completion.usage);
             return writeSuccess(context, completion);
         }
         // The status is known before the stream opens: an upstream refusal is still a JSON error (§7).
@@ -69,7 +69,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
             const choices = toSpecChunkChoices(piece, request.include_reasoning);
             if (choices.length > 0) stream.send(chunk(choices));
         }
-        finishStream(context, stream, usage, includeUsage ? (final) => chunk([], final) : undefined);
+        await finishStream(context, stream, usage, includeUsage ? (final) => chunk([], final) : undefined);
     });
 
     const responses = upstreamRoute(upstream, "/v1/responses", async (context, body) => {
@@ -85,7 +85,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
             const choice = reply.choices?.[0];
             const usage = toSpecUsage(reply.usage);
             const calls = ((choice?.message?.tool_calls ?? []) as ChatToolCall[]).map((call) => functionCallItem(makeId("fc"), call));
-            settleUsage(context, usage);
+            await settleUsage(context, usage);
             return writeSuccess(context, buildResponse(base, {
                 reasoning: reasoningOf(choice?.message) ?? "", text: choice?.message?.content ?? "", calls, usage,
                 truncated: toFinishReason(choice?.finish_reason) === "length", logprobs: contentLogprobs(choice?.logprobs)
@@ -118,7 +118,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
         for (const call of calls.values()) writer.functionCall(functionCallItem(makeId("fc"), call));
         const final = usage ?? toSpecUsage(undefined);
         // Charged before `response.completed` goes out (spec §2.3, §7).
-        settleUsage(context, final);
+        await settleUsage(context, final);
         writer.finish(final, truncated);
         stream.end();
     });
@@ -132,7 +132,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
         if (!request.stream) {
             const reply = await upstream.postJson<UpstreamText>("/completions", upstreamBody, context.signal);
             const usage = toSpecUsage(reply.usage);
-            settleUsage(context, usage);
+            await settleUsage(context, usage);
             return writeSuccess(context, {...common, choices: toSpecTextChoices(reply, true), usage} satisfies TextCompletion);
         }
         const response = await upstream.post("/completions", upstreamBody, context.signal);
@@ -144,7 +144,7 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
             const choices = toSpecTextChoices(piece, false);
             if (choices.length > 0) stream.send({...common, choices, ...(includeUsage ? {usage: null} : {})});
         }
-        finishStream(context, stream, usage, includeUsage ? (final) => ({...common, choices: [], usage: final}) : undefined);
+        await finishStream(context, stream, usage, includeUsage ? (final) => ({...common, choices: [], usage: final}) : undefined);
     });
 
     return [chat, responses, completions];
@@ -154,8 +154,8 @@ export function createUpstreamChatRoutes(upstream: UpstreamClient, model: () => 
  * Ends a stream as SseStream.finish does, with the upstream's usage (zero when it sent none). A stream the client
  * left is not charged (its meter is never settled, §6 rule 3 allows either).
  */
-function finishStream(context: RequestContext, stream: SseStream, usage: CompletionUsage | undefined, usageChunk?: (usage: CompletionUsage) => unknown) {
-    if (!context.signal.aborted) stream.finish(usage ?? toSpecUsage(undefined), usageChunk);
+async function finishStream(context: RequestContext, stream: SseStream, usage: CompletionUsage | undefined, usageChunk?: (usage: CompletionUsage) => unknown) {
+    if (!context.signal.aborted) await stream.finish(usage ?? toSpecUsage(undefined), usageChunk);
 }
 
 /** `logprobs.content` of an upstream choice or chunk: the scored tokens of its text, as Responses carries them. */

@@ -6,6 +6,7 @@ import {createKey} from "../../native/service/keys.ts";
 import {setPrice, setRateLimit} from "../../native/service/pricing.ts";
 import {ServiceStore} from "../../native/service/store.ts";
 import {ServiceGate} from "../../native/service/ServiceGate.ts";
+import {SqliteBackend} from "../../native/service/sqliteBackend.ts";
 import type {RequestContext} from "../../native/http/HttpServer.ts";
 import {EventEmitter} from "node:events";
 import {spawnServer} from "../support/spawnServer.ts";
@@ -30,8 +31,8 @@ export async function meteringOverhead(modelPath: string, threads: number, reque
     setPrice(store, {model: "svc-1", inputMicrosPerMillion: 150_000, cachedInputMicrosPerMillion: 75_000, outputMicrosPerMillion: 600_000});
     setRateLimit(store, {workspaceId: workspace.id, model: "svc-1", requestsPerMinute: 1_000_000, tokensPerMinute: 1_000_000_000});
     const {secret} = createKey(store, {workspaceId: workspace.id});
-    gateAlone(store, secret);
-    store.close();
+    await gateAlone(store, secret);
+    await store.close();
 
     const args = ["--model", modelPath, "--threads", String(threads), "--gpu", "off", "--parallel", "1", "--context-size", "512"];
     const off = await spawnServer([...args, "--data-dir", offDir]);
@@ -88,15 +89,15 @@ export async function meteringOverhead(modelPath: string, threads: number, reque
  * The gate's own work for one request (admit: key, workspace, price, limits, hold; settle: the charge's transaction),
  * timed in process without HTTP: the part of the added time that does not depend on how busy the VM's cores are.
  */
-function gateAlone(store: ServiceStore, secret: string) {
-    const gate = new ServiceGate({store, holdTokens: 512, endpoints: ["/svc-1/v1/completions"], queues: []});
+async function gateAlone(store: ServiceStore, secret: string) {
+    const gate = await ServiceGate.create({backend: new SqliteBackend(store), holdTokens: 512, endpoints: ["/svc-1/v1/completions"], queues: []});
     const times: number[] = [];
     for (let index = 0; index < 5_000; index++) {
         const res = Object.assign(new EventEmitter(), {statusCode: 200});
         const context = {req: {headers: {authorization: `Bearer ${secret}`}}, res, url: new URL("http://127.0.0.1/svc-1/v1/completions"),
             startedAt: performance.now(), signal: new AbortController().signal, modelSegment: "svc-1"} as unknown as RequestContext;
         const started = performance.now();
-        gate.admit(context).settle({prompt_tokens: 5, completion_tokens: 4, prompt_tokens_details: {cached_tokens: 1}});
+        await (await gate.admit(context)).settle({prompt_tokens: 5, completion_tokens: 4, prompt_tokens_details: {cached_tokens: 1}});
         times.push(performance.now() - started);
         res.emit("close");
     }
