@@ -57,8 +57,9 @@ export class PgDatabase implements Queryable {
         let broken = false;
         try {
             await client.query("BEGIN");
+            // Without values, the simple protocol: a migration is several statements, which one prepared statement cannot hold.
             const result = await work({query: async <R>(text: string, values: unknown[] = []) =>
-                (await client.query({name: this.nameOf(text), text, values})).rows as R[]});
+                (values.length === 0 ? await client.query(text) : await client.query({name: this.nameOf(text), text, values})).rows as R[]});
             await client.query("COMMIT");
             return result;
         } catch (error) {
