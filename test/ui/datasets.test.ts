@@ -15,6 +15,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {accessibilityViolations, cutOffControls} from "./utils/layoutChecks.ts";
 import {readDocument} from "./utils/readAppData.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
@@ -107,7 +108,7 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await page.getByTestId("sample-kind").selectOption("first");
     });
 
-    test("rows added and edited by hand keep their column's type", async () => {
+    test("rows added and edited in the row form keep their column's type", async () => {
         const fields = page.getByTestId("dataset-add-value");
         await fields.nth(0).fill("7");
         await fields.nth(1).fill("Boiling point of water in °C?");
@@ -115,12 +116,30 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await fields.nth(3).fill("100");
         await page.getByTestId("dataset-add-submit").click();
         await expectCount(page.getByTestId("dataset-row"), 7);
-        await page.locator("[data-testid=dataset-row][data-row='0'] [data-testid=dataset-cell]").nth(3).click();
-        await page.getByTestId("dataset-cell-input").fill("four");
-        await page.getByTestId("dataset-cell-input").press("Enter");
+        await page.locator("[data-testid=dataset-row][data-row='0'] [data-testid=dataset-row-edit]").click();
+        await expectText(page.getByTestId("dataset-row-form-title"), "Edit row 1");
+        assert.equal(await fields.nth(3).inputValue(), "4");
+        await fields.nth(3).fill("four");
+        await page.getByTestId("dataset-add-submit").click();
         await expectText(page.locator("[data-testid=dataset-row][data-row='0'] [data-testid=dataset-cell]").nth(3), "four");
+        await expectText(page.getByTestId("dataset-row-form-title"), "Add a row");
         await page.getByTestId("dataset-detail").scrollIntoViewIfNeeded();
         await screenshot(page, "datasets-open");
+    });
+
+    test("with a dataset open, at 1024x768 and 1440x900 in both themes: nothing cut off, no serious accessibility violation", async () => {
+        const problems: string[] = [];
+        for (const size of [{width: 1024, height: 768}, {width: 1440, height: 900}]) {
+            await page.setViewportSize(size);
+            for (let round = 0; round < 2; round++) {
+                const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+                await page.getByTestId("dataset-detail").scrollIntoViewIfNeeded();
+                await screenshot(page, `datasets-${size.width}-${theme}`);
+                for (const problem of [...await cutOffControls(page), ...await accessibilityViolations(page)]) problems.push(`${size.width} ${theme}: ${problem}`);
+                await page.getByTestId("theme-toggle").click();
+            }
+        }
+        assert.deepEqual(problems, []);
     });
 
     test("a reload finds the dataset as it was: rows, roles, types", async () => {

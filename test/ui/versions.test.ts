@@ -12,6 +12,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {accessibilityViolations, cutOffControls} from "./utils/layoutChecks.ts";
 import {readDocument} from "./utils/readAppData.ts";
 import {openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
@@ -72,6 +73,21 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
         // The marks are text, not colour alone.
         assert.equal(await page.locator(".diff-removed-mark").first().textContent(), "−removed");
         await screenshot(page, "versions-diff");
+    });
+
+    test("the list and the diff at 1024x768 and 1440x900 in both themes: nothing cut off, no serious accessibility violation", async () => {
+        const problems: string[] = [];
+        for (const size of [{width: 1024, height: 768}, {width: 1440, height: 900}]) {
+            await page.setViewportSize(size);
+            for (let round = 0; round < 2; round++) {
+                const theme = await page.evaluate(() => document.documentElement.dataset.theme);
+                await page.getByTestId("version-diff").scrollIntoViewIfNeeded();
+                await screenshot(page, `versions-${size.width}-${theme}`);
+                for (const problem of [...await cutOffControls(page), ...await accessibilityViolations(page)]) problems.push(`${size.width} ${theme}: ${problem}`);
+                await page.getByTestId("theme-toggle").click();
+            }
+        }
+        assert.deepEqual(problems, []);
     });
 
     test("a version opens in its playground; Undo there brings the draft from before back", async () => {

@@ -1,13 +1,14 @@
 // Datasets: the saved list (import, export, delete with Undo), and the open dataset: its name, what each column is for,
-// a sample's count, its rows (edit in place, add by hand), and what is wrong with it (repeated rows).
+// a sample's count, its rows (edited and added in the row form), and what is wrong with it (repeated rows).
 import {useEffect, useState} from "react";
 import type {Dataset} from "../../../../client/experiments/types.ts";
 import {downloadFile} from "../../ui/browser.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {ColumnRoles, SamplePanel} from "./DatasetColumns.tsx";
 import {DatasetImport, type ImportMessage} from "./DatasetImport.tsx";
-import {cellFromText, datasetCsv, datasetJson, duplicateWarning} from "./datasetModel.ts";
+import {datasetCsv, datasetJson, duplicateWarning} from "./datasetModel.ts";
 import {deleteDataset, saveDataset, updateDataset, useDataset, useDatasetsStore} from "./datasetStore.ts";
+import {RowForm} from "./RowForm.tsx";
 import {RowsGrid} from "./RowsGrid.tsx";
 import {useDatasetSelection} from "./selection.ts";
 import "./datasets.css";
@@ -79,6 +80,7 @@ function MessageLine({message, onDone}: {message: Message, onDone: (message: Mes
 
 function OpenDataset({dataset, onMessage}: {dataset: Dataset, onMessage: (message: Message) => void}) {
     const [name, setName] = useState(dataset.name);
+    const [editing, setEditing] = useState<number | null>(null);
     useEffect(() => setName(dataset.name), [dataset.name]);
     const duplicates = duplicateWarning(dataset.rows);
     const base = slug(dataset.name);
@@ -105,36 +107,12 @@ function OpenDataset({dataset, onMessage}: {dataset: Dataset, onMessage: (messag
             </section>
             <section className="card">
                 <div className="card-title-row"><h3>Rows</h3></div>
-                <RowsGrid dataset={dataset} onMessage={onMessage} />
-                <AddRowForm dataset={dataset} />
+                <RowsGrid dataset={dataset} editing={editing} onEdit={setEditing} onMessage={(message) => {
+                    setEditing(null);
+                    onMessage(message);
+                }} />
+                <RowForm dataset={dataset} editing={editing} onDone={() => setEditing(null)} />
             </section>
         </>
-    );
-}
-
-/** One input per column; Add appends the row (typed as its columns are). */
-function AddRowForm({dataset}: {dataset: Dataset}) {
-    const [values, setValues] = useState<string[]>(() => dataset.columns.map(() => ""));
-    const empty = values.every((value) => value === "");
-    return (
-        <form className="dataset-add-row" data-testid="dataset-add-row" onSubmit={(event) => {
-            event.preventDefault();
-            if (empty) return;
-            const row = dataset.columns.map((_, index) => cellFromText(values[index] ?? "", dataset.columnTypes[index]));
-            updateDataset(dataset.id, (current) => ({...current, rows: [...current.rows, row]}));
-            setValues(dataset.columns.map(() => ""));
-        }}>
-            <span className="card-label">Add a row</span>
-            <div className="dataset-add-fields">
-                {dataset.columns.map((column, index) => (
-                    <label key={column} className="dataset-add-field">
-                        <span className="small mono">{column}</span>
-                        <input className="input input-sm" value={values[index] ?? ""} data-testid="dataset-add-value" data-column={column}
-                            onChange={(event) => setValues(values.map((value, at) => at === index ? event.target.value : value))} />
-                    </label>
-                ))}
-            </div>
-            <button type="submit" className="btn btn-sm" disabled={empty} data-testid="dataset-add-submit">Add row</button>
-        </form>
     );
 }

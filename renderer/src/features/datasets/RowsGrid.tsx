@@ -1,10 +1,10 @@
-// A dataset's rows, virtualised (only the rows in view are in the DOM, so 100,000 rows scroll as smoothly as 10) and
-// editable in place: click a cell to change it (Enter keeps, Escape drops), delete a row with Undo.
+// A dataset's rows, virtualised (only the rows in view are in the DOM, so 100,000 rows scroll as smoothly as 10): filter
+// them, open one in the row form to change it (its Edit button, or a click on the row), delete one with Undo.
 import {useDeferredValue, useMemo, useState} from "react";
 import type {SheetRow} from "../../../../client/scoring/index.ts";
 import type {Dataset} from "../../../../client/experiments/types.ts";
 import {Icon} from "../../ui/controls.tsx";
-import {cellFromText, cellText} from "./datasetModel.ts";
+import {cellText} from "./datasetModel.ts";
 import {updateDataset} from "./datasetStore.ts";
 
 const rowHeight = 30;
@@ -12,12 +12,11 @@ const viewportHeight = 360;
 /** Rows drawn above and below the visible ones, so fast scrolling shows no blank band. */
 const overscan = 8;
 
-type Editing = {row: number, column: number, text: string};
+type Props = {dataset: Dataset, editing: number | null, onEdit: (row: number) => void, onMessage: (message: {ok: boolean, text: string, undo?: () => void}) => void};
 
-export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (message: {ok: boolean, text: string, undo?: () => void}) => void}) {
+export function RowsGrid({dataset, editing, onEdit, onMessage}: Props) {
     const [scrollTop, setScrollTop] = useState(0);
     const [filter, setFilter] = useState("");
-    const [editing, setEditing] = useState<Editing | null>(null);
     const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
     const order = useMemo(() => {
         const indexes = Array.from({length: dataset.rows.length}, (_, index) => index);
@@ -26,18 +25,10 @@ export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (me
     }, [dataset, deferredFilter]);
     const first = Math.max(0, Math.floor(scrollTop / rowHeight) - overscan);
     const last = Math.min(order.length, Math.ceil((scrollTop + viewportHeight) / rowHeight) + overscan);
-    const widths = [Math.max(48, 18 + 8 * String(dataset.rows.length).length), ...dataset.columns.map(() => 180), 44];
-    const template = widths.map((width) => `${width}px`).join(" ");
-    const totalWidth = widths.reduce((sum, width) => sum + width, 0);
-
-    const commit = () => {
-        if (editing === null) return;
-        const {row, column, text} = editing;
-        setEditing(null);
-        const value = cellFromText(text, dataset.columnTypes[column]);
-        if (value === (dataset.rows[row][column] ?? null)) return;
-        updateDataset(dataset.id, (current) => ({...current, rows: current.rows.map((cells, index) => index === row ? cells.map((cell, at) => at === column ? value : cell) : cells)}));
-    };
+    // Columns share the width (at least 110 px each), so a few columns fit the window and many scroll sideways.
+    const numberWidth = Math.max(48, 18 + 8 * String(dataset.rows.length).length);
+    const template = `${numberWidth}px ${dataset.columns.map(() => "minmax(110px, 1fr)").join(" ")} 72px`;
+    const totalWidth = numberWidth + 110 * dataset.columns.length + 72;
     const removeRow = (row: number) => {
         const removed: SheetRow = dataset.rows[row];
         updateDataset(dataset.id, (current) => ({...current, rows: current.rows.filter((_, index) => index !== row)}));
@@ -50,7 +41,7 @@ export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (me
                 <input className="input input-sm grid-filter" value={filter} placeholder="Filter rows…" aria-label="Filter rows" data-testid="dataset-filter"
                     onChange={(event) => setFilter(event.target.value)} />
                 <span className="muted small push-right" data-testid="dataset-row-count">
-                    {order.length.toLocaleString("en-US")} of {dataset.rows.length.toLocaleString("en-US")} rows · click a cell to edit it
+                    {order.length.toLocaleString("en-US")} of {dataset.rows.length.toLocaleString("en-US")} rows · click a row to edit it
                 </span>
             </div>
             <div className="grid-viewport" style={{height: viewportHeight}} data-testid="dataset-grid" onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
@@ -70,33 +61,28 @@ export function RowsGrid({dataset, onMessage}: {dataset: Dataset, onMessage: (me
                                 </span>
                             );
                         })}
-                        <span className="grid-cell" role="columnheader"><span className="sr-only">Delete</span></span>
+                        <span className="grid-cell" role="columnheader"><span className="sr-only">Edit or delete</span></span>
                     </div>
                     <div className="grid-body" style={{height: order.length * rowHeight}} role="rowgroup">
                         {order.slice(first, last).map((rowIndex, offset) => (
-                            <div key={rowIndex} className="grid-row" role="row" aria-rowindex={first + offset + 2} data-testid="dataset-row" data-row={rowIndex}
+                            <div key={rowIndex} className={`grid-row dataset-row${editing === rowIndex ? " is-editing" : ""}`} role="row" onClick={() => onEdit(rowIndex)} aria-rowindex={first + offset + 2} data-testid="dataset-row" data-row={rowIndex}
                                 style={{gridTemplateColumns: template, transform: `translateY(${(first + offset) * rowHeight}px)`}}>
                                 <span className="grid-cell muted mono" role="cell">{rowIndex + 1}</span>
                                 {dataset.columns.map((column, columnIndex) => {
                                     const text = cellText(dataset.rows[rowIndex][columnIndex]);
-                                    const isEditing = editing?.row === rowIndex && editing.column === columnIndex;
-                                    return (
-                                        <span key={column} className="grid-cell dataset-cell" role="cell">
-                                            {isEditing
-                                                ? <input className="input input-sm dataset-cell-input" value={editing.text} autoFocus aria-label={`${column}, row ${rowIndex + 1}`}
-                                                    data-testid="dataset-cell-input" onChange={(event) => setEditing({...editing, text: event.target.value})} onBlur={commit}
-                                                    onKeyDown={(event) => {
-                                                        if (event.key === "Enter") commit();
-                                                        if (event.key === "Escape") setEditing(null);
-                                                    }} />
-                                                : <button type="button" className="dataset-cell-button" title={text} aria-label={`${column}, row ${rowIndex + 1}: ${text || "empty"}. Edit`}
-                                                    data-testid="dataset-cell" onClick={() => setEditing({row: rowIndex, column: columnIndex, text})}>{text}</button>}
-                                        </span>
-                                    );
+                                    return <span key={column} className="grid-cell" role="cell" title={text} data-testid="dataset-cell">{text}</span>;
                                 })}
-                                <span className="grid-cell dataset-delete" role="cell">
+                                <span className="grid-cell dataset-actions" role="cell">
+                                    <button type="button" className="icon-btn" aria-label={`Edit row ${rowIndex + 1}`} title="Edit row" data-testid="dataset-row-edit"
+                                        onClick={(event) => {
+                                            event.stopPropagation();
+                                            onEdit(rowIndex);
+                                        }}><Icon name="completions" size={14} /></button>
                                     <button type="button" className="icon-btn danger" aria-label={`Delete row ${rowIndex + 1}`} title="Delete row (with Undo)"
-                                        onClick={() => removeRow(rowIndex)}><Icon name="close" size={14} /></button>
+                                        onClick={(event) => {
+                                            event.stopPropagation();
+                                            removeRow(rowIndex);
+                                        }}><Icon name="close" size={14} /></button>
                                 </span>
                             </div>
                         ))}

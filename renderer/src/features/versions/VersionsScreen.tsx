@@ -62,6 +62,9 @@ export function VersionsScreen() {
     );
 }
 
+/** The Open button's text: where the version opens. */
+const openLabel = (version: PromptVersion) => kindOf(version.prompt) === "decision" ? "Open in studio" : `Open in ${promptKindNames[kindOf(version.prompt)]}`;
+
 /** What a version holds, in a few words. */
 function describeVersion(version: PromptVersion): string {
     const prompt = version.prompt;
@@ -106,12 +109,12 @@ function ItemVersions({item, onMessage}: {item: PromptItem, onMessage: (message:
                                 <td className="small">{describeVersion(version)}</td>
                                 <td className="small">{new Date(version.createdAt).toLocaleString()}</td>
                                 <td>
-                                    <button type="button" className="btn btn-sm" data-testid="version-open" aria-label={`Open version ${version.version} in ${promptKindNames[kindOf(version.prompt)]}`}
+                                    <button type="button" className="btn btn-sm" data-testid="version-open" aria-label={`${openLabel(version)}: version ${version.version}`}
                                         onClick={() => {
                                             const opened = openVersion(version);
                                             useVersionPanelStore.getState().set(kindOf(version.prompt), {current: version.itemId, notice: opened});
                                             if (!opened.ok) onMessage(opened);
-                                        }}>Open in {kindOf(version.prompt) === "decision" ? "studio" : promptKindNames[kindOf(version.prompt)]}</button>
+                                        }}>{openLabel(version)}</button>
                                 </td>
                             </tr>
                         ))}
