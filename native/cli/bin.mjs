@@ -1,6 +1,11 @@
 #!/usr/bin/env node
-// The `svc-studio` command: runs the TypeScript CLI through tsx's loader, so no build step is needed.
+// The `svc-studio` command: runs the TypeScript CLI through tsx's loader, so no build step is needed. `eval` runs
+// experiments, which are the client's (it talks to servers like any client), so it is dispatched here rather than
+// from main.ts: the engine's code does not import the client.
 import {register} from "tsx/esm/api";
 
 register();
-await import("./main.ts");
+if (process.argv[2] === "eval") {
+    const {runEval} = await import("../../client/experiments/cli/eval.ts");
+    process.exitCode = await runEval(process.argv.slice(3));
+} else await import("./main.ts");

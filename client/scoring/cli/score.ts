@@ -9,14 +9,15 @@ import {stableStringify} from "../../../protocol/decisions/stableStringify.ts";
 import {exportRows, resultLayout} from "../results.ts";
 import {JobMismatchError, JobRunner, jobFingerprint} from "../JobRunner.ts";
 import {SqliteResultStore} from "../node/SqliteResultStore.ts";
-import type {InputMapping, JobProgress, JobSpec} from "../types.ts";
+import type {InputMapping, JobSpec} from "../types.ts";
 import {TemplateError} from "../requests.ts";
 import {parseQuestionSet, QuestionSetError, questionInfos} from "../questions.ts";
 import {openTable} from "../table.ts";
 import {openSpreadsheetFile, writeCsvFile, writeXlsxFile} from "../node/spreadsheetFiles.ts";
 import {SvcClient} from "../../sdk/SvcClient.ts";
 import {formatDuration} from "../../../base/common/format.ts";
-import {formatProgress, parseScoreArgs, scoreUsage, UsageError, type ScoreArgs} from "./scoreArgs.ts";
+import {parseScoreArgs, scoreUsage, UsageError, type ScoreArgs} from "./scoreArgs.ts";
+import {interruptions, progressDisplay} from "./jobConsole.ts";
 
 /** Exit codes: 0 done (row errors are in the error column), 2 usage, 3 job failed, 130 interrupted. */
 async function main(argv: string[]): Promise<number> {
@@ -84,50 +85,6 @@ function readApiKey(args: ScoreArgs): string | undefined {
     const key = process.env[args.apiKeyEnv];
     if (!key) throw new UsageError(`--api-key-env ${args.apiKeyEnv}: that environment variable is not set`);
     return key;
-}
-
-/** First Ctrl-C (or SIGTERM) cancels the job cleanly, keeping what is stored; a second one exits at once. */
-function interruptions(runner: JobRunner): () => void {
-    let count = 0;
-    const onSignal = () => {
-        count++;
-        if (count > 1) process.exit(130);
-        runner.cancel();
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    return () => {
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-    };
-}
-
-/** On a terminal: one line redrawn with \r; otherwise (a log, a pipe) a line every 5 s and at state changes. */
-function progressDisplay() {
-    const tty = process.stderr.isTTY === true;
-    let lastLine = "";
-    let lastPrinted = 0;
-    let lastStatus = "";
-    return {
-        update(progress: JobProgress) {
-            const line = formatProgress(progress);
-            if (tty) {
-                const width = Math.max(20, (process.stderr.columns ?? 100) - 1);
-                process.stderr.write(`\r${line.slice(0, width).padEnd(Math.min(width, Math.max(lastLine.length, line.length)))}`);
-                lastLine = line;
-                return;
-            }
-            const now = Date.now();
-            if (now - lastPrinted >= 5000 || progress.status !== lastStatus) {
-                process.stderr.write(`${line}\n`);
-                lastPrinted = now;
-                lastStatus = progress.status;
-            }
-        },
-        end() {
-            if (tty && lastLine !== "") process.stderr.write("\n");
-        }
-    };
 }
 
 function log(line: string) {

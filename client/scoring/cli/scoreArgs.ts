@@ -94,15 +94,15 @@ function integer(name: string, text: string, min: number, max: number): number {
     return value;
 }
 
-/** One status line: `[#####.....] 52% 520/1000 rows | 12.3 rows/s | ETA 0:39 | 2 errors | 3 retries`. */
-export function formatProgress(progress: JobProgress, barWidth = 24): string {
+/** One status line: `[#####.....] 52% 520/1000 rows | 12.3 rows/s | ETA 0:39 | 2 errors | 3 retries` (or cells). */
+export function formatProgress(progress: JobProgress, barWidth = 24, unit = "rows"): string {
     const parts: string[] = [];
     if (progress.totalRows !== null && progress.totalRows > 0) {
         const share = Math.min(1, progress.done / progress.totalRows);
         const filled = Math.round(share * barWidth);
-        parts.push(`[${"#".repeat(filled)}${".".repeat(barWidth - filled)}] ${Math.floor(share * 100)}% ${progress.done}/${progress.totalRows} rows`);
-    } else parts.push(`${progress.done} rows`);
-    if (progress.rowsPerSecond !== null) parts.push(`${progress.rowsPerSecond.toFixed(1)} rows/s`);
+        parts.push(`[${"#".repeat(filled)}${".".repeat(barWidth - filled)}] ${Math.floor(share * 100)}% ${progress.done}/${progress.totalRows} ${unit}`);
+    } else parts.push(`${progress.done} ${unit}`);
+    if (progress.rowsPerSecond !== null) parts.push(`${progress.rowsPerSecond.toFixed(1)} ${unit}/s`);
     // Rate-limited before its pace is known, the ETA is unknown rather than the burst's.
     if (progress.status === "running" && (progress.etaSeconds !== null || progress.rateLimited))
         parts.push(`ETA ${progress.etaSeconds === null ? "?" : formatDuration(progress.etaSeconds)}${progress.rateLimited ? " (rate-limited)" : ""}`);

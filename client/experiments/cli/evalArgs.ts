@@ -1,0 +1,70 @@
+import {parseArgs} from "node:util";
+
+export class UsageError extends Error {}
+
+export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json> [options]
+  runs an experiment file (as the app exports it) against the servers its variants name, prints the metrics,
+  and exits 1 when a --fail-under threshold is missed (2: bad input, 3: the run failed, 130: interrupted)
+  --out <report.html>        write the HTML report
+  --csv <rows.csv>           write every row with each variant's reply, answers, checks, usage and latency
+  --fail-under <m=value>     a threshold, repeatable: accuracy=0.8, B:pass_rate=0.9, check:grounded=0.7,
+                             accuracy@sentiment=0.75; for brier, log_loss, ece and mae the value is a ceiling
+  --db <file>                results database (default: beside the report, or the experiment file, .results.sqlite);
+                             a run again with the same database resumes and sends no finished cell twice
+  --retry-errors             send again the cells an earlier run stored with an error
+  --concurrency <n>          requests in flight at once (default: the file's concurrency, else 4)
+  --timeout <seconds>        per-request timeout (default 120)`;
+
+export type EvalArgs = {
+    file: string,
+    out: string | undefined,
+    csv: string | undefined,
+    failUnder: string[],
+    db: string,
+    retryErrors: boolean,
+    concurrency: number | undefined,
+    timeoutMs: number
+};
+
+export function parseEvalArgs(argv: string[]): EvalArgs {
+    let parsed;
+    try {
+        parsed = parseArgs({
+            args: argv,
+            allowPositionals: true,
+            strict: true,
+            options: {
+                "out": {type: "string"},
+                "csv": {type: "string"},
+                "fail-under": {type: "string", multiple: true},
+                "db": {type: "string"},
+                "retry-errors": {type: "boolean", default: false},
+                "concurrency": {type: "string"},
+                "timeout": {type: "string", default: "120"}
+            }
+        });
+    } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const {values, positionals} = parsed;
+    if (positionals.length !== 1) throw new UsageError(`expected one experiment file, got ${positionals.length}`);
+    if (values.out !== undefined && !/\.html?$/i.test(values.out)) throw new UsageError(`--out must end in .html, got ${JSON.stringify(values.out)}`);
+    if (values.csv !== undefined && !/\.csv$/i.test(values.csv)) throw new UsageError(`--csv must end in .csv, got ${JSON.stringify(values.csv)}`);
+    const file = positionals[0];
+    return {
+        file,
+        out: values.out,
+        csv: values.csv,
+        failUnder: values["fail-under"] ?? [],
+        db: values.db ?? `${(values.out ?? file).replace(/\.(html?|json)$/i, "")}.results.sqlite`,
+        retryErrors: values["retry-errors"],
+        concurrency: values.concurrency === undefined ? undefined : integer("concurrency", values.concurrency, 1, 256),
+        timeoutMs: integer("timeout", values.timeout, 1, 3600) * 1000
+    };
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
+    return value;
+}

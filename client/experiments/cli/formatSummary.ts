@@ -1,0 +1,38 @@
+import {formatTable} from "../../../base/common/textTable.ts";
+import {formatCost, formatCount, formatLatency, formatMetric, metricTitle} from "../metricDefinitions.ts";
+import type {ExperimentSpec, ExperimentSummary} from "../types.ts";
+
+/**
+ * The metrics table the CLI prints: one line per metric (per question for decision variants; calibrated ones
+ * marked), one column per variant, then cells done, errors, tokens, cost and latency; then each comparison's verdict.
+ * Numbers are written by metricDefinitions' formatters, as the app and the report write them.
+ */
+export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary): string {
+    const keys: Array<{title: string, key: string}> = [];
+    for (const variant of summary.variants)
+        for (const metric of variant.metrics) {
+            const key = `${metric.metric}\u0000${metric.question ?? ""}\u0000${metric.calibrated}`;
+            if (!keys.some((item) => item.key === key)) keys.push({key, title: metricTitle(metric.metric, metric.question, metric.calibrated)});
+        }
+    const value = (variant: ExperimentSummary["variants"][number], key: string) => {
+        const found = variant.metrics.find((metric) => `${metric.metric}\u0000${metric.question ?? ""}\u0000${metric.calibrated}` === key);
+        return found === undefined ? "" : formatMetric(found.value);
+    };
+    const rows = [
+        ...keys.map(({title, key}) => [title, ...summary.variants.map((variant) => value(variant, key))]),
+        ["cells done", ...summary.variants.map((variant) => `${formatCount(variant.done)}/${formatCount(variant.total)}`)],
+        ["errors", ...summary.variants.map((variant) => formatCount(variant.errors))],
+        ["tokens", ...summary.variants.map((variant) => formatCount(variant.usage.totalTokens))],
+        ["cost", ...summary.variants.map((variant) => formatCost(variant.cost))],
+        ["latency p50", ...summary.variants.map((variant) => formatLatency(variant.latencyP50Ms))],
+        ["latency p95", ...summary.variants.map((variant) => formatLatency(variant.latencyP95Ms))]
+    ];
+    const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
+    const verdicts = summary.differences.filter((difference) => !difference.calibrated);
+    if (verdicts.length > 0) {
+        lines.push("");
+        for (const difference of verdicts)
+            lines.push(`${spec.variants[difference.b]?.name ?? difference.b} vs ${spec.variants[difference.a]?.name ?? difference.a}, ${metricTitle(difference.metric, difference.question)}: ${difference.verdict}`);
+    }
+    return lines.join("\n");
+}
