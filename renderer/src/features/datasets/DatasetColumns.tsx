@@ -4,7 +4,7 @@ import {useMemo, useState} from "react";
 import type {Dataset, Sample} from "../../../../client/experiments/types.ts";
 import {defaultColumnRoles} from "./datasetModel.ts";
 import {createDataset, updateDataset} from "./datasetStore.ts";
-import {describeSample, sampleIndexes} from "./sampling.ts";
+import {describeSample, sampleIndexes} from "../../../../client/experiments/dataset.ts";
 
 const toggled = (list: readonly string[], column: string, on: boolean, order: readonly string[]) =>
     order.filter((name) => name === column ? on : list.includes(name));
