@@ -5,7 +5,7 @@ import {parseQuestionSet, questionInfos, QuestionSetError} from "../scoring/ques
 import {cellText, TemplateError} from "../scoring/requests.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import {compileCellTask} from "./cellTasks.ts";
-import {compileChecks} from "./checks.ts";
+import {checkProblems} from "./checks.ts";
 import type {ColumnType, Dataset, ExperimentSpec, Sample} from "./types.ts";
 import {VariableError} from "./variables.ts";
 
@@ -127,11 +127,7 @@ export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, row
             errors.push(problemOf(error, `variants[${index}]`));
         }
     });
-    try {
-        compileChecks(spec.checks, dataset.columns);
-    } catch (error) {
-        errors.push(problemOf(error, "checks"));
-    }
+    for (const problem of checkProblems(spec.checks, dataset.columns)) errors.push(problemOf(problem, "checks"));
     if (rows.length <= maxExperimentRows) {
         checkLabels(spec, dataset, rows, errors, warnings);
         const repeats = repeatedRows(dataset.rows, rows);
@@ -190,7 +186,7 @@ function checkLabels(spec: ExperimentSpec, dataset: Dataset, rows: readonly numb
 }
 
 /** [row, earlier row it repeats] for each row of `rows` equal in every cell to an earlier one. */
-function repeatedRows(all: readonly SheetRow[], rows: readonly number[]): Array<[number, number]> {
+export function repeatedRows(all: readonly SheetRow[], rows: readonly number[]): Array<[number, number]> {
     const first = new Map<string, number>();
     const repeats: Array<[number, number]> = [];
     for (const rowIndex of rows) {

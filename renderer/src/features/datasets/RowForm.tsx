@@ -2,7 +2,8 @@
 // (each value typed as its column is: a number column keeps numbers).
 import {useEffect, useState} from "react";
 import type {Dataset} from "../../../../client/experiments/types.ts";
-import {cellFromText, cellText} from "./datasetModel.ts";
+import {cellText} from "../../../../client/scoring/index.ts";
+import {cellFromText} from "./datasetModel.ts";
 import {updateDataset} from "./datasetStore.ts";
 
 type Props = {dataset: Dataset, editing: number | null, onDone: () => void};

@@ -4,7 +4,7 @@ import {useDeferredValue, useMemo, useState} from "react";
 import type {SheetRow} from "../../../../client/scoring/index.ts";
 import type {Dataset} from "../../../../client/experiments/types.ts";
 import {Icon} from "../../ui/controls.tsx";
-import {cellText} from "./datasetModel.ts";
+import {cellText} from "../../../../client/scoring/index.ts";
 import {updateDataset} from "./datasetStore.ts";
 
 const rowHeight = 30;

@@ -3,23 +3,10 @@
 // rows), and its files (the Dataset JSON and CSV).
 import type {CellValue, SheetRow} from "../../../../client/scoring/index.ts";
 import {formatCsv, labelColumns} from "../../../../client/scoring/index.ts";
+import {columnTypeOf, maxDatasetRows, repeatedRows} from "../../../../client/experiments/dataset.ts";
 import type {ColumnType, Dataset} from "../../../../client/experiments/types.ts";
 
-/** Rows a dataset may hold: more is refused with a message that says to sample or split the file first. */
-export const maxDatasetRows = 100_000;
-
-/** A column's type from its cells: number (or boolean) when every non-empty cell is one, else string. */
-export function columnTypeOf(rows: readonly SheetRow[], column: number): ColumnType {
-    let kind: ColumnType | null = null;
-    for (const row of rows) {
-        const cell = row[column];
-        if (cell === null || cell === undefined || cell === "") continue;
-        const type: ColumnType = typeof cell === "number" ? "number" : typeof cell === "boolean" ? "boolean" : "string";
-        if (kind !== null && kind !== type) return "string";
-        kind = type;
-    }
-    return kind ?? "string";
-}
+export {maxDatasetRows};
 
 export function columnTypesOf(columns: readonly string[], rows: readonly SheetRow[]): ColumnType[] {
     return columns.map((_, index) => columnTypeOf(rows, index));
@@ -34,29 +21,6 @@ export function defaultColumnRoles(columns: readonly string[]): {labelColumns: s
     return {labelColumns: columns.filter((column) => labels.has(column)), inputColumns: columns.filter((column) => !labels.has(column))};
 }
 
-/** Text that says the same cell the same way: the key two rows are compared by. */
-const rowKey = (row: readonly CellValue[]) => JSON.stringify(row.map((cell) => cell ?? null));
-
-/**
- * Rows that repeat an earlier row exactly, as 1-based row numbers of the repeats (up to `limit`), and how many there are.
- * Duplicates are allowed but said: a repeated row counts twice in every metric.
- */
-export function duplicateRows(rows: readonly SheetRow[], limit = 5): {count: number, rowNumbers: number[]} {
-    const seen = new Set<string>();
-    const rowNumbers: number[] = [];
-    let count = 0;
-    rows.forEach((row, index) => {
-        const key = rowKey(row);
-        if (!seen.has(key)) {
-            seen.add(key);
-            return;
-        }
-        count++;
-        if (rowNumbers.length < limit) rowNumbers.push(index + 1);
-    });
-    return {count, rowNumbers};
-}
-
 /** Why `rowCount` rows cannot be kept as one dataset; null when they can. */
 export function rowLimitProblem(rowCount: number): string | null {
     return rowCount > maxDatasetRows
@@ -64,10 +28,18 @@ export function rowLimitProblem(rowCount: number): string | null {
         : null;
 }
 
-/** The warning shown under a dataset with repeated rows, null when every row is distinct. */
+/** Row numbers (1-based) shown in the warning before "…". */
+const shownRows = 5;
+
+/**
+ * The warning shown under a dataset with rows that repeat an earlier row exactly (allowed, but each copy counts in every
+ * metric, and an experiment on them is refused), null when every row is distinct.
+ */
 export function duplicateWarning(rows: readonly SheetRow[]): string | null {
-    const {count, rowNumbers} = duplicateRows(rows);
+    const repeats = repeatedRows(rows, rows.map((_, index) => index));
+    const count = repeats.length;
     if (count === 0) return null;
+    const rowNumbers = repeats.slice(0, shownRows).map(([row]) => row + 1);
     return `${count.toLocaleString("en-US")} row${count === 1 ? " repeats" : "s repeat"} an earlier row exactly (row${rowNumbers.length === 1 ? "" : "s"} ${rowNumbers.join(", ")}${count > rowNumbers.length ? ", …" : ""}): each copy counts in every metric.`;
 }
 
@@ -89,11 +61,6 @@ export function cellFromText(text: string, type: ColumnType): CellValue {
     if (type === "number" && text.trim() !== "" && Number.isFinite(Number(text))) return Number(text);
     if (type === "boolean" && /^(true|false)$/i.test(text.trim())) return text.trim().toLowerCase() === "true";
     return text;
-}
-
-/** A cell as the grid and a CSV show it. */
-export function cellText(cell: CellValue | undefined): string {
-    return cell === null || cell === undefined ? "" : String(cell);
 }
 
 /** The dataset as a CSV file (header row first), with the byte-order mark Excel needs to read UTF-8. */

@@ -2,6 +2,7 @@
 // holds), open one where it was made, and compare any two side by side.
 import {useState} from "react";
 import type {PromptVersion} from "../../../../client/experiments/types.ts";
+import {bodyVariables} from "../../../../client/experiments/variables.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {DiffView} from "./DiffView.tsx";
 import {openVersion} from "./playgroundVersions.ts";
@@ -79,7 +80,7 @@ function describeVersion(version: PromptVersion): string {
     if (body.input !== undefined) parts.push("input");
     if (Array.isArray(body.tools)) parts.push(`${body.tools.length} tool${body.tools.length === 1 ? "" : "s"}`);
     if (body.response_format !== undefined) parts.push(String((body.response_format as {type?: unknown}).type ?? "response_format"));
-    const variables = [...new Set([...JSON.stringify(body).matchAll(/\{\{\s*([^{}]+?)\s*\}\}/g)].map((match) => match[1]))];
+    const variables = bodyVariables(body);
     if (variables.length > 0) parts.push(`variables: ${variables.join(", ")}`);
     return parts.join(" · ");
 }
