@@ -13,12 +13,14 @@ import {SetBasics} from "./QuestionSetHeader.tsx";
 import {RawExchange} from "./RawExchange.tsx";
 import {AnswerCard, RunMeta} from "./RunPanel.tsx";
 import {runCompare, stopCompare} from "./run.ts";
+import {openCompareAsExperiment} from "./compareExperiment.ts";
 import {useCompareStore, type CompareSide, type DecisionRunResult, type VariantView} from "./studioState.ts";
 
 /** Two variants of a question set, or two connections, asked about the builder's current input side by side. */
 export function ComparePanel() {
     const running = useCompareStore((state) => state.running);
     const results = useCompareStore((state) => state.results);
+    const [experimentNote, setExperimentNote] = useState<string | null>(null);
     return (
         <div className="compare-panel" data-testid="compare-panel">
             <section className="card">
@@ -35,6 +37,10 @@ export function ComparePanel() {
                         ? <button type="button" className="btn btn-danger" onClick={stopCompare}><Icon name="stop" /> Stop</button>
                         : <button type="button" className="btn btn-primary" data-testid="compare-run" title="Ctrl+Enter" onClick={() => void runCompare()}><Icon name="play" /> Run both</button>}
                     {running && <span className="status-badge status-running">running</span>}
+                    <button type="button" className="btn" data-testid="compare-open-experiment" disabled={running}
+                        title="Both sides over a one-row dataset holding this input, on the Experiments screen: kept, run again, exported"
+                        onClick={() => void openCompareAsExperiment().then((opened) => setExperimentNote(opened.ok ? null : opened.text))}>Open as experiment</button>
+                    {experimentNote && <span className="field-error" role="alert" data-testid="compare-experiment-note">{experimentNote}</span>}
                 </div>
             </section>
             <VariantEditor />

@@ -2,6 +2,7 @@
 // time. The cells go through client/experiments' ExperimentRunner (the one runner scoring uses too) into the app's data
 // folder, so a reload mid-run loses no finished cell and the next run never sends one twice.
 import {ExperimentRunner, type ModelGroup} from "../../../../client/experiments/ExperimentRunner.ts";
+import {sampleIndexes} from "../../../../client/experiments/dataset.ts";
 import type {CellResult, ConnectionRef, ExperimentSpec} from "../../../../client/experiments/types.ts";
 import {SvcClient} from "../../../../client/sdk/index.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
@@ -9,7 +10,6 @@ import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
 import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
 import {countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
-import {sampleIndexes} from "../datasets/sampling.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {getDataset} from "../datasets/datasetStore.ts";

@@ -1,5 +1,6 @@
 // What the Experiments screen exports: the HTML report and the per-row table (client/experiments builds both, as the
 // CLI does), the table as CSV, or as XLSX written in a worker; and the experiment file with its dataset inline.
+import {serializeExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
 import type {CellResult, ExperimentSpec, ExperimentSummary} from "../../../../client/experiments/types.ts";
 import {formatCsv, type CellValue} from "../../../../client/scoring/index.ts";
 import {buildXlsxInWorker} from "../scoring/ResultsCard.tsx";
@@ -7,8 +8,7 @@ import {cellKey, type OpenExperiment} from "./experimentStore.ts";
 
 /** The experiment file: the spec as it ran, its dataset inline, so `svc-studio eval` runs it anywhere. */
 export function experimentFileText(open: OpenExperiment): string {
-    const spec: ExperimentSpec = {...open.spec, dataset: open.dataset};
-    return `${JSON.stringify(spec, null, 2)}\n`;
+    return serializeExperimentSpec({...open.spec, dataset: open.dataset});
 }
 
 /** The open experiment's cells, in sample order. */

@@ -23,12 +23,33 @@ export function EvaluationScreen() {
     );
     return (
         <div className="page evaluation-page" data-testid="evaluation-screen">
-            <div className="muted small" data-testid="evaluation-job">
-                {job.table.fileName} · {job.spec.questionSet.name || "untitled question set"} · {progress ? `${progress.succeeded.toLocaleString("en-US")} answered rows` : "…"}{progress?.status === "running" ? " (still scoring: figures update)" : ""}
+            <div className="row-gap">
+                <div className="muted small" data-testid="evaluation-job">
+                    {job.table.fileName} · {job.spec.questionSet.name || "untitled question set"} · {progress ? `${progress.succeeded.toLocaleString("en-US")} answered rows` : "…"}{progress?.status === "running" ? " (still scoring: figures update)" : ""}
+                </div>
+                <OpenAsExperiment />
             </div>
             {job.infos.map((info, index) => <QuestionEvaluationCard key={info.name} job={job} info={info} index={index} />)}
         </div>
     );
+}
+
+/**
+ * The job as an experiment with one variant (its table, question set and input mapping), set up on the Experiments
+ * screen. Loaded when used: the Experiments feature builds on this one, not the other way round.
+ */
+function OpenAsExperiment() {
+    const [note, setNote] = useState<string | null>(null);
+    const open = async () => {
+        const {openScoringJobAsExperiment} = await import("../experiments/fromStudio.ts");
+        const opened = await openScoringJobAsExperiment();
+        setNote(opened.ok ? null : opened.text);
+    };
+    return <>
+        <button type="button" className="btn btn-sm push-right" data-testid="evaluation-open-experiment" title="Its table, question set and input mapping as a one-variant experiment"
+            onClick={() => void open()}>Open as experiment</button>
+        {note && <span className="field-error" role="alert">{note}</span>}
+    </>;
 }
 
 type QuestionEvaluationCardProps = {job: ScoringJob, info: QuestionInfo, index: number};
