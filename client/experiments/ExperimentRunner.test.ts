@@ -5,7 +5,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {SvcClient} from "../sdk/SvcClient.ts";
 import {MemoryResultStore} from "../scoring/results.ts";
-import {decisionReply} from "../../test/support/decisionReply.ts";
+import {chatReply} from "../../test/support/chatReply.ts";
 import {json, startTestServer, type RecordedRequest, type Reply} from "../../test/support/startTestServer.ts";
 import {cellKey, ExperimentMismatchError, ExperimentRunner, type ExperimentRunnerOptions, type ExperimentStore, type StoredCell, type ExperimentRunSpec} from "./ExperimentRunner.ts";
 import type {CellResult, Dataset, ExperimentSpec, Variant} from "./types.ts";
@@ -28,19 +28,8 @@ function spec(variants: Variant[], extra: Partial<ExperimentSpec> = {}): Experim
 /** The row a chat request is about, from its filled message. */
 const rowOf = (request: RecordedRequest) => Number(/country (\d+)/.exec(request.body)?.[1]);
 
-/** Chat: answers "city N" for even rows and "no idea" for odd ones; decisions as the real shapes; optional delay. */
-function apiReply(delayMs = 0): Reply {
-    const decisions = decisionReply();
-    return async (res, request) => {
-        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-        if (request.url.endsWith("/decisions")) return decisions(res, request);
-        const row = rowOf(request);
-        const content = row % 2 === 0 ? `city ${row}` : "no idea";
-        if (request.url.endsWith("/responses"))
-            return json(200, {id: "r", object: "response", output: [{type: "message", content: [{type: "output_text", text: content}]}], usage: {input_tokens: 7, output_tokens: 2, total_tokens: 9}})(res, request);
-        return json(200, {id: "c", object: "chat.completion", choices: [{index: 0, message: {role: "assistant", content}, finish_reason: "stop"}], usage: {prompt_tokens: 7, completion_tokens: 2, total_tokens: 9}})(res, request);
-    };
-}
+/** Chat: answers "city N" for even rows and "no idea" for odd ones; decisions in the real shapes; optional delay. */
+const apiReply = (delayMs = 0): Reply => chatReply({delayMs, answer: (request) => rowOf(request) % 2 === 0 ? `city ${rowOf(request)}` : "no idea"});
 
 function runner(url: string, store: ExperimentStore, experiment: ExperimentSpec, extra: Partial<ExperimentRunnerOptions> = {}) {
     return new ExperimentRunner({
@@ -88,11 +77,9 @@ test("each cell stores the request as sent, the response, reply, checks, usage a
 
 test("variants on the local engine with different models run in turn, each after beforeGroup, with nothing in flight", async () => {
     let inFlight = 0;
-    const events: string[] = [];
     const reply = apiReply(5);
     const server = await startTestServer([async (res, request) => {
         inFlight++;
-        events.push(`${JSON.parse(request.body).max_tokens === 8 ? "send" : "?"}`);
         await reply(res, request);
         inFlight--;
     }]);

@@ -68,6 +68,19 @@ export function compileChecks(checks: readonly Check[], columns: readonly string
     };
 }
 
+/** Every check's problem (not only the first), each a CheckError naming its field; empty when all compile. */
+export function checkProblems(checks: readonly Check[], columns: readonly string[], prefix = "checks"): CheckError[] {
+    return checks.flatMap((check, index) => {
+        try {
+            compileCheck(check, columns, `${prefix}[${index}]`);
+            return [];
+        } catch (error) {
+            if (error instanceof CheckError) return [error];
+            throw error;
+        }
+    });
+}
+
 function compileCheck(check: Check, columns: readonly string[], path: string): RunOne {
     const columnOf = (column: string) => {
         const index = columns.indexOf(column);

@@ -5,7 +5,7 @@ import {parseQuestionSet, questionInfos, QuestionSetError} from "../scoring/ques
 import {cellText, TemplateError} from "../scoring/requests.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import {compileCellTask} from "./cellTasks.ts";
-import {compileChecks} from "./checks.ts";
+import {checkProblems} from "./checks.ts";
 import type {ColumnType, Dataset, ExperimentSpec, Sample} from "./types.ts";
 import {VariableError} from "./variables.ts";
 
@@ -127,11 +127,7 @@ export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, row
             errors.push(problemOf(error, `variants[${index}]`));
         }
     });
-    try {
-        compileChecks(spec.checks, dataset.columns);
-    } catch (error) {
-        errors.push(problemOf(error, "checks"));
-    }
+    for (const problem of checkProblems(spec.checks, dataset.columns)) errors.push(problemOf(problem, "checks"));
     if (rows.length <= maxExperimentRows) {
         checkLabels(spec, dataset, rows, errors, warnings);
         const repeats = repeatedRows(dataset.rows, rows);
