@@ -1,5 +1,5 @@
 import type {CellResult, MetricKey} from "./types.ts";
-import {type MetricTable, GroupIndex} from "./metricTables.ts";
+import {type MetricTable, GroupedRows} from "./metricTables.ts";
 
 // A chat or Responses variant's check results: pass_rate (every check passed) and, per check, the mean of its
 // scores (1 pass / 0 fail; a grader's P(yes)). A row counts when its cell succeeded and carries every check.
@@ -11,7 +11,7 @@ export function checkNames(cells: readonly CellResult[]): string[] {
     return [...names];
 }
 
-/** The share of weight on rows that passed every check, and each check's weighted mean score. */
+/** Each metric's weighted mean over the groups: pass_rate is the mean of 1 (passed all) / 0. */
 function weightedMeans(values: readonly Float64Array[], weights: Float64Array, width: number): Float64Array {
     const sums = new Float64Array(width);
     let total = 0;
@@ -28,8 +28,8 @@ function weightedMeans(values: readonly Float64Array[], weights: Float64Array, w
 export function chatTable(cells: readonly CellResult[], names: readonly string[], positionOf: (rowIndex: number) => number, positions: number): MetricTable | null {
     if (names.length === 0) return null;
     const metrics: MetricKey[] = ["pass_rate", ...names.map((name): MetricKey => `check:${name}`)];
-    const groups = new GroupIndex<Float64Array>();
-    const groupOf = new Int32Array(positions).fill(-1);
+    const groups = new GroupedRows<Float64Array>(positions);
+    const correct = new Uint8Array(positions);
     for (const cell of cells) {
         const position = positionOf(cell.rowIndex);
         if (position < 0 || !cell.ok || cell.checks === undefined) continue;
@@ -37,16 +37,16 @@ export function chatTable(cells: readonly CellResult[], names: readonly string[]
         if (results.some((result) => result === undefined)) continue;
         const pass = results.every((result) => result!.pass) ? 1 : 0;
         const row = Float64Array.from([pass, ...results.map((result) => result!.score)]);
-        groupOf[position] = groups.idOf(row.join(","), () => row);
+        correct[position] = pass;
+        groups.add(position, row.join(","), () => row);
     }
     return {
         key: "checks",
         calibrated: false,
         metrics,
-        groupOf,
-        groupCount: groups.members.length,
-        evaluate: (weights) => weightedMeans(groups.members, weights, metrics.length),
-        correct: Uint8Array.from(groups.members, (row) => row[0]),
+        used: groups.used(),
+        evaluate: (at, counts) => weightedMeans(groups.members, groups.weigh(at, counts), metrics.length),
+        correct,
         pairedOutcome: "pass_rate"
     };
 }

@@ -1,13 +1,15 @@
 import type {CellResult, DecisionPrompt, MetricKey} from "./types.ts";
-import {type MetricTable, GroupIndex, numberOrNaN} from "./metricTables.ts";
+import {type MetricTable, numberOrNaN} from "./metricTables.ts";
 import {parseQuestionSet, questionInfos, readAnswers, type NormalizedAnswer, type QuestionInfo, type StoredResponse} from "../scoring/questions.ts";
-import {readLabel, reportOf, type ReadLabelledAnswer, type Report} from "../scoring/evaluation.ts";
+import {eceBinCount, multiclassRowOf, readLabel, reliabilityBinIndex, reliabilityBins} from "../scoring/evaluation.ts";
+import {binaryRowTerms, macroF1OfConfusion, multiclassRowTerms, rocAuc} from "../scoring/metrics.ts";
 import {calibrateAnswer} from "../scoring/calibration.ts";
 import {guessLabelColumn} from "../scoring/labelColumns.ts";
 import type {CellValue, SheetRow} from "../scoring/types.ts";
 
 // A decision variant's answers per question against the dataset's labels, raw and (when the question set holds a
-// saved calibration) calibrated. Every number comes from client/scoring's reportOf: one accuracy, one ECE.
+// saved calibration) calibrated. Every number is built from client/scoring's own per-row terms, confusion, ECE
+// and AUC functions, so it equals reportOf's (one accuracy, one ECE), at any weighting of the rows.
 
 export type DecisionDataset = {columns: readonly string[], rows: readonly SheetRow[], labelColumns?: readonly string[]};
 
@@ -22,59 +24,109 @@ export function labelColumnOf(question: string, dataset: DecisionDataset): numbe
     return guess === null ? -1 : dataset.columns.indexOf(guess);
 }
 
-/** The metrics of one question's report, in the order `metricsOf` lists them. */
+/** The metrics of a question of this kind, in the order its table returns them. */
 export function metricsOf(kind: QuestionInfo["kind"]): MetricKey[] {
     const common: MetricKey[] = ["accuracy", "macro_f1", "brier", "log_loss", "ece"];
     return kind === "yesno" ? [...common, "auc"] : kind === "score" ? [...common, "mae"] : common;
 }
 
-function readMetric(report: Report, metric: MetricKey): number {
-    switch (metric) {
-        case "accuracy": return report.accuracy;
-        case "macro_f1": return numberOrNaN(report.macroF1);
-        case "brier": return report.brier;
-        case "log_loss": return report.logLoss;
-        case "ece": return report.ece;
-        case "auc": return report.kind === "binary" ? numberOrNaN(report.auc) : Number.NaN;
-        case "mae": return report.kind === "multiclass" ? numberOrNaN(report.meanAbsoluteError) : Number.NaN;
-        default: return Number.NaN;
+type LabelledRow = {position: number, answer: NormalizedAnswer, label: number};
+
+/** reportOf's yes/no threshold: P(yes) >= 0.5 predicts yes, as predictedIndex does. */
+const yesThreshold = 0.5;
+
+/**
+ * What one row adds to its question's report, from client/scoring's own per-row functions (binaryRowTerms,
+ * multiclassRowTerms): predicted option, Brier and log-loss terms, the absolute error of a score, and the ECE's
+ * x (yes/no: P(yes); else the predicted option's probability) and outcome (yes/no: labelled yes; else right).
+ */
+function rowTerms(info: QuestionInfo, row: LabelledRow) {
+    if (info.kind === "yesno") {
+        const probability = row.answer.probabilities[0];
+        const terms = binaryRowTerms(probability, row.label === 0, yesThreshold);
+        const predicted = terms.predicted ? 0 : 1;
+        return {predicted, brier: terms.brier, logLoss: terms.logLoss, absoluteError: 0, eceX: probability, eceHit: row.label === 0};
     }
+    const terms = multiclassRowTerms(multiclassRowOf(info, row), info.kind === "score");
+    return {predicted: terms.predicted, brier: terms.brier, logLoss: terms.logLoss, absoluteError: terms.absoluteError, eceX: terms.confidence, eceHit: terms.hit};
 }
 
-/** What reportOf reads of an answer and its label: rows with the same key are the same row to every metric. */
-function groupKey(info: QuestionInfo, answer: NormalizedAnswer, label: number): string {
-    if (info.kind === "yesno") return `${answer.probabilities[0]}|${label}`;
-    return `${answer.probabilities.join(",")}|${String(answer.choice ?? "")}|${answer.score ?? ""}|${label}`;
-}
-
-function tableOf(info: QuestionInfo, calibrated: boolean, positions: number, rows: ReadonlyArray<{position: number, answer: NormalizedAnswer, label: number}>): MetricTable {
-    const groups = new GroupIndex<ReadLabelledAnswer>();
-    const groupOf = new Int32Array(positions).fill(-1);
-    for (const {position, answer, label} of rows) groupOf[position] = groups.idOf(groupKey(info, answer, label), () => ({answer, label}));
+/**
+ * One question's rows, raw or calibrated, kept as per-row terms so that any weighting of them (a bootstrap
+ * resample) is evaluated in one pass: the Brier score, log loss, accuracy and MAE are weighted means of the terms;
+ * the macro F1 comes from the weighted confusion matrix (macroF1OfConfusion); the ECE from reliabilityBins given
+ * one weighted pseudo-row per bin and outcome at the bin's mean x (the same counts, sums and ECE as the rows);
+ * the AUC from the weighted yes / no counts at each distinct P(yes) (rocAuc). The unweighted values equal reportOf's.
+ */
+function questionTable(info: QuestionInfo, calibrated: boolean, positions: number, rows: readonly LabelledRow[]): MetricTable {
+    const k = info.options.length;
+    const used = new Uint8Array(positions), correct = new Uint8Array(positions);
+    // Per position, interleaved for one sequential pass: terms [right 0/1, Brier, log loss, |error|, ECE x] and
+    // slots [confusion cell, ECE bin slot, AUC slot or -1].
+    const terms = new Float64Array(positions * 5), slots = new Int32Array(positions * 3);
+    // Distinct P(yes), highest first, for the AUC's sweep.
+    const levels = info.kind === "yesno" ? [...new Set(rows.map((row) => row.answer.probabilities[0]))].sort((a, b) => b - a) : [];
+    const levelOf = new Map(levels.map((probability, index) => [probability, index]));
+    for (const row of rows) {
+        const term = rowTerms(info, row);
+        const {position} = row;
+        used[position] = 1;
+        correct[position] = term.predicted === row.label ? 1 : 0;
+        terms.set([correct[position], term.brier, term.logLoss, term.absoluteError, term.eceX], position * 5);
+        // ECE bins hold [weight of outcome 1, sum of x, weight of outcome 0, sum of x]; the AUC [yes, no] per level.
+        const level = levelOf.get(row.answer.probabilities[0]);
+        slots.set([row.label * k + term.predicted, reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2), level === undefined ? -1 : level * 2 + (term.eceHit ? 0 : 1)], position * 3);
+    }
     const metrics = metricsOf(info.kind);
-    const weighted = (weights: Float64Array): Report | null => {
-        const used: ReadLabelledAnswer[] = [];
-        groups.members.forEach((member, group) => {
-            if (weights[group] > 0) used.push({...member, weight: weights[group]});
-        });
-        return used.length === 0 ? null : reportOf(info, used);
+    const bins = new Float64Array(eceBinCount * 4), confusion = new Float64Array(k * k), auc = new Float64Array(levels.length * 2);
+    const summed = (at: Int32Array, counts: Int32Array | null) => {
+        bins.fill(0);
+        confusion.fill(0);
+        auc.fill(0);
+        let total = 0, hits = 0, brierSum = 0, logLossSum = 0, errorSum = 0;
+        for (let index = 0; index < at.length; index++) {
+            const position = at[index];
+            const count = counts === null ? 1 : counts[position];
+            if (count === 0) continue;
+            const term = position * 5, slot = position * 3;
+            total += count;
+            hits += count * terms[term];
+            brierSum += count * terms[term + 1];
+            logLossSum += count * terms[term + 2];
+            errorSum += count * terms[term + 3];
+            confusion[slots[slot]] += count;
+            const bin = slots[slot + 1];
+            bins[bin] += count;
+            bins[bin + 1] += count * terms[term + 4];
+            const level = slots[slot + 2];
+            if (level >= 0) auc[level] += count;
+        }
+        const x: number[] = [], hit: boolean[] = [], weights: number[] = [];
+        for (let slot = 0; slot < bins.length; slot += 2) {
+            if (bins[slot] === 0) continue;
+            x.push(bins[slot + 1] / bins[slot]);
+            hit.push(slot % 4 === 0);
+            weights.push(bins[slot]);
+        }
+        const matrix = Array.from({length: k}, (_unused, actual) => Array.from(confusion.subarray(actual * k, actual * k + k)));
+        return {total, hits, brierSum, logLossSum, errorSum, matrix, reliability: reliabilityBins(x, hit, eceBinCount, weights)};
     };
+    const yesAt = (at: number) => auc[at * 2], noAt = (at: number) => auc[at * 2 + 1];
     return {
-        key: `question\u0000${info.name}\u0000${calibrated}`,
-        question: info.name,
-        kind: info.kind,
-        calibrated,
-        metrics,
-        groupOf,
-        groupCount: groups.members.length,
-        evaluate: (weights) => {
-            const report = weighted(weights);
-            return Float64Array.from(metrics, (metric) => report === null ? Number.NaN : readMetric(report, metric));
+        key: `question\u0000${info.name}\u0000${calibrated}`, question: info.name, kind: info.kind, calibrated, metrics,
+        used,
+        evaluate: (at, counts) => {
+            const sums = summed(at, counts);
+            const values: Partial<Record<MetricKey, number>> = sums.total === 0 ? {} : {
+                accuracy: sums.hits / sums.total, macro_f1: numberOrNaN(macroF1OfConfusion(sums.matrix)), brier: sums.brierSum / sums.total,
+                log_loss: sums.logLossSum / sums.total, ece: sums.reliability.ece, mae: sums.errorSum / sums.total,
+                auc: levels.length === 0 ? Number.NaN : numberOrNaN(rocAuc(Array.from(levels, (_level, at) => yesAt(at)), Array.from(levels, (_level, at) => noAt(at))))
+            };
+            return Float64Array.from(metrics, (metric) => values[metric] ?? Number.NaN);
         },
-        // A row is right when its one-row report's accuracy is 1: the same predicted option as every metric's.
-        correct: Uint8Array.from(groups.members, (member) => reportOf(info, [member]).accuracy === 1 ? 1 : 0),
+        correct,
         pairedOutcome: "accuracy",
-        reliability: (weights) => weighted(weights)?.reliability ?? []
+        reliability: (at) => summed(at, null).reliability.reliability
     };
 }
 
@@ -112,7 +164,7 @@ export function decisionTables(prompt: DecisionPrompt, cells: readonly CellResul
             return;
         }
         const entry = answers[question];
-        const raw: Array<{position: number, answer: NormalizedAnswer, label: number}> = [];
+        const raw: LabelledRow[] = [];
         dataset.rows.forEach((row, rowIndex) => {
             const position = positionOf(rowIndex);
             if (position < 0) return;
@@ -121,11 +173,11 @@ export function decisionTables(prompt: DecisionPrompt, cells: readonly CellResul
             const answer = entry.answers[position];
             if (answer !== null && typeof label === "number") raw.push({position, answer, label});
         });
-        tables.push(tableOf(info, false, positions, raw));
+        tables.push(questionTable(info, false, positions, raw));
         const calibration = prompt.questionSet.calibration?.[info.name];
         if (calibration === undefined) return;
         try {
-            tables.push(tableOf(info, true, positions, raw.map((row) => ({...row, answer: calibrateAnswer(info, calibration, row.answer)}))));
+            tables.push(questionTable(info, true, positions, raw.map((row) => ({...row, answer: calibrateAnswer(info, calibration, row.answer)}))));
         } catch (error) {
             warnings.push((error as Error).message);
         }

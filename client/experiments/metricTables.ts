@@ -2,9 +2,8 @@ import type {MetricKey} from "./types.ts";
 import type {ReliabilityBin} from "../scoring/evaluation.ts";
 import type {QuestionInfo} from "../scoring/questions.ts";
 
-// One variant's rows prepared for its metrics: each used row belongs to a group of rows that the metrics cannot
-// tell apart (same answer and label, or same check scores), so a bootstrap resample is evaluated as group weights
-// through the very report functions that give the matrix its numbers, at the cost of the groups, not the rows.
+// One variant's rows prepared for its metrics, so that a bootstrap resample (how many times each row was drawn)
+// is evaluated in one pass over the rows through client/scoring's own definitions, never a second formula.
 
 export type MetricTable = {
     /** Matches the same table of another variant: question and calibration (decision), or "checks" (chat). */
@@ -14,43 +13,70 @@ export type MetricTable = {
     calibrated: boolean,
     /** The metrics `evaluate` returns, in order. */
     metrics: MetricKey[],
-    /** Per position in the sample: the row's group, -1 where the row is not used (failed, unanswered, unlabelled). */
-    groupOf: Int32Array,
-    groupCount: number,
-    /** The metrics (aligned with `metrics`) of rows weighted per group; NaN where undefined on them. */
-    evaluate: (weights: Float64Array) => Float64Array,
-    /** Per group, for McNemar: 1 when its rows are right (decision) or passed every check (chat), else 0. */
+    /** Per position in the sample: 1 when the row is used (answered, labelled, checked), else 0. */
+    used: Uint8Array,
+    /**
+     * The metrics (aligned with `metrics`) over the rows at `positions` (all used), each counted `counts[position]`
+     * times, or once when `counts` is null; NaN where undefined on those rows.
+     */
+    evaluate: (positions: Int32Array, counts: Int32Array | null) => Float64Array,
+    /** Per position, for McNemar: 1 when the row is right (decision) or passed every check (chat), else 0. */
     correct: Uint8Array,
     /** The metric McNemar's test goes with: accuracy (decision) or pass_rate (chat). */
     pairedOutcome: MetricKey,
-    /** Decision tables: the reliability bins at these weights, for the chart beside the ECE. */
-    reliability?: (weights: Float64Array) => ReliabilityBin[]
+    /** Decision tables: the reliability bins over these rows, for the chart beside the ECE. */
+    reliability?: (positions: Int32Array) => ReliabilityBin[]
 };
 
-/** Rows per group when every used row counts once. */
-export function groupWeights(table: MetricTable, positions?: ArrayLike<number>): Float64Array {
-    const weights = new Float64Array(table.groupCount);
-    if (positions === undefined) {
-        for (const group of table.groupOf) if (group >= 0) weights[group]++;
-    } else {
-        for (let index = 0; index < positions.length; index++) weights[table.groupOf[positions[index]]]++;
-    }
-    return weights;
+/** The positions a table uses, in order. */
+export function usedPositions(used: Uint8Array): Int32Array {
+    const positions: number[] = [];
+    used.forEach((flag, position) => {
+        if (flag === 1) positions.push(position);
+    });
+    return Int32Array.from(positions);
 }
 
-/** Assigns ids to distinct keys in order of first appearance. */
-export class GroupIndex<T> {
+/**
+ * Rows that every metric sees alike (same answer and label, same check scores) share a group: a resample becomes
+ * weights per group, and the metrics are evaluated on the distinct groups, weighted. Answers come rounded to
+ * hundredths, so a yes/no question has at most 202 groups however many rows there are.
+ */
+export class GroupedRows<T> {
     public readonly members: T[] = [];
+    public readonly groupOf: Int32Array;
     private readonly ids = new Map<string, number>();
+    private readonly weights: Float64Array[] = [];
 
-    public idOf(key: string, make: () => T): number {
+    public constructor(positions: number) {
+        this.groupOf = new Int32Array(positions).fill(-1);
+    }
+
+    public add(position: number, key: string, make: () => T): void {
         let id = this.ids.get(key);
         if (id === undefined) {
             id = this.members.length;
             this.ids.set(key, id);
             this.members.push(make());
         }
-        return id;
+        this.groupOf[position] = id;
+    }
+
+    /** Weight per group of the rows at `positions`, each counted `counts[position]` times (once when null). */
+    public weigh(positions: Int32Array, counts: Int32Array | null): Float64Array {
+        // One buffer, reused: evaluation runs thousands of times per summary and reads it before the next call.
+        if (this.weights.length === 0) this.weights.push(new Float64Array(this.members.length));
+        const weights = this.weights[0].fill(0);
+        for (let index = 0; index < positions.length; index++) {
+            const position = positions[index];
+            const count = counts === null ? 1 : counts[position];
+            if (count !== 0) weights[this.groupOf[position]] += count;
+        }
+        return weights;
+    }
+
+    public used(): Uint8Array {
+        return Uint8Array.from(this.groupOf, (group) => group >= 0 ? 1 : 0);
     }
 }
 

@@ -42,8 +42,9 @@ export function mcnemarExact(onlyA: number, onlyB: number): number {
  * One quantity measured on a resample: `evaluate` reads how many times each row was drawn (`counts[row]`, the
  * multiplicities of a resample of n rows with replacement) and returns `width` numbers, NaN where undefined on
  * that resample (an AUC with one class drawn). A paired difference evaluates both variants on the same counts.
+ * `resample` numbers the draw, so statistics sharing a part (variant A in A-vs-B and A-vs-C) can compute it once.
  */
-export type ResampledStatistic = {width: number, evaluate: (counts: Int32Array) => ArrayLike<number>};
+export type ResampledStatistic = {width: number, evaluate: (counts: Int32Array, resample: number) => ArrayLike<number>};
 
 export type Interval = {low: number, high: number};
 
@@ -74,7 +75,7 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
         counts.fill(0);
         for (let draw = 0; draw < n; draw++) counts[Math.floor(random() * n)]++;
         statistics.forEach((statistic, index) => {
-            const values = statistic.evaluate(counts);
+            const values = statistic.evaluate(counts, resample);
             for (let output = 0; output < statistic.width; output++) draws[index][output][resample] = values[output];
         });
     }

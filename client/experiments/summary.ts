@@ -1,5 +1,5 @@
 import type {CellResult, CellUsage, Difference, ExperimentSpec, MetricValue, Prices, Variant, VariantSummary, ExperimentSummary} from "./types.ts";
-import {type MetricTable, groupWeights} from "./metricTables.ts";
+import {type MetricTable, usedPositions} from "./metricTables.ts";
 import {decisionTables, type DecisionAnswers, type DecisionDataset} from "./decisionTables.ts";
 import {chatTable, checkNames} from "./chatTables.ts";
 import {bootstrapIntervals, defaultResamples, mcnemarExact, medianAndP95, type ResampledStatistic} from "./stats.ts";
@@ -26,8 +26,8 @@ export type SummaryOptions = {
 };
 
 /** Resamples never drop below this, however large the experiment: enough for stable 2.5% and 97.5% quantiles. */
-export const minimumResamples = 400;
-const defaultMaxBootstrapWork = 6e7;
+export const minimumResamples = 300;
+const defaultMaxBootstrapWork = 4e7;
 
 type Positions = {count: number, positionOf: (rowIndex: number) => number};
 
@@ -63,8 +63,12 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     });
 
     const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices));
-    const comparisons = pairsOf(spec.variants.length, options.pairs ?? "first").flatMap(([a, b]) => comparisonsOf(a, b, tables[a], tables[b]));
-    const work = comparisons.reduce((sum, comparison) => sum + comparison.common.length + comparison.groups, 0);
+    const sides = new Map<MetricTable, Side>();
+    const sideOf = (table: MetricTable) => sides.get(table) ?? sides.set(table, new Side(table)).get(table)!;
+    const comparisons = pairsOf(spec.variants.length, options.pairs ?? "first").flatMap(([a, b]) => comparisonsOf(a, b, tables[a], tables[b], sideOf));
+    // Rows visited per resample: each table once over all its rows, plus again per comparison on fewer rows.
+    const work = [...sides.values()].reduce((sum, side) => sum + side.all.length, 0) +
+        comparisons.reduce((sum, comparison) => sum + (comparison.common.length < comparison.sideA.all.length ? comparison.common.length : 0) + (comparison.common.length < comparison.sideB.all.length ? comparison.common.length : 0), 0);
     const requested = options.resamples ?? defaultResamples;
     const budget = Math.floor((options.maxBootstrapWork ?? defaultMaxBootstrapWork) / Math.max(1, work));
     const resamples = Math.max(Math.min(requested, minimumResamples), Math.min(requested, budget));
@@ -100,57 +104,67 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
     const cost = prices === undefined ? null : (usage.promptTokens * prices.inputPerMillion + usage.completionTokens * prices.outputPerMillion) / 1e6;
     const {p50, p95} = medianAndP95(latencies);
     const metrics = tables.flatMap((table): MetricValue[] => {
-        const weights = groupWeights(table);
-        const values = table.evaluate(weights);
-        const n = weights.reduce((a, b) => a + b, 0);
+        const positions = usedPositions(table.used);
+        const values = table.evaluate(positions, null);
         return table.metrics.map((metric, at) => ({
             metric,
             ...(table.question === undefined ? {} : {question: table.question}),
             calibrated: table.calibrated,
             value: Number.isFinite(values[at]) ? values[at] : null,
-            n,
-            ...(metric === "ece" && table.reliability ? {reliability: table.reliability(weights)} : {})
+            n: positions.length,
+            ...(metric === "ece" && table.reliability ? {reliability: table.reliability(positions)} : {})
         }));
     });
     return {variant: index, name: variant.name, done: done.size, total, errors, metrics, usage, cost, latencyP50Ms: p50, latencyP95Ms: p95};
 }
 
-type Comparison = {a: number, b: number, tableA: MetricTable, tableB: MetricTable, common: Int32Array, groups: number, statistic: ResampledStatistic};
+/**
+ * A table in the comparisons: its metrics on a resample over all its rows are kept for that resample, so the first
+ * variant, compared with each of the others on the same rows (the usual case), is evaluated once per resample.
+ */
+class Side {
+    public readonly all: Int32Array;
+    private resample = -1;
+    private values: Float64Array = new Float64Array(0);
+
+    public constructor(public readonly table: MetricTable) {
+        this.all = usedPositions(table.used);
+    }
+
+    public evaluate(at: Int32Array, counts: Int32Array, resample: number): Float64Array {
+        if (at.length !== this.all.length) return this.table.evaluate(at, counts);
+        if (resample !== this.resample) {
+            this.values = this.table.evaluate(this.all, counts);
+            this.resample = resample;
+        }
+        return this.values;
+    }
+}
+
+type Comparison = {a: number, b: number, tableA: MetricTable, tableB: MetricTable, sideA: Side, sideB: Side, common: Int32Array, statistic: ResampledStatistic};
 
 /** For each table both variants have: the rows both used, and B's metrics less A's on a resample of them. */
-function comparisonsOf(a: number, b: number, tablesA: readonly MetricTable[], tablesB: readonly MetricTable[]): Comparison[] {
+function comparisonsOf(a: number, b: number, tablesA: readonly MetricTable[], tablesB: readonly MetricTable[], sideOf: (table: MetricTable) => Side): Comparison[] {
     return tablesA.flatMap((tableA) => {
         const tableB = tablesB.find((candidate) => candidate.key === tableA.key && candidate.metrics.join() === tableA.metrics.join());
         if (tableB === undefined) return [];
-        const shared: number[] = [];
-        tableA.groupOf.forEach((group, position) => {
-            if (group >= 0 && tableB.groupOf[position] >= 0) shared.push(position);
-        });
-        const common = Int32Array.from(shared);
-        const weightsA = new Float64Array(tableA.groupCount), weightsB = new Float64Array(tableB.groupCount);
+        const common = usedPositions(tableA.used.map((flag, position) => flag & tableB.used[position]));
+        const sideA = sideOf(tableA), sideB = sideOf(tableB);
         const statistic: ResampledStatistic = {
             width: tableA.metrics.length,
-            evaluate: (counts) => {
-                weightsA.fill(0);
-                weightsB.fill(0);
-                for (const position of common) {
-                    const count = counts[position];
-                    if (count === 0) continue;
-                    weightsA[tableA.groupOf[position]] += count;
-                    weightsB[tableB.groupOf[position]] += count;
-                }
-                const valuesA = tableA.evaluate(weightsA), valuesB = tableB.evaluate(weightsB);
+            evaluate: (counts, resample) => {
+                const valuesA = sideA.evaluate(common, counts, resample), valuesB = sideB.evaluate(common, counts, resample);
                 return valuesB.map((value, index) => value - valuesA[index]);
             }
         };
-        return [{a, b, tableA, tableB, common, groups: tableA.groupCount + tableB.groupCount, statistic}];
+        return [{a, b, tableA, tableB, sideA, sideB, common, statistic}];
     });
 }
 
 function differencesOf(comparison: Comparison, intervals: ReadonlyArray<{low: number, high: number} | null>, variants: readonly Variant[]): Difference[] {
     const {a, b, tableA, tableB, common} = comparison;
-    const valuesA = tableA.evaluate(groupWeights(tableA, common));
-    const valuesB = tableB.evaluate(groupWeights(tableB, common));
+    const valuesA = tableA.evaluate(common, null);
+    const valuesB = tableB.evaluate(common, null);
     return tableA.metrics.map((metric, index): Difference => {
         const valueA = Number.isFinite(valuesA[index]) ? valuesA[index] : null;
         const valueB = Number.isFinite(valuesB[index]) ? valuesB[index] : null;
@@ -183,7 +197,7 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<{low: nu
 function mcnemarOf({tableA, tableB, common}: Comparison): {onlyA: number, onlyB: number, pValue: number} {
     let onlyA = 0, onlyB = 0;
     for (const position of common) {
-        const rightA = tableA.correct[tableA.groupOf[position]], rightB = tableB.correct[tableB.groupOf[position]];
+        const rightA = tableA.correct[position], rightB = tableB.correct[position];
         if (rightA > rightB) onlyA++;
         else if (rightB > rightA) onlyB++;
     }

@@ -1,6 +1,6 @@
 import type {QuestionInfo, NormalizedAnswer} from "./questions.ts";
 import type {CellValue} from "./types.ts";
-import {argmax, evaluateBinary, type BinaryOptions, evaluateMulticlass} from "./metrics.ts";
+import {argmax, evaluateBinary, type BinaryOptions, evaluateMulticlass, type MulticlassRow} from "./metrics.ts";
 import {readScore} from "./scoreLevels.ts";
 
 // Reports of client/evaluation. Metrics that are undefined on the data (a precision with nothing predicted
@@ -155,6 +155,12 @@ export function eceDefinition(kind: QuestionInfo["kind"]): string {
         `(0–0.1, …, 0.9–1), and each bin's gap between ${what} is weighted by its share of the rows. Lower is better.`;
 }
 
+/** The bin of a probability among `binCount` equal-width bins over [0, 1]; 1.0 goes in the last one. */
+export function reliabilityBinIndex(probability: number, binCount: number): number {
+    // The tiny nudge keeps 0.3 in [0.3, 0.4) although 0.3 * 10 is 2.9999999999999996 in floating point.
+    return Math.min(binCount - 1, Math.max(0, Math.floor(probability * binCount + 1e-9)));
+}
+
 /**
  * Equal-width bins over [0, 1] of `predicted` (1.0 goes in the last bin) with the observed rate of `hit` in
  * each, and the expected calibration error: the bins' |observed - mean predicted| weighted by their share.
@@ -166,8 +172,7 @@ export function reliabilityBins(predicted: readonly number[], hit: readonly bool
     const hits = new Array<number>(binCount).fill(0);
     let total = 0;
     predicted.forEach((probability, index) => {
-        // The tiny nudge keeps 0.3 in [0.3, 0.4) although 0.3 * 10 is 2.9999999999999996 in floating point.
-        const bin = Math.min(binCount - 1, Math.max(0, Math.floor(probability * binCount + 1e-9)));
+        const bin = reliabilityBinIndex(probability, binCount);
         const weight = weights?.[index] ?? 1;
         counts[bin] += weight;
         sums[bin] += weight * probability;
@@ -244,15 +249,16 @@ export function reportOf(info: QuestionInfo, rows: readonly ReadLabelledAnswer[]
     if (info.kind === "yesno")
         return evaluateBinary(rows.map((row) => ({probability: row.answer.probabilities[0], label: row.label === 0, ...(row.weight === undefined ? {} : {weight: row.weight})})), {...options, bins});
     const labels = info.options.map((option) => info.kind === "score" ? `${option.value}: ${option.label}` : String(option.value));
-    return evaluateMulticlass(
-        rows.map((row) => ({
-            probabilities: row.answer.probabilities,
-            predicted: predictedIndex(info, row.answer),
-            label: row.label,
-            ...(row.weight === undefined ? {} : {weight: row.weight}),
-            ...(info.kind === "score" ? {expected: readScore(row.answer).expected} : {})
-        })),
-        labels,
-        {bins, ordinal: info.kind === "score"}
-    );
+    return evaluateMulticlass(rows.map((row) => multiclassRowOf(info, row)), labels, {bins, ordinal: info.kind === "score"});
+}
+
+/** A choice or score answer as the multiclass metrics read it: its predicted option (predictedIndex) and expected level. */
+export function multiclassRowOf(info: QuestionInfo, row: ReadLabelledAnswer): MulticlassRow {
+    return {
+        probabilities: row.answer.probabilities,
+        predicted: predictedIndex(info, row.answer),
+        label: row.label,
+        ...(row.weight === undefined ? {} : {weight: row.weight}),
+        ...(info.kind === "score" ? {expected: readScore(row.answer).expected} : {})
+    };
 }

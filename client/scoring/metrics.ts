@@ -22,15 +22,13 @@ export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOption
     if (rows.length === 0 || n === 0) throw new RangeError("evaluateBinary: no labelled rows");
     let tp = 0, fp = 0, tn = 0, fn = 0, brier = 0, logLoss = 0;
     for (const {probability, label, weight = 1} of rows) {
-        const predicted = probability >= threshold;
-        if (predicted && label) tp += weight;
-        else if (predicted) fp += weight;
+        const terms = binaryRowTerms(probability, label, threshold);
+        if (terms.predicted && label) tp += weight;
+        else if (terms.predicted) fp += weight;
         else if (label) fn += weight;
         else tn += weight;
-        const y = label ? 1 : 0;
-        brier += weight * (probability - y) ** 2;
-        const clipped = clipProbability(probability);
-        logLoss -= weight * (label ? Math.log(clipped) : Math.log(1 - clipped));
+        brier += weight * terms.brier;
+        logLoss += weight * terms.logLoss;
     }
     const precision = ratio(tp, tp + fp);
     const recall = ratio(tp, tp + fn);
@@ -46,7 +44,7 @@ export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOption
         precision,
         recall,
         f1: f1Score(tp, fp, fn),
-        macroF1: macroF1([f1Score(tp, fp, fn), f1Score(tn, fn, fp)]),
+        macroF1: macroF1OfConfusion([[tp, fn], [fp, tn]]),
         brier: brier / n,
         logLoss: logLoss / n,
         ece,
@@ -55,6 +53,38 @@ export function evaluateBinary(rows: readonly BinaryRow[], options: BinaryOption
         auc,
         thresholds
     };
+}
+
+/**
+ * What one yes/no row adds to a report: its prediction at `threshold` (true when P >= threshold), its Brier term
+ * (P - y)^2 and its log loss (-ln of the clipped probability given to the label). The report's Brier score and
+ * log loss are the weighted means of these.
+ */
+export function binaryRowTerms(probability: number, label: boolean, threshold: number): {predicted: boolean, brier: number, logLoss: number} {
+    const clipped = clipProbability(probability);
+    return {predicted: probability >= threshold, brier: (probability - (label ? 1 : 0)) ** 2, logLoss: -(label ? Math.log(clipped) : Math.log(1 - clipped))};
+}
+
+/**
+ * ROC AUC from the (weighted) positives and negatives at each distinct probability, highest first: the trapezoid
+ * area under the curve that lowers the threshold through them. Rows at one probability cross together, so ties
+ * make one diagonal step and the area equals the Mann-Whitney statistic; null without both classes.
+ */
+export function rocAuc(positivesAt: ArrayLike<number>, negativesAt: ArrayLike<number>): number | null {
+    let positives = 0, negatives = 0;
+    for (let level = 0; level < positivesAt.length; level++) {
+        positives += positivesAt[level];
+        negatives += negativesAt[level];
+    }
+    if (positives === 0 || negatives === 0) return null;
+    let tp = 0, fp = 0, area = 0;
+    for (let level = 0; level < positivesAt.length; level++) {
+        const nextTp = tp + positivesAt[level], nextFp = fp + negativesAt[level];
+        area += (nextFp - fp) * (nextTp + tp);
+        tp = nextTp;
+        fp = nextFp;
+    }
+    return area / (2 * positives * negatives);
 }
 
 /**
@@ -68,25 +98,24 @@ function sweepThresholds(rows: readonly BinaryRow[], total: number): {roc: RocPo
     const negatives = total - positives;
     const roc: RocPoint[] = [{threshold: null, falsePositiveRate: 0, truePositiveRate: 0}];
     const thresholds: ThresholdRow[] = [];
-    let tp = 0, fp = 0, auc = 0;
+    const positivesAt: number[] = [], negativesAt: number[] = [];
+    let tp = 0, fp = 0;
     for (let index = 0; index < sorted.length;) {
         const threshold = sorted[index].probability;
+        const tpBefore = tp, fpBefore = fp;
         for (; index < sorted.length && sorted[index].probability === threshold; index++) {
             if (sorted[index].label) tp += sorted[index].weight ?? 1;
             else fp += sorted[index].weight ?? 1;
         }
+        positivesAt.push(tp - tpBefore);
+        negativesAt.push(fp - fpBefore);
         const fn = positives - tp, tn = negatives - fp;
         const precision = ratio(tp, tp + fp), recall = ratio(tp, positives);
         thresholds.push({threshold, tp, fp, tn, fn, precision, recall, f1: f1Score(tp, fp, fn), accuracy: (tp + tn) / total, falsePositiveRate: ratio(fp, negatives)});
-        if (positives > 0 && negatives > 0) {
-            const previous = roc[roc.length - 1];
-            const point = {threshold, falsePositiveRate: fp / negatives, truePositiveRate: tp / positives};
-            auc += (point.falsePositiveRate - previous.falsePositiveRate) * (point.truePositiveRate + previous.truePositiveRate) / 2;
-            roc.push(point);
-        }
+        if (positives > 0 && negatives > 0) roc.push({threshold, falsePositiveRate: fp / negatives, truePositiveRate: tp / positives});
     }
     if (positives === 0 || negatives === 0) return {roc: [], auc: null, thresholds};
-    return {roc, auc, thresholds};
+    return {roc, auc: rocAuc(positivesAt, negativesAt), thresholds};
 }
 
 export type MulticlassRow = {
@@ -126,17 +155,15 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
         if (row.probabilities.length !== k) throw new RangeError(`evaluateMulticlass: a row has ${row.probabilities.length} probabilities for ${k} labels`);
         if (!Number.isInteger(row.label) || row.label < 0 || row.label >= k) throw new RangeError(`evaluateMulticlass: label index ${row.label} out of range`);
         const weight = row.weight ?? 1;
-        const predicted = row.predicted ?? argmax(row.probabilities);
-        confusion[row.label][predicted] += weight;
-        if (predicted === row.label) correct += weight;
-        let squares = 0;
-        row.probabilities.forEach((probability, index) => squares += (probability - (index === row.label ? 1 : 0)) ** 2);
-        brier += weight * squares;
-        logLoss -= weight * Math.log(clipProbability(row.probabilities[row.label]));
-        confidences.push(row.probabilities[predicted]);
-        hits.push(predicted === row.label);
+        const terms = multiclassRowTerms(row, options.ordinal);
+        confusion[row.label][terms.predicted] += weight;
+        if (terms.hit) correct += weight;
+        brier += weight * terms.brier;
+        logLoss += weight * terms.logLoss;
+        confidences.push(terms.confidence);
+        hits.push(terms.hit);
         weights.push(weight);
-        if (options.ordinal) absoluteError += weight * Math.abs((row.expected ?? expectedScore(row.probabilities)) - row.label);
+        absoluteError += weight * terms.absoluteError;
     }
     const perClass = labels.map((label, index): ClassMetrics => {
         const support = confusion[index].reduce((a, b) => a + b, 0);
@@ -151,7 +178,7 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
         labels: [...labels],
         accuracy: correct / n,
         perClass,
-        macroF1: macroF1(perClass.map((entry) => entry.f1)),
+        macroF1: macroF1OfConfusion(confusion),
         confusion,
         brier: brier / n,
         logLoss: logLoss / n,
@@ -161,10 +188,39 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
     };
 }
 
-/** Unweighted mean of the classes' F1 over those that were labelled or predicted at least once (F1 not null). */
-export function macroF1(f1s: ReadonlyArray<number | null>): number | null {
-    const defined = f1s.filter((f1): f1 is number => f1 !== null);
-    return defined.length === 0 ? null : defined.reduce((a, b) => a + b, 0) / defined.length;
+/**
+ * What one choice or score row adds to a report: its predicted class, whether that is the label, its Brier term
+ * (sum over classes of (p_k - y_k)^2), its log loss (-ln of the label's clipped probability), the predicted class's
+ * probability (the top-label ECE's confidence) and, for score questions (`ordinal`), |expected level - label|.
+ * The report's numbers are weighted means, counts and bins of these terms.
+ */
+export function multiclassRowTerms(row: MulticlassRow, ordinal = false): {predicted: number, hit: boolean, brier: number, logLoss: number, confidence: number, absoluteError: number} {
+    const predicted = row.predicted ?? argmax(row.probabilities);
+    let brier = 0;
+    row.probabilities.forEach((probability, index) => brier += (probability - (index === row.label ? 1 : 0)) ** 2);
+    return {
+        predicted,
+        hit: predicted === row.label,
+        brier,
+        logLoss: -Math.log(clipProbability(row.probabilities[row.label])),
+        confidence: row.probabilities[predicted],
+        absoluteError: ordinal ? Math.abs((row.expected ?? expectedScore(row.probabilities)) - row.label) : 0
+    };
+}
+
+/**
+ * Macro F1 of confusion[actual][predicted]: the unweighted mean of each class's F1 (2tp / (2tp + fp + fn)) over
+ * the classes that were labelled or predicted at least once. A yes/no question's is over [[tp, fn], [fp, tn]].
+ */
+export function macroF1OfConfusion(confusion: ReadonlyArray<readonly number[]>): number | null {
+    const f1s = confusion.flatMap((actual, index) => {
+        const tp = actual[index];
+        const support = actual.reduce((a, b) => a + b, 0);
+        const predicted = confusion.reduce((sum, row) => sum + row[index], 0);
+        const f1 = f1Score(tp, predicted - tp, support - tp);
+        return f1 === null ? [] : [f1];
+    });
+    return f1s.length === 0 ? null : f1s.reduce((a, b) => a + b, 0) / f1s.length;
 }
 
 /** The rows' summed frequency weights: the number of rows when none has a weight. */
