@@ -3,6 +3,7 @@
 // are client/experiments' own; this adds what only the screen knows (a variant without a version, parameters that are
 // not JSON).
 import type {Check, ConnectionRef, Dataset, ExperimentSpec, PromptVersion, Variant} from "../../../../client/experiments/types.ts";
+import {modelIds} from "../../../../protocol/limits.ts";
 import {newId} from "../../ui/browser.ts";
 import {getVersion, itemVersions} from "../versions/versionStore.ts";
 import type {CheckDraft, ExperimentDraft, GraderDraft, VariantDraft} from "./draftStore.ts";
@@ -51,12 +52,12 @@ function variantOf(draft: VariantDraft, problems: string[]): Variant | null {
     const output = parsePrice(draft.outputPrice);
     if (typeof input === "string") problems.push(`${label}: input price ${input}.`);
     if (typeof output === "string") problems.push(`${label}: output price ${output}.`);
-    if (version.prompt.kind === "chat" && draft.model.trim() === "") problems.push(`${label}: choose the model its chat requests name.`);
     return {
         name: draft.name.trim(),
         version,
         connection: connectionRef(draft.connection),
-        ...version.prompt.kind === "chat" ? {model: draft.model.trim()} : {},
+        // A chat variant names its model; none typed: the connection's chat model.
+        ...version.prompt.kind === "chat" ? {model: draft.model.trim() || modelIds.chat} : {},
         ...typeof params === "object" && Object.keys(params).length > 0 ? {params} : {},
         ...typeof input === "number" && typeof output === "number" ? {prices: {inputPerMillion: input, outputPerMillion: output}} : {}
     };

@@ -54,5 +54,6 @@ function rowTable(spec: ExperimentSpec, dataset: OpenExperiment["dataset"], rowI
 }
 
 function experimentReport(spec: ExperimentSpec, summary: ExperimentSummary): string {
-    return `<!doctype html><meta charset="utf-8"><title>${spec.name}</title><pre>${JSON.stringify(summary, null, 2)}</pre>`;
+    const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+    return `<!doctype html><meta charset="utf-8"><title>${escape(spec.name)}</title><h1>${escape(spec.name)}</h1><pre>${escape(JSON.stringify(summary, null, 2))}</pre>`;
 }

@@ -1,0 +1,162 @@
+// An experiment's whole loop against the real gateway and engine (`npm run web`, the built-in model) in Chromium: a
+// 50-row labelled CSV imported as a dataset, two versions of a question set saved from the Decision studio, an
+// experiment of the two set up and run, the matrix with its interval verdict, the disagreements and one row's detail,
+// the HTML report opened in the browser; then a reload mid-run that loses no cell and sends none twice.
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import {mkdtemp, readdir, readFile, rm, writeFile} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
+import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {eventually, expectCount, expectText} from "./utils/expect.ts";
+import {newAppPage} from "./utils/appPage.ts";
+import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {cutOffControls} from "./utils/layoutChecks.ts";
+import {openQuestionSetFile} from "./utils/scoringPage.ts";
+import {screenshot} from "./utils/screenshot.ts";
+import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+
+const words = ["please", "thanks", "now", "kindly", "go away", "hello", "stop it", "would you"];
+/** 50 rows: a text and its label, the politeness question's yes/no. */
+const csvText = ["text,polite_label", ...Array.from({length: 50}, (_, index) => {
+    const word = words[index % words.length];
+    return `"${word} ${index}",${["please", "thanks", "kindly", "hello", "would you"].includes(word) ? "yes" : "no"}`;
+})].join("\n") + "\n";
+
+const questionSet = (instructions: string) => ({format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions}]});
+
+/** Every cell line the app saved for each experiment, read from its data folder. */
+async function savedCells(dataDir: string): Promise<Map<string, number[]>> {
+    const root = path.join(dataDir, "experiments");
+    const found = new Map<string, number[]>();
+    for (const id of await readdir(root).catch(() => [] as string[])) {
+        const text = await readFile(path.join(root, id, "results.jsonl"), "utf8").catch(() => "");
+        found.set(id, text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as {rowIndex: number}).rowIndex));
+    }
+    return found;
+}
+
+describe("Experiments: two question-set versions over a labelled CSV", {skip: noChromium ?? false, timeout: 240_000}, () => {
+    let gateway: WebGateway;
+    let browser: Browser;
+    let page: Page;
+    let scratch: string;
+    const pageErrors: string[] = [];
+
+    before(async () => {
+        ensureRendererBuilt();
+        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-experiments-"));
+        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        browser = await launchChromium();
+        page = await newAppPage(browser, pageErrors, {viewport: {width: 1024, height: 768}, colorScheme: "light"});
+        await page.goto(gateway.url);
+        await page.getByTestId("nav-datasets").click();
+    });
+
+    after(async () => {
+        await browser?.close();
+        await gateway?.stop();
+        await rm(scratch, {recursive: true, force: true});
+    });
+
+    test("a labelled CSV and two versions of a question set are saved", async () => {
+        const file = path.join(scratch, "tone.csv");
+        await writeFile(file, csvText);
+        await page.getByTestId("dataset-sheet-input").setInputFiles(file);
+        await expectText(page.getByTestId("datasets-message"), /Imported 50 rows of 2 columns/);
+        for (const [index, instructions] of ["Is the text polite?", "Does the text say please, thanks or hello?"].entries()) {
+            await openQuestionSetFile(page, scratch, `tone-${index + 1}.questions.json`, questionSet(instructions));
+            const form = page.getByTestId("version-save-decision");
+            await form.getByTestId("version-note").fill(`try ${index + 1}`);
+            await form.getByTestId("version-save-button").click();
+            await expectText(form.getByTestId("version-message"), `Saved version ${index + 1} of "Tone".`);
+        }
+    });
+
+    test("setup: problems are said before anything is sent; the estimate counts the cells", async () => {
+        await page.getByTestId("nav-experiments").click();
+        await page.locator("main[data-screen=experiments]").waitFor();
+        await expectText(page.getByTestId("exp-problems"), /Choose a dataset/);
+        assert.equal(await page.getByTestId("exp-run").isDisabled(), true);
+        await page.getByTestId("exp-dataset").selectOption({label: "tone (50 rows)"});
+        const variants = page.getByTestId("exp-variant");
+        for (const [index, version] of ["1", "2"].entries()) {
+            await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Tone (Question set)"});
+            await variants.nth(index).getByTestId("exp-variant-version").selectOption(version);
+        }
+        await expectCount(page.getByTestId("exp-problems"), 0);
+        await expectText(page.getByTestId("exp-estimate-requests"), "100");
+        // A parameter that is not JSON is said in words, and Run waits for it.
+        await variants.nth(1).getByTestId("exp-variant-params").fill("{oops");
+        await expectText(page.getByTestId("exp-problems"), /Variant B: parameters is not JSON/);
+        await variants.nth(1).getByTestId("exp-variant-params").fill("");
+        await screenshot(page, "experiments/setup-1024-light");
+        assert.deepEqual(await cutOffControls(page), []);
+    });
+
+    test("the run ends with the matrix, an interval verdict and McNemar's test on 50 rows", async () => {
+        await page.getByTestId("exp-run").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        await expectText(page.getByTestId("exp-done"), "100 / 100");
+        const accuracy = page.locator("[data-testid=exp-matrix-row][data-metric=accuracy]");
+        await expectCount(accuracy, 1);
+        assert.match(await accuracy.locator("th").getAttribute("title") ?? "", /Share of labelled rows/);
+        const values = await accuracy.getByTestId("exp-matrix-value").allTextContents();
+        assert.equal(values.length, 2);
+        for (const value of values) assert.match(value, /^[01]\.\d{3}$/);
+        const verdict = page.locator("[data-testid=exp-verdict]").filter({hasText: /polite · Accuracy/}).first();
+        assert.match(await verdict.getByTestId("exp-verdict-text").textContent() ?? "", /(is better by -?\d\.\d+ \(-?\d\.\d+–-?\d\.\d+\))|(no clear difference on 50 rows)/);
+        assert.match(await verdict.locator("td").last().textContent() ?? "", /^p [=<] /);
+        await expectCount(page.getByTestId("exp-usage-row"), 2);
+    });
+
+    test("the disagreements open a row's detail: each variant's request, response and answer", async () => {
+        const rows = page.getByTestId("exp-disagreement");
+        await eventually(async () => assert.ok(await rows.count() > 0, "some row where a variant is wrong"));
+        await rows.first().getByTestId("exp-open-row").click();
+        const detail = page.getByTestId("exp-row-detail");
+        await expectCount(detail.getByTestId("exp-detail-variant"), 2);
+        const requests = await detail.getByTestId("exp-detail-request").allTextContents();
+        assert.match(requests[0], /Is the text polite\?/);
+        assert.match(requests[1], /say please, thanks or hello/);
+        assert.match(await detail.getByTestId("exp-detail-response").first().textContent() ?? "", /probability|answers/);
+        await screenshot(page, "experiments/results-1024-light");
+    });
+
+    test("the HTML report downloads as one file that opens in the browser", async () => {
+        const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-report").click()]);
+        const html = await readFile(await download.path(), "utf8");
+        assert.doesNotMatch(html, /<script|https?:\/\/(?!www\.w3\.org)/i, "self-contained: no script, no link out");
+        const report = await page.context().newPage();
+        await report.setContent(html);
+        assert.match(await report.locator("body").textContent() ?? "", /Tone|tone/);
+        await report.close();
+    });
+
+    test("a reload mid-run loses no cell; Resume sends only the cells without a result, none twice", async () => {
+        await page.getByTestId("exp-tabs-history").click();
+        await page.getByTestId("exp-run-again").first().click();
+        await page.getByTestId("exp-run-card").waitFor();
+        await eventually(async () => assert.match(await page.getByTestId("exp-done").textContent() ?? "", /^([1-9]\d?) \/ 100$/), {timeoutMs: 60_000});
+        await page.reload();
+        await page.locator("main[data-screen=experiments]").waitFor();
+        await page.getByTestId("exp-tabs-history").click();
+        await expectCount(page.getByTestId("exp-saved"), 2);
+        await page.getByTestId("exp-saved").first().getByTestId("exp-open").click();
+        const done = await page.getByTestId("exp-done").textContent();
+        if (done !== "100 / 100") {
+            await page.getByTestId("exp-continue").click();
+            await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        }
+        const cells = await savedCells(gateway.dataDir);
+        assert.equal(cells.size, 2);
+        for (const [id, keys] of cells) {
+            assert.equal(keys.length, 100, `${id}: every cell once`);
+            assert.equal(new Set(keys).size, 100, `${id}: no cell sent twice`);
+        }
+        await screenshot(page, "experiments/history-resumed-1024-light");
+        assert.deepEqual(pageErrors, []);
+    });
+});
