@@ -110,6 +110,11 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await page.getByTestId("nav-versions").click();
         await expectCount(page.getByTestId("prompt-item"), 2);
         assert.match(await page.getByTestId("version-row").first().textContent() ?? "", /1 question · input: row as JSON/);
+        await page.getByTestId("version-open").first().click();
+        await page.locator("main[data-screen=decisions]").waitFor();
+        await expectText(page.getByTestId("qs-file-message"), /Opened version 1 of "Tone"\./);
+        assert.equal(await page.getByTestId("qs-name").inputValue(), "Tone");
+        await page.getByTestId("nav-versions").click();
     });
 
     test("a reload keeps every version and note", async () => {

@@ -16,6 +16,8 @@ import {ReplaceSetDialog} from "./ReplaceSetDialog.tsx";
 import {RunPanel} from "./RunPanel.tsx";
 import {requestFor} from "./run.ts";
 import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
+import {useVersionOpening} from "../versions/openRequest.ts";
+import {decisionPromptOfStudio, openDecisionVersion} from "./versionPrompt.ts";
 import {useDecisionInputStore, useDecisionRunStore, type StudioTab} from "./studioState.ts";
 import "./decisionStudio.css";
 
@@ -31,13 +33,14 @@ export function DecisionStudioScreen() {
     const draft = useQuestionSetStore((state) => state.draft);
     const update = useQuestionSetStore((state) => state.update);
     const viewCode = useNavStore((state) => state.viewCodeOpen);
+    useVersionOpening("decision", openDecisionVersion);
     return (
         <div className="studio" data-testid="decision-studio">
             <div className="studio-main">
                 <Tabs tabs={tabs} active={tab} onChange={(id) => set({tab: id})} testId="studio-tab" />
                 <div className="studio-scroll">
                     <QuestionSetHeader />
-                    {tab === "build" && <section className="card studio-version-card"><SaveVersionPanel kind="decision" /></section>}
+                    {tab === "build" && <section className="card studio-version-card"><SaveVersionPanel kind="decision" getPrompt={decisionPromptOfStudio} suggestedName={draft.name} /></section>}
                     {tab === "build"
                         ? <>
                             <QuestionList draft={draft} update={update} />

@@ -9,6 +9,8 @@ import {buildChatRequest, type DraftMessage, type DraftRole} from "./chat.ts";
 import {RunBar} from "./runViews.tsx";
 import {stopRun} from "./runs.ts";
 import {runChat, useChatStore} from "./stores.ts";
+import {useVersionOpening} from "../versions/openRequest.ts";
+import {openChatVersion} from "./versionPrompts.ts";
 
 /** Chat playground: system prompt, editable messages, the streamed reply; settings on the right. */
 export function ChatScreen() {
@@ -19,6 +21,7 @@ export function ChatScreen() {
     const problems = Object.values(errors);
     const {data: gateway} = useGatewayState();
     const imageCount = draft.messages.reduce((count, message) => count + message.images.length, 0);
+    useVersionOpening("chat", openChatVersion);
     return (
         <div className="playground">
             <div className="workspace" data-testid="chat-screen">

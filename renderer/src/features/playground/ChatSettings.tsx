@@ -5,6 +5,7 @@ import {SidePanel, Tabs} from "../../ui/controls.tsx";
 import {ParamsPanel} from "./ParamsPanel.tsx";
 import {PresetPicker} from "./PresetPicker.tsx";
 import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
+import {chatPrompt} from "./versionPrompts.ts";
 import {buildChatRequest, parseToolsText, type ToolChoiceSetting, parseResponseFormat, type ResponseFormatSetting} from "./chat.ts";
 import {chatParamSpecs} from "./params.ts";
 import {useChatStore} from "./stores.ts";
@@ -29,7 +30,7 @@ export function ChatSettings() {
                 {tab === "params" && (
                     <>
                         <PresetPicker kind="chat" />
-                        <SaveVersionPanel kind="chat" />
+                        <SaveVersionPanel kind="chat" getPrompt={chatPrompt} />
                         <ParamsPanel specs={chatParamSpecs} values={draft.params} onChange={setParam} />
                     </>
                 )}

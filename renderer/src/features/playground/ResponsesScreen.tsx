@@ -8,6 +8,8 @@ import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ParamsPanel} from "./ParamsPanel.tsx";
 import {PresetPicker} from "./PresetPicker.tsx";
 import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
+import {useVersionOpening} from "../versions/openRequest.ts";
+import {openResponsesVersion, responsesPrompt} from "./versionPrompts.ts";
 import {responsesParamSpecs} from "./params.ts";
 import {type ResponsesReply, outputTokensOf} from "./responses.ts";
 import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats, WaitingForOutput} from "./runViews.tsx";
@@ -21,6 +23,7 @@ export function ResponsesScreen() {
     const params = useResponsesStore((state) => state.draft.params);
     const run = useResponsesStore((state) => state.run);
     const {setInstructions, setParam} = useResponsesStore.getState();
+    useVersionOpening("responses", openResponsesVersion);
     return (
         <div className="playground">
             <div className="workspace" data-testid="responses-screen">
@@ -37,7 +40,7 @@ export function ResponsesScreen() {
                 <div className="side-title">Parameters</div>
                 <div className="side-body">
                     <PresetPicker kind="responses" />
-                    <SaveVersionPanel kind="responses" />
+                    <SaveVersionPanel kind="responses" getPrompt={responsesPrompt} />
                     <ParamsPanel specs={responsesParamSpecs} values={params} onChange={setParam} />
                 </div>
             </SidePanel>

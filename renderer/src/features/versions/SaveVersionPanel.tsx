@@ -1,10 +1,14 @@
-// "Save as new version" where a prompt is made (the chat and Responses playgrounds, the Decision studio): the item it
-// belongs to (or a new one), a note, and what happened, with Undo after a version was opened here from the Versions list.
+// "Save as new version" where a prompt is made (the chat and Responses playgrounds, the Decision studio, which give it
+// their prompt through `getPrompt`, so versions import none of them): the item it belongs to (or a new one), a note,
+// and what happened, with Undo after a version was opened there from the Versions list.
 import {useState} from "react";
 import {create} from "zustand";
+import type {PromptVersionBody} from "../../../../client/experiments/types.ts";
 import {useNavStore} from "../../ui/appState.ts";
-import {currentPrompt, suggestedName, type Opened} from "./playgroundVersions.ts";
 import {itemsOfKind, promptKindNames, saveVersion, useVersionsStore, type PromptKind} from "./versionStore.ts";
+
+/** What opening a version did, for the screen's save panel: Undo where it replaced a draft. */
+export type Opened = {ok: boolean, text: string, undo?: () => void};
 
 type PanelState = {
     /** The item each screen saves to by default: the one last saved to or opened there. */
@@ -25,8 +29,16 @@ export const useVersionPanelStore = create<PanelState>()((set) => ({
 
 const newItem = "";
 
-/** The save form; `kind` says whose draft it saves. */
-export function SaveVersionPanel({kind}: {kind: PromptKind}) {
+type Props = {
+    kind: PromptKind,
+    /** What the screen would send now, or why it cannot be saved. */
+    getPrompt: () => PromptVersionBody | {error: string},
+    /** The name a new item gets when none is typed (the question set's name). */
+    suggestedName?: string
+};
+
+/** The save form of one screen. */
+export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
     const items = itemsOfKind(useVersionsStore((state) => state.items), kind);
     const current = useVersionPanelStore((state) => state.current[kind]);
     const notice = useVersionPanelStore((state) => state.notice[kind]);
@@ -37,12 +49,12 @@ export function SaveVersionPanel({kind}: {kind: PromptKind}) {
     const itemId = [chosen, current].find((id) => id !== null && id !== undefined && (id === newItem || items.some((item) => item.itemId === id))) ?? newItem;
     const item = items.find((candidate) => candidate.itemId === itemId);
     const save = () => {
-        const prompt = currentPrompt(kind);
+        const prompt = getPrompt();
         if ("error" in prompt) {
             setPanel(kind, {notice: {ok: false, text: prompt.error}});
             return;
         }
-        const saved = saveVersion({itemId: item?.itemId ?? null, itemName: item?.itemName ?? (name.trim() || suggestedName(kind)), prompt, note});
+        const saved = saveVersion({itemId: item?.itemId ?? null, itemName: item?.itemName ?? (name.trim() || suggestedName), prompt, note});
         if (!saved.ok) {
             setPanel(kind, {notice: {ok: false, text: saved.text}});
             return;
@@ -67,13 +79,13 @@ export function SaveVersionPanel({kind}: {kind: PromptKind}) {
                 {items.map((candidate) => <option key={candidate.itemId} value={candidate.itemId}>{`${candidate.itemName} (v${candidate.latest + 1} next)`}</option>)}
             </select>
             {item === undefined && (
-                <input className="input input-sm" value={name} placeholder={suggestedName(kind) || "Prompt name"} aria-label="New prompt name" data-testid="version-name"
+                <input className="input input-sm" value={name} placeholder={suggestedName || "Prompt name"} aria-label="New prompt name" data-testid="version-name"
                     onChange={(event) => setName(event.target.value)} />
             )}
             <input className="input input-sm" value={note} placeholder="Note: what changed and why" aria-label="Version note" data-testid="version-note"
                 onChange={(event) => setNote(event.target.value)} />
             <button type="submit" className="btn btn-sm" data-testid="version-save-button"
-                disabled={item === undefined && name.trim() === "" && suggestedName(kind).trim() === ""}>Save version</button>
+                disabled={item === undefined && name.trim() === "" && suggestedName.trim() === ""}>Save version</button>
             <div className="param-help">
                 Experiments run saved versions{kind === "decision" ? "" : ": write {{column}} to take a dataset row's cell"}. Presets stay quick settings.
             </div>

@@ -5,8 +5,7 @@ import type {PromptVersion} from "../../../../client/experiments/types.ts";
 import {bodyVariables} from "../../../../client/experiments/variables.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {DiffView} from "./DiffView.tsx";
-import {openVersion} from "./playgroundVersions.ts";
-import {useVersionPanelStore} from "./SaveVersionPanel.tsx";
+import {requestOpen} from "./openRequest.ts";
 import {deleteItem, kindOf, promptKindNames, restoreItem, useItemVersions, useVersionsStore, type PromptItem} from "./versionStore.ts";
 import "./versions.css";
 
@@ -58,7 +57,7 @@ export function VersionsScreen() {
                     </table>
                 )}
             </section>
-            {item && <ItemVersions key={item.itemId} item={item} onMessage={setMessage} />}
+            {item && <ItemVersions key={item.itemId} item={item} />}
         </div>
     );
 }
@@ -86,7 +85,7 @@ function describeVersion(version: PromptVersion): string {
 }
 
 /** The versions of one item, newest first; tick two to compare them. */
-function ItemVersions({item, onMessage}: {item: PromptItem, onMessage: (message: Message) => void}) {
+function ItemVersions({item}: {item: PromptItem}) {
     const versions = useItemVersions(item.itemId);
     const [picked, setPicked] = useState<number[]>(() => versions.slice(0, 2).map((version) => version.version));
     const toggle = (number: number) => setPicked((current) => current.includes(number) ? current.filter((value) => value !== number) : [...current, number].slice(-2));
@@ -111,11 +110,7 @@ function ItemVersions({item, onMessage}: {item: PromptItem, onMessage: (message:
                                 <td className="small">{new Date(version.createdAt).toLocaleString()}</td>
                                 <td>
                                     <button type="button" className="btn btn-sm" data-testid="version-open" aria-label={`${openLabel(version)}: version ${version.version}`}
-                                        onClick={() => {
-                                            const opened = openVersion(version);
-                                            useVersionPanelStore.getState().set(kindOf(version.prompt), {current: version.itemId, notice: opened});
-                                            if (!opened.ok) onMessage(opened);
-                                        }}>{openLabel(version)}</button>
+                                        onClick={() => requestOpen(version)}>{openLabel(version)}</button>
                                 </td>
                             </tr>
                         ))}
