@@ -40,7 +40,7 @@ export function PresetsScreen() {
                 <p className="muted small">
                     Save a preset from any playground's Parameters panel: it keeps the whole request (prompt, messages or input, tools, format and
                     parameters). Chat and Responses presets also load in the other playground when the request says the same there.
-                    Exported files can be shared with your team.
+                    Exported files can be shared with your team. Presets are quick settings; experiments run saved versions (Versions screen).
                 </p>
                 {message && (
                     <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="presets-message">
