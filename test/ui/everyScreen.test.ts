@@ -14,7 +14,7 @@ import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
-const screens = ["chat", "responses", "completions", "decisions", "scoring", "evaluation", "history", "presets", "datasets", "versions", "models", "engine", "workspace"];
+const screens = ["chat", "responses", "completions", "decisions", "scoring", "evaluation", "experiments", "history", "presets", "datasets", "versions", "models", "engine", "workspace"];
 /** What shows once a screen has read what it loads (the model library's headers take a moment). */
 const loaded: Record<string, string> = {models: "[data-testid=models-library]"};
 const sizes = [{width: 1024, height: 768}, {width: 1440, height: 900}];

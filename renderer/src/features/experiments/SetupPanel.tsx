@@ -107,9 +107,11 @@ function StartCard() {
         <section className="card exp-start" data-testid="exp-start">
             <div className="card-title-row"><h3>Before it starts</h3></div>
             {problems.length > 0 && (
-                <ul className="field-error exp-problems" role="alert" data-testid="exp-problems">
-                    {problems.map((problem) => <li key={problem}>{problem}</li>)}
-                </ul>
+                <div role="alert" data-testid="exp-problems">
+                    <ul className="field-error exp-problems">
+                        {problems.map((problem) => <li key={problem}>{problem}</li>)}
+                    </ul>
+                </div>
             )}
             {checked?.warnings.map((warning) => <div key={warning} className="field-warning" data-testid="exp-warning">{warning}</div>)}
             {estimate && (

@@ -36,7 +36,7 @@ export function EvaluationScreen() {
 
 /**
  * The job as an experiment with one variant (its table, question set and input mapping), set up on the Experiments
- * screen. Loaded when used: the Experiments feature builds on this one, not the other way round.
+ * screen. Imported when used: the Experiments feature builds on this one, so this one does not import it up front.
  */
 function OpenAsExperiment() {
     const [note, setNote] = useState<string | null>(null);
