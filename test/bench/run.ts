@@ -4,7 +4,9 @@ import {decisionsBench} from "./decisionsBench.ts";
 import {httpVsInProcess} from "./httpVsInProcess.ts";
 import {logprobsBench} from "./logprobsBench.ts";
 import {meteringOverhead} from "./meteringOverhead.ts";
+import {frontsBench} from "./frontsBench.ts";
 import {scoringBench} from "./scoringBench.ts";
+import {experimentBench} from "./experimentBench.ts";
 import {upstreamBench} from "./upstreamBench.ts";
 import {threadSweep} from "./threadSweep.ts";
 import {decisionAnchors} from "./decisionAnchors.ts";
@@ -14,7 +16,7 @@ import {gpuArgument} from "../../native/build/buildEngine.ts";
 import {ensureShapedGguf, modelShapes} from "../fixtures/gguf/writeShapedGguf.ts";
 
 // `npm run bench [-- --threads N --requests N --rounds N --only a,b --gpu cuda]`: prints ratios against baselines measured
-// in the same run. Sections: http, logprobs, metering, decisions, scoring, upstream, threads, llama (against llama.cpp's own
+// in the same run. Sections: http, logprobs, metering, fronts, decisions, scoring, experiment, upstream, threads, llama (against llama.cpp's own
 // server and llama-bench, built once by `npm run bench:llama-server`, about 15 minutes on 2 cores, then cached). With
 // `--gpu cuda` the llama section runs both sides with every layer on the GPU (`npm run bench:llama-server -- --gpu cuda`
 // and `npm run build:engine -- --gpu cuda` build them); the other sections stay on CPU.
@@ -50,8 +52,12 @@ const sections: Array<[string, string, () => Promise<void>]> = [
         () => logprobsBench(model.path, threads, Number(values.requests), Number(values.rounds))],
     ["metering", "Team server: workspace mode on vs off (metering overhead), same requests",
         () => meteringOverhead(model.path, threads, Number(values.requests) * 4, Number(values.rounds))],
+    ["fronts", "Team server on PostgreSQL: the gate's cost with no store, SQLite, PostgreSQL; three fronts vs one on one upstream",
+        () => frontsBench(model.path)],
     ["decisions", "Decision endpoints: one 64-question request vs 64 one-question requests", () => decisionsBench(model.path, threads)],
     ["scoring", "Spreadsheet scoring: 1,000 rows x 3 questions", async () => void await scoringBench(model.path, threads)],
+    ["experiment", "Experiment vs scoring: the same 100 rows x 3 questions as a one-variant experiment and as a scoring job",
+        async () => void await experimentBench(model.path, threads)],
     ["upstream", "Decisions through `serve --upstream` (llama-server) vs the local engine, same model and threads", () => upstreamBench(model, threads)],
     ["threads", "Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread", () => threadSweep()]
 ];

@@ -17,7 +17,8 @@ export type ScoringBenchOptions = {
 
 export type ScoringBenchResult = {rows: number, questions: number, seconds: number, rowsPerSecond: number, failed: number};
 
-const questionSet = {
+/** The bench's three questions (yes/no, choice, score), shared with the experiment bench. */
+export const benchQuestionSet = {
     format: "decisions" as const,
     questions: [
         {type: "predicate" as const, name: "positive", instructions: "Is the review positive?"},
@@ -26,6 +27,11 @@ const questionSet = {
     ]
 };
 const words = ["cheap", "sturdy", "late", "broken", "lovely", "small", "fast", "noisy"];
+
+/** `rows` short reviews, [id, text], each different. */
+export function benchRows(rows: number): Array<[number, string]> {
+    return Array.from({length: rows}, (_, index) => [index, `The ${words[index % 8]} ${words[(index * 3 + 1) % 8]} item arrived on day ${index % 31}.`]);
+}
 
 /**
  * Issue "Decision studio" benchmark: a scoring job of `rows` rows x 3 questions (yes/no, choice, score) through
@@ -40,11 +46,11 @@ export async function scoringBench(modelPath: string, threads: number, options: 
     const dir = await mkdtemp(path.join(tmpdir(), "svc-scoring-bench-"));
     const store = new SqliteResultStore(path.join(dir, "bench.sqlite"));
     try {
-        const table = Array.from({length: rows}, (_, index) => [index, `The ${words[index % 8]} ${words[(index * 3 + 1) % 8]} item arrived on day ${index % 31}.`]);
-        const spec: JobSpec = {questionSet, input: {kind: "template", template: "Review {{id}}: {{text}}"}, columns: ["id", "text"]};
+        const table = benchRows(rows);
+        const spec: JobSpec = {questionSet: benchQuestionSet, input: {kind: "template", template: "Review {{id}}: {{text}}"}, columns: ["id", "text"]};
         const client = new SvcClient({baseUrl: server.url});
         // One request first, so model warm-up is not in the timing.
-        await client.decisions({model: "svc-1-decision", input: "Review: warm-up", questions: questionSet.questions});
+        await client.decisions({model: "svc-1-decision", input: "Review: warm-up", questions: benchQuestionSet.questions});
         const batches = async function* (): AsyncGenerator<RowBatch> {
             for (let start = 0; start < rows; start += 500) yield {start, rows: table.slice(start, start + 500)};
         };
@@ -52,7 +58,7 @@ export async function scoringBench(modelPath: string, threads: number, options: 
         const final = await new JobRunner({jobId: "bench", spec, rows: batches, totalRows: rows, client, store, concurrency}).run();
         const seconds = (performance.now() - started) / 1000;
         if (final.status !== "completed") throw new Error(`scoring bench: job ${final.status}: ${final.fatalError}`);
-        const result = {rows, questions: questionSet.questions.length, seconds, rowsPerSecond: rows / seconds, failed: final.failed};
+        const result = {rows, questions: benchQuestionSet.questions.length, seconds, rowsPerSecond: rows / seconds, failed: final.failed};
         console.log(`scoring job: ${rows} rows x ${result.questions} questions in ${seconds.toFixed(1)} s = ${result.rowsPerSecond.toFixed(1)} rows/s ` +
             `(concurrency ${concurrency}, ${parallel} server sequence${parallel === 1 ? "" : "s"}, ${threads} threads, ${final.failed} row errors)`);
         return result;
