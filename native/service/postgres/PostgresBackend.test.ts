@@ -129,6 +129,14 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         const refusal = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
         assert.equal(refusal.reason.status, 429);
         assert.ok(refusal.reason.retryAfter >= 1);
+
+        // Tokens a minute: a settled request's tokens leave the shared bucket; once it is overdrawn, every front refuses.
+        const tokenLimit = await fronts[0].setRateLimit({workspaceId: ws.id, model: "svc-1-decision", requestsPerMinute: null, tokensPerMinute: 100});
+        await fronts[1].admitRate(tokenLimit);
+        const admission = (await fronts[1].admission(ws.lookup, "svc-1-decision"))!;
+        await fronts[1].settle(await fronts[1].reserve(admission.workspace, 1_000), {requestId: "big", workspaceId: ws.id, keyId: ws.keyId, model: "svc-1-decision",
+            endpoint: "/v1/decisions", tokens: {uncachedInputTokens: 150, cachedInputTokens: 0, outputTokens: 0}, costMicros: 1}, tokenLimit);
+        await assert.rejects(fronts[2].admitRate(tokenLimit), {status: 429, code: "rate_limit_exceeded", message: /100 tokens per minute/});
     });
 
     test("a killed front's holds expire: another front gives their credit back", async () => {

@@ -17,7 +17,7 @@ const nowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
  *   above zero (re-checked on the latest row once its lock is granted), and writes the hold's row;
  * - settle: one statement deletes the hold's row, inserts the ledger row (`request_id` unique: once or not at all)
  *   and moves balance and held together, so the balance is always credits less the ledger;
- * - rate limits: one upsert per bucket refills and takes, on the database's clock.
+ * - rate limits: one upsert refills the workspace's buckets for the model and takes a request, on the database's clock.
  *
  * Overdraft bound: admission needs balance − held > 0 across all fronts, and a request costs at most its hold, so a
  * balance never falls below minus one hold, whatever the number of fronts (billing.ts says the same of one
@@ -86,18 +86,28 @@ export class PgMetering implements ServiceMetering {
     }
 
     public async admitRate(limit: RateLimit) {
-        // The token bucket only has to be above zero (a completed request's tokens are taken when it settles).
-        if (limit.tokensPerMinute != null) {
-            const level = (await this.refill(limit, "tokens", limit.tokensPerMinute, 0, true))!;
-            if (level <= 0) throw rateRefusal(limit, "tokens", waitMs({level, capacity: limit.tokensPerMinute}, Number.EPSILON));
+        const {requestsPerMinute, tokensPerMinute} = limit;
+        if (requestsPerMinute == null && tokensPerMinute == null) return;
+        // Both buckets in one upsert: the requests bucket gives one request when it holds one; the token bucket is
+        // refilled and read (a completed request's tokens are taken when it settles, so it only has to be above zero).
+        const capacity = "(CASE b.kind WHEN 'requests' THEN $3::float8 ELSE $4::float8 END)";
+        const refilled = `LEAST(${capacity}, b.level + GREATEST(0, excluded.updated_at - b.updated_at) * ${capacity} / 60000)`;
+        const rows = await this.db.query<{kind: "requests" | "tokens", level: number}>(`INSERT INTO rate_buckets AS b (workspace_id, model, kind, level, updated_at)
+            SELECT $1, $2, v.kind, v.capacity - v.take, ${nowMs} FROM (VALUES ('requests', $3::float8, 1::float8), ('tokens', $4::float8, 0::float8)) AS v(kind, capacity, take)
+            WHERE v.capacity IS NOT NULL
+            ON CONFLICT (workspace_id, model, kind) DO UPDATE SET level = ${refilled} - (CASE b.kind WHEN 'requests' THEN 1 ELSE 0 END), updated_at = excluded.updated_at
+            WHERE b.kind = 'tokens' OR ${refilled} >= 1 RETURNING kind, level`, [limit.workspaceId, limit.model, requestsPerMinute, tokensPerMinute]);
+        const tokens = rows.find((row) => row.kind === "tokens");
+        const tookRequest = rows.some((row) => row.kind === "requests");
+        if (requestsPerMinute != null && !tookRequest) {
+            const [row] = await this.db.query<{level: number}>(`SELECT LEAST($3::float8, level + GREATEST(0, ${nowMs} - updated_at) * $3::float8 / 60000) AS level
+                FROM rate_buckets WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'`, [limit.workspaceId, limit.model, requestsPerMinute]);
+            throw rateRefusal(limit, "requests", waitMs({level: row?.level ?? 0, capacity: requestsPerMinute}, 1));
         }
-        if (limit.requestsPerMinute != null) {
-            const taken = await this.refill(limit, "requests", limit.requestsPerMinute, 1);
-            if (taken == null) {
-                const [row] = await this.db.query<{level: number}>(`SELECT LEAST($4::float8, level + GREATEST(0, ${nowMs} - updated_at) * $4::float8 / 60000) AS level
-                    FROM rate_buckets WHERE workspace_id = $1 AND model = $2 AND kind = $3`, [limit.workspaceId, limit.model, "requests", limit.requestsPerMinute]);
-                throw rateRefusal(limit, "requests", waitMs({level: row?.level ?? 0, capacity: limit.requestsPerMinute}, 1));
-            }
+        if (tokensPerMinute != null && tokens != null && tokens.level <= 0) {
+            // Refused for tokens: the request taken above goes back.
+            if (tookRequest) await this.db.query("UPDATE rate_buckets SET level = level + 1 WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'", [limit.workspaceId, limit.model]);
+            throw rateRefusal(limit, "tokens", waitMs({level: tokens.level, capacity: tokensPerMinute}, Number.EPSILON));
         }
     }
 
@@ -106,37 +116,26 @@ export class PgMetering implements ServiceMetering {
         const now = Date.now();
         this.live.delete(hold.id ?? "");
         hold.released = true;
+        // One statement: the hold's row goes, the ledger row comes (once per request id), balance and held move
+        // together, and the request's tokens leave the token bucket.
         const [row] = await this.db.query<{charged: number}>(`WITH h AS (DELETE FROM holds WHERE id = $1 RETURNING micros),
             u AS (INSERT INTO usage (request_id, trace_id, workspace_id, key_id, model, endpoint, day, created_at,
                 uncached_input_tokens, cached_input_tokens, output_tokens, cost_micros) VALUES ($2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-                ON CONFLICT (request_id) DO NOTHING RETURNING cost_micros)
+                ON CONFLICT (request_id) DO NOTHING RETURNING cost_micros),
+            t AS (UPDATE rate_buckets SET level = LEAST($14::float8, level + GREATEST(0, ${nowMs} - updated_at) * $14::float8 / 60000) - $15::float8, updated_at = ${nowMs}
+                WHERE workspace_id = $4 AND model = $6 AND kind = 'tokens' AND $14::float8 IS NOT NULL AND $15::float8 > 0 AND EXISTS (SELECT 1 FROM u))
             UPDATE workspaces SET balance_micros = balance_micros - COALESCE((SELECT cost_micros FROM u), 0),
                 held_micros = held_micros - COALESCE((SELECT micros FROM h), 0)
             WHERE id = $4 RETURNING (SELECT COUNT(*) FROM u) AS charged`,
         [hold.id ?? "", charge.requestId, charge.traceId ?? null, charge.workspaceId, charge.keyId, charge.model, charge.endpoint,
-            new Date(now).toISOString().slice(0, 10), now, tokens.uncachedInputTokens, tokens.cachedInputTokens, tokens.outputTokens, charge.costMicros]);
-        const spent = tokens.uncachedInputTokens + tokens.cachedInputTokens + tokens.outputTokens;
-        if (limit.tokensPerMinute != null && spent > 0)
-            await this.refill(limit, "tokens", limit.tokensPerMinute, spent, true).catch(() => {});
+            new Date(now).toISOString().slice(0, 10), now, tokens.uncachedInputTokens, tokens.cachedInputTokens, tokens.outputTokens, charge.costMicros,
+            limit.tokensPerMinute, tokens.uncachedInputTokens + tokens.cachedInputTokens + tokens.outputTokens]);
         return row?.charged === 1;
     }
 
     /** Stops renewing leases; the holds of requests still in flight then expire. */
     public stop() {
         clearInterval(this.timer);
-    }
-
-    /**
-     * The bucket refilled to now, less `take` when it holds at least that (or always, with `overdraw`): one upsert,
-     * atomic across fronts. Returns the level left, or undefined when it held less than `take`.
-     */
-    private async refill(limit: RateLimit, kind: "requests" | "tokens", capacity: number, take: number, overdraw = false): Promise<number | undefined> {
-        const refilled = `LEAST($4::float8, b.level + GREATEST(0, excluded.updated_at - b.updated_at) * $4::float8 / 60000)`;
-        const [row] = await this.db.query<{level: number}>(`INSERT INTO rate_buckets AS b (workspace_id, model, kind, level, updated_at)
-            VALUES ($1, $2, $3, $4::float8 - $5::float8, ${nowMs})
-            ON CONFLICT (workspace_id, model, kind) DO UPDATE SET level = ${refilled} - $5::float8, updated_at = excluded.updated_at
-            WHERE $6::boolean OR ${refilled} >= $5::float8 RETURNING level`, [limit.workspaceId, limit.model, kind, capacity, take, overdraw]);
-        return row?.level;
     }
 
     /** Renews this front's leases, and gives back the credit of holds whose lease ran out (a killed front's). */
