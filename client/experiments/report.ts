@@ -1,0 +1,135 @@
+import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, Sample, VariantSummary} from "./types.ts";
+import type {SheetRow} from "../scoring/types.ts";
+import {formatCost, formatCount, formatInterval, formatLatency, formatMetric, formatPValue, metricDefinition, metricTitle} from "./metricDefinitions.ts";
+import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
+
+// The experiment as one self-contained HTML file to send to a customer: what was compared (dataset, sample,
+// variants), the metrics matrix, the verdicts with their intervals, charts, and the rows the variants disagree
+// on. Inline CSS and SVG only: no scripts, no external files, every text escaped. Numbers are written by
+// metricDefinitions' formatters, as on the Experiments screen and in the CLI.
+
+export type ReportOptions = {
+    /** The dataset's rows and columns, to show the cells of the disagreeing rows; absent: row numbers only. */
+    dataset?: {name?: string, columns: readonly string[], rows: readonly SheetRow[]},
+    /** Disagreements shown; default 25. */
+    maxDisagreements?: number,
+    /** Columns of a row shown beside a disagreement; default 3. */
+    maxRowColumns?: number,
+    generatedAt?: Date
+};
+
+const style = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#111827;background:#fff;margin:0;padding:24px 32px;max-width:1200px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
+.meta{color:#4b5563;margin:2px 0}table{border-collapse:collapse;margin:6px 0 12px;width:100%}
+th,td{border:1px solid #e5e7eb;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f9fafb;font-weight:600}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}.better{color:#166534;font-weight:600}.muted{color:#6b7280}
+.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}.wrong{color:#b91c1c}.right{color:#166534}
+code{font-size:12px;background:#f3f4f6;padding:1px 4px;border-radius:3px;word-break:break-all}.chart text{font-size:11px;fill:#374151}
+figure{display:inline-block;margin:8px 16px 8px 0}figcaption{font-weight:600;margin-bottom:4px}
+@media (prefers-color-scheme:dark){body{background:#111827;color:#e5e7eb}th{background:#1f2937}th,td{border-color:#374151}.meta,.muted{color:#9ca3af}
+code{background:#1f2937}.chart text{fill:#d1d5db}.better,.right{color:#4ade80}.wrong{color:#f87171}}
+@media print{body{padding:0}h2{break-after:avoid}table,figure{break-inside:avoid}}`;
+
+/** "all rows", "first 200 rows", "200 random rows (seed 7)", "rows where lang equals en". */
+export function describeSample(sample: Sample): string {
+    switch (sample.kind) {
+        case "all": return "all rows";
+        case "first": return `first ${formatCount(sample.n)} rows`;
+        case "random": return `${formatCount(sample.n)} random rows (seed ${sample.seed})`;
+        case "filter": return `rows where ${sample.column} ${sample.op.replace("_", " ")} ${JSON.stringify(sample.value)}`;
+    }
+}
+
+export function describeConnection(connection: ConnectionRef): string {
+    return "baseUrl" in connection ? connection.baseUrl : connection.profile === "local" ? "local engine" : `profile ${connection.profile}`;
+}
+
+const cell = (text: string, className?: string, title?: string) =>
+    `<td${className ? ` class="${className}"` : ""}${title ? ` title="${escapeHtml(title)}"` : ""}>${escapeHtml(text)}</td>`;
+const header = (names: readonly string[]) => `<tr>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}</tr>`;
+const swatch = (variant: number) => `<span class="swatch" style="background:${colorOf(variant)}"></span>`;
+
+function variantsTable(spec: ExperimentSpec, summary: ExperimentSummary): string {
+    const rows = summary.variants.map((variant: VariantSummary) => {
+        const source = spec.variants[variant.variant];
+        const prompt = source.version.prompt;
+        const what = prompt.kind === "decision" ? `${prompt.questionSet.format} question set` : `${prompt.endpoint === "chat" ? "Chat" : "Responses"} prompt`;
+        const params = source.params && Object.keys(source.params).length > 0 ? JSON.stringify(source.params) : "–";
+        return `<tr><td>${swatch(variant.variant)}${escapeHtml(variant.name)}</td>${cell(`${source.version.itemName} v${source.version.version}`)}${cell(what)}` +
+            `${cell(describeConnection(source.connection))}${cell(source.model ?? "–")}<td><code>${escapeHtml(params)}</code></td>` +
+            `${cell(`${formatCount(variant.done)} / ${formatCount(variant.total)}`, "num")}${cell(formatCount(variant.errors), "num")}` +
+            `${cell(formatCount(variant.usage.totalTokens), "num", `${formatCount(variant.usage.promptTokens)} prompt + ${formatCount(variant.usage.completionTokens)} completion`)}` +
+            `${cell(formatCost(variant.cost), "num")}${cell(`${formatLatency(variant.latencyP50Ms)} / ${formatLatency(variant.latencyP95Ms)}`, "num")}</tr>`;
+    }).join("");
+    return `<table>${header(["Variant", "Version", "Prompt", "Connection", "Model", "Parameters", "Done", "Errors", "Tokens", "Cost", "Latency p50 / p95"])}${rows}</table>`;
+}
+
+function matrixTable(summary: ExperimentSummary): string {
+    const keys = new Map<string, {metric: VariantSummary["metrics"][number]["metric"], question?: string, calibrated: boolean}>();
+    for (const variant of summary.variants) for (const value of variant.metrics)
+        keys.set(`${value.question ?? ""}\u0000${value.metric}\u0000${value.calibrated}`, {metric: value.metric, ...(value.question === undefined ? {} : {question: value.question}), calibrated: value.calibrated});
+    if (keys.size === 0) return `<p class="muted">No metrics yet: no labelled, answered rows or checks.</p>`;
+    const rows = [...keys.values()].map((key) => {
+        const definition = metricDefinition(key.metric);
+        const values = summary.variants.map((variant) => variant.metrics.find((value) => value.metric === key.metric && value.question === key.question && value.calibrated === key.calibrated));
+        return `<tr>${cell(metricTitle(key.metric, key.question, key.calibrated), undefined, definition.definition)}` +
+            values.map((value) => cell(formatMetric(value?.value), "num", value === undefined ? undefined : `${formatCount(value.n)} rows`)).join("") + "</tr>";
+    }).join("");
+    return `<table>${header(["Metric", ...summary.variants.map((variant) => variant.name)])}${rows}</table>`;
+}
+
+function verdictsTable(summary: ExperimentSummary, differences: readonly Difference[]): string {
+    const rows = differences.map((difference) => {
+        const names = `${summary.variants[difference.b].name} vs ${summary.variants[difference.a].name}`;
+        const interval = difference.delta === null || difference.low === null || difference.high === null ? "–" : formatInterval(difference.delta, difference.low, difference.high);
+        const mcnemar = difference.mcnemar ? `${formatPValue(difference.mcnemar.pValue)} (${difference.mcnemar.onlyA} / ${difference.mcnemar.onlyB})` : "";
+        return `<tr>${cell(metricTitle(difference.metric, difference.question, difference.calibrated), undefined, metricDefinition(difference.metric).definition)}${cell(names)}` +
+            `${cell(`${formatMetric(difference.valueA)} → ${formatMetric(difference.valueB)}`, "num")}${cell(interval, "num")}` +
+            `${cell(difference.verdict, difference.better === null ? "muted" : "better")}${cell(mcnemar, "num", "McNemar's exact test on the rows only one variant got right (only first / only second)")}</tr>`;
+    }).join("");
+    return `<table>${header(["Metric", "Comparison", "First → second", "Difference (95% interval)", "Verdict", "McNemar"])}${rows}</table>`;
+}
+
+function disagreementsTable(summary: ExperimentSummary, options: ReportOptions): string {
+    const shown = summary.disagreements.slice(0, options.maxDisagreements ?? 25);
+    if (shown.length === 0) return `<p class="muted">No row where the variants disagree or one is wrong.</p>`;
+    const dataset = options.dataset;
+    const columns = dataset ? dataset.columns.slice(0, options.maxRowColumns ?? 3) : [];
+    const rows = shown.map((disagreement) => {
+        const source = dataset?.rows[disagreement.rowIndex];
+        const rowCells = columns.map((_column, index) => cell(source === undefined ? "" : String(source[index] ?? ""))).join("");
+        const variantCells = summary.variants.map((variant) => {
+            const entry = disagreement.cells.find((candidate) => candidate.variant === variant.variant);
+            if (entry === undefined) return cell("–", "muted");
+            const mark = entry.correct === null ? "" : entry.correct ? "✓ " : "✗ ";
+            return cell(mark + entry.summary, entry.correct === null ? undefined : entry.correct ? "right" : "wrong");
+        }).join("");
+        return `<tr>${cell(String(disagreement.rowIndex + 1), "num")}${rowCells}${cell(disagreement.question ?? "checks")}${variantCells}${cell(formatMetric(disagreement.size), "num")}</tr>`;
+    }).join("");
+    const more = summary.disagreements.length > shown.length ? `<p class="muted">${formatCount(shown.length)} of ${formatCount(summary.disagreements.length)} rows shown, largest differences first.</p>` : "";
+    return `<table>${header(["Row", ...columns, "Question", ...summary.variants.map((variant) => variant.name), "Spread"])}${rows}</table>${more}`;
+}
+
+/** The report as one HTML document. */
+export function renderExperimentReport(spec: ExperimentSpec, summary: ExperimentSummary, options: ReportOptions = {}): string {
+    const datasetName = options.dataset?.name ?? ("file" in spec.dataset ? spec.dataset.file : spec.dataset.name);
+    const generated = (options.generatedAt ?? new Date()).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+    const pairs = [...new Set(summary.differences.map((difference) => `${difference.a}:${difference.b}`))].map((pair) => pair.split(":").map(Number));
+    const charts = pairs.map(([a, b]) => differenceChart(summary.differences.filter((difference) => difference.a === a && difference.b === b), summary.variants[a].name, summary.variants[b].name)).join("");
+    const calibration = reliabilityCharts(summary);
+    const warnings = summary.warnings.length === 0 ? "" : `<h2>Warnings</h2><ul>${summary.warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join("")}</ul>`;
+    return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(spec.name)}</title><style>${style}</style></head><body>
+<h1>${escapeHtml(spec.name)}</h1>
+<p class="meta">Dataset ${escapeHtml(datasetName)} · ${escapeHtml(describeSample(spec.sample))} · ${formatCount(summary.rows)} rows · ${summary.variants.length} variants</p>
+<p class="meta">Intervals: paired bootstrap over rows, 95%, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
+<h2>Variants</h2>${variantsTable(spec, summary)}
+<h2>Metrics</h2>${matrixTable(summary)}
+<h2>Is the difference real?</h2>${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
+${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}
+<h2>Disagreements</h2>${disagreementsTable(summary, options)}
+${warnings}</body></html>
+`;
+}
