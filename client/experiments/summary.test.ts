@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {summarizeExperiment} from "./summary.ts";
-import {decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
 import type {CellResult, MetricValue} from "./types.ts";
 
 const close = (actual: number | null | undefined, expected: number, message?: string) =>
@@ -65,4 +65,42 @@ test("the same seed gives the same summary; a failed cell counts as an error and
     assert.equal(metric(summary.variants[1].metrics, "accuracy")?.n, 7);
     assert.equal(summary.differences.find((difference) => difference.metric === "accuracy")?.n, 7);
     assert.ok(summary.disagreements.some((row) => row.rowIndex === 7 && row.cells[1].summary === "error: boom"));
+});
+
+test("identical variants: every interval holds 0 and the verdict says no clear difference", () => {
+    const same = [...a.map((p, row) => predicateCell(row, 0, p)), ...a.map((p, row) => predicateCell(row, 1, p))];
+    const summary = summarizeExperiment(spec, dataset, same);
+    for (const difference of summary.differences) {
+        if (difference.delta === null) continue;
+        assert.equal(difference.delta, 0);
+        assert.ok(difference.low! <= 0 && difference.high! >= 0, difference.metric);
+        assert.equal(difference.better, null);
+        assert.equal(difference.verdict, "no clear difference on 8 rows");
+    }
+    assert.deepEqual(summary.disagreements.map((row) => row.rowIndex), [2, 5]);
+});
+
+test("chat variants: pass rate and check means, McNemar on passes, a clear verdict, cost from the local prices", () => {
+    const rows = Array.from({length: 60}, (_unused, index) => [`question ${index}`]);
+    const chat = experiment([chatVariant("short", "small"), chatVariant("long", "large")]);
+    const checksOf = (pass: boolean, grade: number) => [{name: "has_answer", pass, score: pass ? 1 : 0}, {name: "grounded", pass: grade >= 0.5, score: grade}];
+    const chatCells: CellResult[] = rows.flatMap((_row, rowIndex) => [0, 1].map((variant): CellResult => {
+        // "short" passes 20 of 60 rows, "long" 50 (every row "short" passes, too); the grader likes "long" more.
+        const pass = variant === 0 ? rowIndex < 20 : rowIndex < 50;
+        return {rowIndex, variant, ok: true, request: {}, reply: `reply ${rowIndex}`, checks: checksOf(pass, variant === 0 ? 0.4 : 0.9),
+            usage: {promptTokens: 1000, completionTokens: 500, totalTokens: 1500}, latencyMs: 200, attempts: 1, completedAt: 0};
+    }));
+    const summary = summarizeExperiment(chat, {columns: ["question"], rows}, chatCells, {localPrices: {inputPerMillion: 1, outputPerMillion: 4}});
+    const [short, long] = summary.variants;
+    close(metric(short.metrics, "pass_rate")?.value, 0, "short pass rate: grounded never passes");
+    close(metric(long.metrics, "pass_rate")?.value, 50 / 60, "long pass rate");
+    close(metric(short.metrics, "check:has_answer")?.value, 20 / 60, "short has_answer");
+    close(metric(long.metrics, "check:grounded")?.value, 0.9, "long grounded mean P(yes)");
+    // 60 rows × (1000 × 1 + 500 × 4) / 1e6 = 0.18
+    close(short.cost, 0.18, "cost");
+    const passRate = summary.differences.find((difference) => difference.metric === "pass_rate")!;
+    assert.deepEqual(passRate.mcnemar && {onlyA: passRate.mcnemar.onlyA, onlyB: passRate.mcnemar.onlyB}, {onlyA: 0, onlyB: 50});
+    assert.equal(passRate.better, 1);
+    assert.match(passRate.verdict, /^long is better by 0\.83 \(0\.7\d–0\.9\d\)$/);
+    assert.ok(summary.disagreements.length > 0 && summary.disagreements.every((row) => row.question === undefined));
 });

@@ -1,0 +1,49 @@
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {renderExperimentReport} from "./report.ts";
+import {summarizeExperiment} from "./summary.ts";
+import {decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
+import type {CellResult} from "./types.ts";
+
+const hostile = `<script>alert("x")</script>`;
+const rows = Array.from({length: 40}, (_unused, index) => [index === 3 ? hostile : `ticket ${index}`, index % 2 === 0 ? "yes" : "no"]);
+const dataset = {name: "tickets & more.csv", columns: ["text", "urgent"], labelColumns: ["urgent"], rows};
+const spec = {...experiment([decisionVariant("A", urgentSet, 1), {...decisionVariant(`B ${hostile}`, urgentSet, 2), model: "m\"x", params: {temperature: 0.2}}]), name: `Triage <v1> vs "v2"`};
+// A is right on half the rows, B on nearly all: a clear difference to chart.
+const cells: CellResult[] = rows.flatMap((_row, index) => [
+    predicateCell(index, 0, index % 4 < 2 ? (index % 2 === 0 ? 0.8 : 0.2) : (index % 2 === 0 ? 0.3 : 0.7)),
+    predicateCell(index, 1, index % 2 === 0 ? 0.9 : 0.1)
+]);
+const summary = summarizeExperiment(spec, dataset, cells);
+const html = renderExperimentReport(spec, summary, {dataset, generatedAt: new Date("2026-01-02T03:04:05Z")});
+
+test("the report is one self-contained HTML file: no scripts, no external resources", () => {
+    assert.match(html, /^<!doctype html>/);
+    assert.doesNotMatch(html, /<script/i);
+    assert.doesNotMatch(html, /\b(src|href)=/i);
+    assert.doesNotMatch(html, /url\(/i);
+    assert.doesNotMatch(html, /@import/i);
+    assert.match(html, /<style>/);
+    assert.match(html, /<svg class="chart"/);
+});
+
+test("every text from the experiment is escaped", () => {
+    assert.ok(html.includes("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"));
+    assert.ok(html.includes("<title>Triage &lt;v1&gt; vs &quot;v2&quot;</title>"));
+    assert.ok(html.includes("tickets &amp; more.csv"));
+    assert.ok(html.includes("m&quot;x"));
+});
+
+test("the report names the experiment, dataset, sample and variants, and shows matrix, verdicts, charts and disagreements", () => {
+    assert.match(html, /Dataset tickets &amp; more\.csv · all rows · 40 rows · 2 variants/);
+    assert.match(html, /Support triage v2/);
+    assert.match(html, /127\.0\.0\.1:8080/);
+    assert.match(html, /\{&quot;temperature&quot;:0\.2\}/);
+    const accuracy = summary.differences.find((difference) => difference.metric === "accuracy")!;
+    assert.equal(accuracy.better, 1);
+    assert.ok(html.includes(accuracy.verdict.replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")));
+    assert.match(html, /is better by 0\.50 \(/);
+    assert.match(html, /urgent: predicted against observed/);
+    assert.match(html, /<h2>Disagreements<\/h2><table>/);
+    assert.match(html, /generated 2026-01-02 03:04 UTC/);
+});
