@@ -48,7 +48,7 @@ function VariantRow({variant, index, onRemove}: VariantRowProps) {
                 data-testid="exp-variant-name" onChange={(event) => change({name: event.target.value})} />
             <select className="input input-sm exp-variant-item" value={variant.itemId ?? ""} aria-label={label("prompt or question set")} data-testid="exp-variant-item"
                 onChange={(event) => change({itemId: event.target.value === "" ? null : event.target.value, version: null})}>
-                <option value="">Choose a saved prompt or question set…</option>
+                <option value="">Prompt or question set…</option>
                 {items.map((item) => <option key={item.itemId} value={item.itemId}>{item.itemName} ({promptKindNames[item.kind]})</option>)}
             </select>
             <select className="input input-sm exp-variant-version" value={variant.version ?? ""} aria-label={label("version")} data-testid="exp-variant-version" disabled={variant.itemId === null}

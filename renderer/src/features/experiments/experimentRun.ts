@@ -128,7 +128,7 @@ async function run() {
             store: experiment.store,
             clientFor,
             beforeGroup: (group) => loadModel(group),
-            progressIntervalMs: 250,
+            progressIntervalMs: 500,
             onProgress: (progress) => set({progress}),
             onResult: (cell) => {
                 // Constant work per cell: the map, one counter, the summary worker's queue.
@@ -142,7 +142,7 @@ async function run() {
                 countsTimer ??= setTimeout(() => {
                     countsTimer = null;
                     set({countsVersion: useExperimentStore.getState().countsVersion + 1});
-                }, 250);
+                }, 500);
             }
         });
         set({progress: runner.progress()});
