@@ -148,6 +148,10 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
             assert.equal(list[0]?.rowCount, 7);
             assert.deepEqual(list[0]?.labelColumns, ["category", "expected"]);
             assert.deepEqual(list[0]?.inputColumns, ["question"]);
+            // The rows are documents of their own, sent beside the list: the reload waits for them too.
+            const rows = await readDocument(gateway.dataDir, `svc-studio-dataset-${list[0].id}-rows-0`) as unknown[] | undefined;
+            assert.equal(rows?.length, 7);
+            assert.deepEqual(rows?.[0], [1, "What is 2+2?", "math", "four"]);
         });
         await page.reload();
         await page.locator("main[data-screen=datasets]").waitFor();
@@ -227,6 +231,11 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await expectText(page.getByTestId("add-run-message"), /Added as row 1 of the new dataset "Chat runs"\./);
         await page.getByTestId("add-run-button").click();
         await expectText(page.getByTestId("add-run-message"), /Added as row 2 of "Chat runs"\./);
+        await page.setViewportSize({width: 1024, height: 768});
+        await page.getByTestId("add-run-row").scrollIntoViewIfNeeded();
+        await screenshot(page, "chat-add-run-1024");
+        assert.deepEqual([...await cutOffControls(page), ...await accessibilityViolations(page)], []);
+        await page.setViewportSize({width: 1440, height: 900});
         await page.getByTestId("add-run-message").getByRole("button", {name: "Open"}).click();
         await page.locator("main[data-screen=datasets]").waitFor();
         assert.equal(await page.getByTestId("dataset-name").inputValue(), "Chat runs");

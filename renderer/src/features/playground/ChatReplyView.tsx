@@ -56,7 +56,8 @@ export function ChoiceView({choice, showIndex, streaming, canKeep, usage, choice
             </div>
             <ReasoningSection reasoning={choice.reasoning} streaming={streaming} />
             {(choice.content || choice.toolCalls.length === 0) && (
-                <div className="reply-text scrolling" data-testid="reply-text" ref={scroll.ref} onScroll={scroll.onScroll}>
+                <div className="reply-text scrolling" data-testid="reply-text" ref={scroll.ref} onScroll={scroll.onScroll} tabIndex={0} role="region"
+                    aria-label={showIndex ? `Reply text of choice ${choice.index}` : "Reply text"}>
                     {choice.content}
                     {streaming && <span className="caret" aria-hidden="true" />}
                     {!choice.content && !streaming && <span className="muted">(empty content)</span>}

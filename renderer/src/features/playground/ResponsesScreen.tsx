@@ -93,7 +93,7 @@ export function ResponsesReplyView() {
             </div>
             {streaming && reply.outputText === "" && reply.reasoningText === "" && <WaitingForOutput run={run} />}
             <ReasoningSection reasoning={reply.reasoningText} streaming={streaming} />
-            <div className="reply-text scrolling" data-testid="responses-output" ref={scroll.ref} onScroll={scroll.onScroll}>
+            <div className="reply-text scrolling" data-testid="responses-output" ref={scroll.ref} onScroll={scroll.onScroll} tabIndex={0} role="region" aria-label="Output text">
                 {reply.outputText}
                 {streaming && <span className="caret" aria-hidden="true" />}
             </div>

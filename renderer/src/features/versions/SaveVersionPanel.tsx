@@ -73,16 +73,16 @@ export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
                 <span className="card-label">Save as new version</span>
                 <button type="button" className="link-btn" data-testid="version-list-link" onClick={() => useNavStore.getState().go("versions")}>Versions</button>
             </div>
-            <select className="input input-sm" value={itemId} aria-label="Prompt to add a version to" data-testid="version-item"
+            <select className="input" value={itemId} aria-label="Prompt to add a version to" data-testid="version-item"
                 onChange={(event) => setChosen(event.target.value)}>
                 <option value={newItem}>New {promptKindNames[kind].toLowerCase()}{kind === "decision" ? "" : " prompt"}…</option>
                 {items.map((candidate) => <option key={candidate.itemId} value={candidate.itemId}>{`${candidate.itemName} (v${candidate.latest + 1} next)`}</option>)}
             </select>
             {item === undefined && (
-                <input className="input input-sm" value={name} placeholder={suggestedName || "Prompt name"} aria-label="New prompt name" data-testid="version-name"
+                <input className="input" value={name} placeholder={suggestedName || "Prompt name"} aria-label="New prompt name" data-testid="version-name"
                     onChange={(event) => setName(event.target.value)} />
             )}
-            <input className="input input-sm" value={note} placeholder="Note: what changed and why" aria-label="Version note" data-testid="version-note"
+            <input className="input" value={note} placeholder="Note: what changed and why" aria-label="Version note" data-testid="version-note"
                 onChange={(event) => setNote(event.target.value)} />
             <button type="submit" className="btn btn-sm" data-testid="version-save-button"
                 disabled={item === undefined && name.trim() === "" && suggestedName.trim() === ""}>Save version</button>
