@@ -20,6 +20,7 @@ export const helpCommands: Record<string, string[]> = {
     "svc-studio models": [bin, "models", "--help"],
     "svc-studio gpu": [bin, "gpu", "--help"],
     "svc-studio admin": [bin, "admin", "--help"],
+    "svc-studio eval": [bin, "eval", "--help"],
     "npm run score": ["--import", "tsx", "client/scoring/cli/score.ts", "--help"],
     "npm run web": ["--import", "tsx", "electron/web.ts", "--help"]
 };

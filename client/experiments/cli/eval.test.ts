@@ -4,7 +4,7 @@
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {spawn} from "node:child_process";
-import {mkdtemp, rm, writeFile} from "node:fs/promises";
+import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
@@ -85,8 +85,13 @@ test("against the real server on the built-in model: a threshold met exits 0, on
     const server = await spawnServer(["--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data"), "--threads", "1", "--gpu", "off"]);
     try {
         const file = await writeExperiment("real", server.url, 6);
-        const passing = await evalCli([file, "--fail-under", "pass_rate=0", "--fail-under", "check:regex=1"]);
+        const report = path.join(dir, "report.html"), rowsCsv = path.join(dir, "rows.csv");
+        const passing = await evalCli([file, "--out", report, "--csv", rowsCsv, "--fail-under", "pass_rate=0", "--fail-under", "check:regex=1"]);
         assert.equal(passing.code, 0, passing.stderr);
+        assert.match(await readFile(report, "utf8"), /^<!DOCTYPE html>[\s\S]*real[\s\S]*<\/html>\s*$/i);
+        const csvLines = (await readFile(rowsCsv, "utf8")).trim().split(/\r?\n/);
+        assert.equal(csvLines.length, 7, "a header and the 6 rows");
+        assert.match(csvLines[0], /^\uFEFF?row,question,expected,A\./);
         assert.match(passing.stderr, /6 rows x 2 variants: 12 requests/);
         assert.match(passing.stderr, /12 cells \(12 this run, 0 with errors\)/);
         assert.match(passing.stderr, /check:regex=1: met/);
@@ -96,6 +101,7 @@ test("against the real server on the built-in model: a threshold met exits 0, on
         const failing = await evalHere([file, "--fail-under", "B:check:equals_expected=0.5"]);
         assert.equal(failing.code, 1, failing.stderr);
         assert.match(failing.stderr, /12 cells \(0 this run/, "the second run resumed: nothing was sent again");
+        assert.match(failing.stderr, /beside|already stored/);
         assert.match(failing.stderr, /B:check:equals_expected=0\.5: missed, at least 0\.5 wanted \(B equals_expected 0\.000\)/);
     } finally {
         await server.close();

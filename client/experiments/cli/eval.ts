@@ -4,6 +4,7 @@
 // exits 1 when a threshold is missed.
 import {createHash} from "node:crypto";
 import {formatDuration} from "../../../base/common/format.ts";
+import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
 import {SvcClient} from "../../sdk/SvcClient.ts";
 import {interruptions, progressDisplay} from "../../scoring/cli/jobConsole.ts";
 import {SqliteResultStore} from "../../scoring/node/SqliteResultStore.ts";
@@ -13,6 +14,8 @@ import {ExperimentFileError} from "../experimentFile.ts";
 import {ExperimentMismatchError, ExperimentRunner, experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../ExperimentRunner.ts";
 import {readExperimentFile} from "../node/experimentFiles.ts";
 import {summarizeExperiment} from "../summary.ts";
+import {renderExperimentReport} from "../report.ts";
+import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
 import {evaluateThresholds, parseThreshold, ThresholdError} from "../thresholds.ts";
 import type {CellResult, ConnectionRef} from "../types.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
@@ -91,6 +94,8 @@ async function evaluate(argv: string[]): Promise<number> {
         const cells = await readCells(store, jobId);
         const summary = summarizeExperiment(spec, dataset, cells, {rowIndexes: rows});
         console.log(formatSummary(spec, summary));
+        if (args.out !== undefined) await writeFileAtomic(args.out, renderExperimentReport(spec, summary, {dataset}));
+        if (args.csv !== undefined) await writeFileAtomic(args.csv, exportTableCsv(experimentExportTable(spec, dataset, cells, rows)));
         for (const written of [args.out, args.csv]) if (written !== undefined) log(`wrote ${written}`);
         log(`${final.totalRows} cells (${final.scoredThisRun} this run, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
         const results = evaluateThresholds(thresholds, summary);

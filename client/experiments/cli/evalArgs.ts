@@ -9,7 +9,7 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
   --csv <rows.csv>           write every row with each variant's reply, answers, checks, usage and latency
   --fail-under <m=value>     a threshold, repeatable: accuracy=0.8, B:pass_rate=0.9, check:grounded=0.7,
                              accuracy@sentiment=0.75; for brier, log_loss, ece and mae the value is a ceiling
-  --db <file>                results database (default: beside the report, or the experiment file, .results.sqlite);
+  --db <file>                results database (default: beside the experiment file, <name>.results.sqlite);
                              a run again with the same database resumes and sends no finished cell twice
   --retry-errors             send again the cells an earlier run stored with an error
   --concurrency <n>          requests in flight at once (default: the file's concurrency, else 4)
@@ -56,7 +56,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         out: values.out,
         csv: values.csv,
         failUnder: values["fail-under"] ?? [],
-        db: values.db ?? `${(values.out ?? file).replace(/\.(html?|json)$/i, "")}.results.sqlite`,
+        db: values.db ?? `${file.replace(/\.json$/i, "")}.results.sqlite`,
         retryErrors: values["retry-errors"],
         concurrency: values.concurrency === undefined ? undefined : integer("concurrency", values.concurrency, 1, 256),
         timeoutMs: integer("timeout", values.timeout, 1, 3600) * 1000
