@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import {summarizeExperiment} from "./summary.ts";
 import {decisionVariant, experiment, predicateCell} from "./testExperiment.ts";
 import type {CellResult, MetricKey} from "./types.ts";
-import {parseQuestionSet, questionInfos, readAnswers, type QuestionSet} from "../scoring/questions.ts";
+import {parseQuestionSet, questionInfos, readAnswers, type NormalizedAnswer, type QuestionSet} from "../scoring/questions.ts";
 import {readLabel, reportOf, type Report} from "../scoring/evaluation.ts";
 import {calibrateAnswer, type QuestionCalibration} from "../scoring/calibration.ts";
 import {seededRandom} from "../../base/common/seededRandom.ts";
@@ -76,11 +76,11 @@ test("every metric equals reportOf's on the same rows, raw and calibrated", () =
     let compared = 0;
     infos.forEach((info, question) => {
         for (const calibrated of [false, true]) {
-            const saved = set.calibration?.[info.name];
+            const saved: QuestionCalibration | undefined = set.calibration?.[info.name];
             if (calibrated && saved === undefined) continue;
-            const labelled = answers.flatMap((row, rowIndex) => {
+            const labelled = answers.flatMap((row, rowIndex): Array<{answer: NormalizedAnswer, label: number}> => {
                 const label = readLabel(info, rows[rowIndex][question]);
-                const answer = calibrated ? calibrateAnswer(info, saved!, row[question]) : row[question];
+                const answer: NormalizedAnswer = calibrated ? calibrateAnswer(info, saved!, row[question]) : row[question];
                 return typeof label === "number" ? [{answer, label}] : [];
             });
             const report = reportOf(info, labelled);
