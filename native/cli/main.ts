@@ -13,6 +13,7 @@ import {runAdmin} from "./admin.ts";
 import {adminKeyEnvVar} from "./engineKeyEnv.ts";
 import {watchParentPipe} from "./parentPipe.ts";
 import {ServiceStoreError} from "../service/store.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import {MoneyFormatError} from "../../protocol/admin/money.ts";
 
 const usage = `usage: svc-studio <command>
@@ -97,6 +98,8 @@ main(process.argv.slice(2)).catch((error) => {
     // Expected faults (a bad flag, a bad model file) are one clear line; anything else keeps its stack.
     if (error instanceof UsageError || error instanceof ModelFileError || error instanceof DownloadError || error instanceof ModelLibraryError
         || error instanceof NoModelError || error instanceof ServiceStoreError || error instanceof MoneyFormatError
+        // The service database out of reach (PostgreSQL down, a wrong host): its message says so.
+        || (error instanceof ApiError && error.code === "service_unavailable")
         || (error as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS_"))
         console.error(`svc-studio: ${(error as Error).message}`);
     else if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")

@@ -3,11 +3,16 @@
 // holds, and the 503 while the database is down.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
+import {execFile} from "node:child_process";
+import path from "node:path";
+import {fileURLToPath} from "node:url";
+import {promisify} from "node:util";
 import {postgresMissing, startPostgresCluster, type PostgresCluster} from "../../../test/support/postgresCluster.ts";
 import {holdMicros} from "../billing.ts";
 import {migrations} from "../store.ts";
 import {PostgresBackend} from "./PostgresBackend.ts";
 
+const bin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../cli/bin.mjs");
 const price = {model: "svc-1", inputMicrosPerMillion: 3_000_000, cachedInputMicrosPerMillion: 500_000, outputMicrosPerMillion: 7_000_000};
 
 describe("PostgreSQL service store", {skip: postgresMissing}, () => {
@@ -154,6 +159,15 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
             await new Promise((resolve) => setTimeout(resolve, 100));
         }
         assert.deepEqual([(await totals(ws.id)).holds, sweeper.kind], [0, "postgres"]);
+    });
+
+    test("the CLI on the same database: admin migrate reports the version; a key it revokes is refused at the next admission", async () => {
+        const ws = await workspace(fronts[0], "cli", 1_000_000);
+        const cli = (...args: string[]) => promisify(execFile)(process.execPath, [bin, "admin", ...args, "--database", cluster.url, "--json"]);
+        assert.deepEqual(JSON.parse((await cli("migrate")).stdout), {location: cluster.url, from: migrations.length, to: migrations.length});
+        assert.equal((await fronts[1].admission(ws.lookup, "svc-1"))?.key.revokedAt, null);
+        assert.equal(JSON.parse((await cli("keys", "revoke", ws.keyId)).stdout).state, "revoked");
+        assert.notEqual((await fronts[2].admission(ws.lookup, "svc-1"))?.key.revokedAt, null);
     });
 
     test("the database down: calls fail at once with the spec's 503, and the same backend serves again once it is back", async () => {
