@@ -17,6 +17,7 @@ test("numbers are written one way", () => {
     assert.equal(formatMetric(null), "–");
     assert.equal(formatInterval(0.0612, 0.021, 0.1), "0.06 (0.02–0.10)");
     assert.equal(formatInterval(0.004, 0.001, 0.008), "0.004 (0.001–0.008)");
+    assert.equal(formatInterval(-0.13, -0.161, -0.1), "-0.13 (-0.16 to -0.10)");
     assert.equal(formatCount(12345), "12,345");
     assert.equal(formatCost(0.01234), "0.0123");
     assert.equal(formatCost(null), "–");

@@ -51,12 +51,13 @@ export function formatMetric(value: number | null | undefined): string {
 }
 
 /**
- * A difference and its interval, "0.06 (0.02–0.10)": 2 decimals, 3 when the interval is too narrow for 2 to
- * tell its ends apart. Signs are kept; verdicts pass the gain in the better variant's favour.
+ * A difference and its interval, "0.06 (0.02–0.10)", or "-0.13 (-0.16 to -0.10)" when an end is negative (a dash
+ * would read as a minus): 2 decimals, 3 when the interval is too narrow for 2 to tell its ends apart. Signs are
+ * kept; verdicts pass the gain in the better variant's favour, which is positive.
  */
 export function formatInterval(delta: number, low: number, high: number): string {
     const decimals = Math.abs(high - low) < 0.02 ? 3 : 2;
-    return `${delta.toFixed(decimals)} (${low.toFixed(decimals)}–${high.toFixed(decimals)})`;
+    return `${delta.toFixed(decimals)} (${low.toFixed(decimals)}${low < 0 || high < 0 ? " to " : "–"}${high.toFixed(decimals)})`;
 }
 
 /** Whole numbers with thousands separators: "12,345". */

@@ -51,7 +51,8 @@ export function differenceChart(differences: readonly Difference[], nameA: strin
         `<text x="${labelWidth + plotWidth}" y="${height - 6}" text-anchor="end">${escapeHtml(`${nameB} better →`)}</text>` +
         `<text x="${x(-extent)}" y="${top - 10}">${formatMetric(-extent)}</text><text x="${x(0)}" y="${top - 10}" text-anchor="middle">0</text>` +
         `<text x="${x(extent)}" y="${top - 10}" text-anchor="end">${formatMetric(extent)}</text>`;
-    return `<svg class="chart" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" aria-label="${escapeHtml(`${nameB} against ${nameA}: differences with 95% intervals`)}">${axis}${rows}</svg>`;
+    const title = `${nameB} against ${nameA}: each metric's difference with its 95% interval, oriented so that right means ${nameB} is better`;
+    return `<figure><figcaption>${escapeHtml(title)}</figcaption><svg class="chart" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" aria-label="${escapeHtml(title)}">${axis}${rows}</svg></figure>`;
 }
 
 /**

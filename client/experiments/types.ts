@@ -198,7 +198,7 @@ export type Difference = {
     /** A's and B's metric on the rows both answered (what `delta` subtracts). */
     valueA: number | null,
     valueB: number | null,
-    /** "B is better by 0.06 (0.02 to 0.10)" or "no clear difference on 50 rows". */
+    /** "B is better by 0.06 (0.02–0.10)" or "no clear difference on 50 rows" (summary.ts verdictText). */
     verdict: string
 };
 
