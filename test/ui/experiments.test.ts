@@ -125,14 +125,21 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await screenshot(page, "experiments/results-1024-light");
     });
 
-    test("the HTML report downloads as one file that opens in the browser", async () => {
+    test("the HTML report downloads as one file that opens in the browser; the rows export as CSV", async () => {
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-report").click()]);
         const html = await readFile(await download.path(), "utf8");
-        assert.doesNotMatch(html, /<script|https?:\/\/(?!www\.w3\.org)/i, "self-contained: no script, no link out");
+        assert.doesNotMatch(html, /<script|<link|src="https?:/i, "self-contained: no script, no file or link out");
         const report = await page.context().newPage();
         await report.setContent(html);
-        assert.match(await report.locator("body").textContent() ?? "", /Tone|tone/);
+        const text = await report.locator("body").textContent() ?? "";
+        assert.match(text, /tone: A vs B/);
+        assert.match(text, /(is better by -?\d\.\d+ \(-?\d\.\d+–-?\d\.\d+\))|(no clear difference on 50 rows)/);
+        assert.ok(await report.locator("svg").count() > 0, "its charts are inline SVG");
         await report.close();
+        const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-csv").click()]);
+        const lines = (await readFile(await csv.path(), "utf8")).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+        assert.equal(lines.length, 51, "a header and the 50 rows");
+        assert.match(lines[0], /^row,text,polite_label,A\./);
     });
 
     test("a reload mid-run loses no cell; Resume sends only the cells without a result, none twice", async () => {

@@ -1,8 +1,10 @@
-// What the Experiments screen exports: the HTML report and the per-row table (client/experiments builds both, as the
-// CLI does), the table as CSV, or as XLSX written in a worker; and the experiment file with its dataset inline.
+// What the Experiments screen exports, built by client/experiments as the CLI builds them: the HTML report (one
+// self-contained file), the per-row table as CSV, or as XLSX written in a worker (the scoring screen's), and the
+// experiment file with its dataset inline.
 import {serializeExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
-import type {CellResult, ExperimentSpec, ExperimentSummary} from "../../../../client/experiments/types.ts";
-import {formatCsv, type CellValue} from "../../../../client/scoring/index.ts";
+import {experimentExportTable, exportTableCsv, type ExportTable} from "../../../../client/experiments/exportCells.ts";
+import {renderExperimentReport} from "../../../../client/experiments/report.ts";
+import type {CellResult, ExperimentSummary} from "../../../../client/experiments/types.ts";
 import {buildXlsxInWorker} from "../scoring/ResultsCard.tsx";
 import {cellKey, type OpenExperiment} from "./experimentStore.ts";
 
@@ -23,13 +25,12 @@ export function cellsOf(open: OpenExperiment): CellResult[] {
     return cells;
 }
 
-function table(open: OpenExperiment): {columns: string[], rows: CellValue[][]} {
-    return rowTable(open.spec, open.dataset, open.rowIndexes, cellsOf(open));
+function table(open: OpenExperiment): ExportTable {
+    return experimentExportTable({...open.spec, dataset: open.dataset}, open.dataset, cellsOf(open), open.rowIndexes);
 }
 
 export function exportCsv(open: OpenExperiment): string {
-    const {columns, rows} = table(open);
-    return formatCsv([columns, ...rows], {bom: true});
+    return exportTableCsv(table(open));
 }
 
 export function exportXlsx(open: OpenExperiment): Promise<Uint8Array> {
@@ -38,22 +39,5 @@ export function exportXlsx(open: OpenExperiment): Promise<Uint8Array> {
 }
 
 export function reportHtml(open: OpenExperiment, summary: ExperimentSummary): string {
-    return experimentReport({...open.spec, dataset: open.dataset}, summary);
-}
-
-/** Placeholder until the shared per-row table lands: the dataset's columns, then per variant its reply and whether it passed. */
-function rowTable(spec: ExperimentSpec, dataset: OpenExperiment["dataset"], rowIndexes: readonly number[], cells: readonly CellResult[]): {columns: string[], rows: CellValue[][]} {
-    const variants = spec.variants.length;
-    const byKey = new Map(cells.map((cell) => [cellKey(cell.rowIndex, cell.variant, variants), cell]));
-    const columns = [...dataset.columns, ...spec.variants.flatMap((variant) => [`${variant.name} reply`, `${variant.name} ok`])];
-    const rows = rowIndexes.map((rowIndex) => [...dataset.rows[rowIndex], ...spec.variants.flatMap((_variant, index): CellValue[] => {
-        const cell = byKey.get(cellKey(rowIndex, index, variants));
-        return [cell?.reply ?? null, cell?.ok ?? null];
-    })]);
-    return {columns, rows};
-}
-
-function experimentReport(spec: ExperimentSpec, summary: ExperimentSummary): string {
-    const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
-    return `<!doctype html><meta charset="utf-8"><title>${escape(spec.name)}</title><h1>${escape(spec.name)}</h1><pre>${escape(JSON.stringify(summary, null, 2))}</pre>`;
+    return renderExperimentReport({...open.spec, dataset: open.dataset}, summary, {dataset: open.dataset});
 }
