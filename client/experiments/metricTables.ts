@@ -3,7 +3,8 @@ import type {ReliabilityBin} from "../scoring/evaluation.ts";
 import type {QuestionInfo} from "../scoring/questions.ts";
 
 // One variant's rows prepared for its metrics, so that a bootstrap resample (how many times each row was drawn)
-// is evaluated in one pass over the rows through client/scoring's own definitions, never a second formula.
+// is evaluated in one pass over the rows through client/scoring's own definitions, never a second formula:
+// decisionTables.ts for questions, chatTables.ts for checks.
 
 export type MetricTable = {
     /** Matches the same table of another variant: question and calibration (decision), or "checks" (chat). */
@@ -38,15 +39,15 @@ export function usedPositions(used: Uint8Array): Int32Array {
 }
 
 /**
- * Rows that every metric sees alike (same answer and label, same check scores) share a group: a resample becomes
- * weights per group, and the metrics are evaluated on the distinct groups, weighted. Answers come rounded to
- * hundredths, so a yes/no question has at most 202 groups however many rows there are.
+ * Rows that every metric sees alike (the same check outcomes and scores) share a group: a resample becomes a
+ * weight per group, and the metrics are the groups' weighted means, at the cost of the groups, not the rows.
  */
 export class GroupedRows<T> {
     public readonly members: T[] = [];
     public readonly groupOf: Int32Array;
     private readonly ids = new Map<string, number>();
-    private readonly weights: Float64Array[] = [];
+    // Reused by every evaluation (thousands per summary), each of which reads it before the next one starts.
+    private weights: Float64Array | null = null;
 
     public constructor(positions: number) {
         this.groupOf = new Int32Array(positions).fill(-1);
@@ -64,9 +65,8 @@ export class GroupedRows<T> {
 
     /** Weight per group of the rows at `positions`, each counted `counts[position]` times (once when null). */
     public weigh(positions: Int32Array, counts: Int32Array | null): Float64Array {
-        // One buffer, reused: evaluation runs thousands of times per summary and reads it before the next call.
-        if (this.weights.length === 0) this.weights.push(new Float64Array(this.members.length));
-        const weights = this.weights[0].fill(0);
+        if (this.weights === null || this.weights.length !== this.members.length) this.weights = new Float64Array(this.members.length);
+        const weights = this.weights.fill(0);
         for (let index = 0; index < positions.length; index++) {
             const position = positions[index];
             const count = counts === null ? 1 : counts[position];
