@@ -157,3 +157,20 @@ test("stopped mid-run and resumed on the same store: no stored cell is sent agai
         await server.close();
     }
 });
+
+test("a high concurrency keeps few abort listeners on any one signal: no MaxListenersExceededWarning", async () => {
+    const server = await startTestServer([apiReply(2)]);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+        const store = new MemoryResultStore<StoredCell, ExperimentRunSpec>();
+        const final = await runner(server.url, store, spec([chatVariant("A", {baseUrl: server.url}), chatVariant("B", {baseUrl: server.url})], {checks: []}), {concurrency: 16}).run();
+        assert.equal(final.status, "completed");
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.deepEqual(warnings.filter((name) => name === "MaxListenersExceededWarning"), []);
+    } finally {
+        process.off("warning", onWarning);
+        await server.close();
+    }
+});

@@ -92,6 +92,11 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     private group: string | null | undefined = undefined;
     private switching: Promise<void> | null = null;
     private readonly inFlight = new Set<Promise<void>>();
+    /**
+     * One abort signal per worker, aborted with the run's: each request listens on its worker's signal, so the number
+     * of listeners on any one signal stays small however high the concurrency (Node warns past 10).
+     */
+    private readonly workerAborts: AbortController[] = [];
 
     public constructor(options: TaskRunnerOptions<U, R, S>) {
         this.options = options;
@@ -104,6 +109,11 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
 
     public get signal(): AbortSignal {
         return this.abort.signal;
+    }
+
+    private stopAll(reason: DOMException) {
+        this.abort.abort(reason);
+        for (const worker of this.workerAborts) worker.abort(reason);
     }
 
     public progress(): JobProgress {
@@ -144,7 +154,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
 
     public cancel(reason = "The job was cancelled.") {
         if (this.state === "completed" || this.state === "failed" || this.state === "cancelled") return;
-        this.abort.abort(new DOMException(reason, "AbortError"));
+        this.stopAll(new DOMException(reason, "AbortError"));
         this.setState("cancelled");
         this.gate.open();
     }
@@ -153,7 +163,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     public fail(message: string) {
         if (this.fatal !== null || this.state === "cancelled") return;
         this.fatal = message;
-        this.abort.abort(new DOMException("The job failed.", "AbortError"));
+        this.stopAll(new DOMException("The job failed.", "AbortError"));
         this.setState("failed");
         this.gate.open();
     }
@@ -206,6 +216,8 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     }
 
     private async work(pending: AsyncGenerator<U, void, undefined>) {
+        const worker = new AbortController();
+        this.workerAborts.push(worker);
         for (;;) {
             await this.gate.passed();
             if (this.stopped()) return;
@@ -223,7 +235,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
             // A pause that came while the unit was being read holds it here: pause means nothing new is sent.
             await this.gate.passed();
             if (this.stopped()) return;
-            const running = this.send(next.value);
+            const running = this.send(next.value, worker.signal);
             this.inFlight.add(running);
             await running;
             this.inFlight.delete(running);
@@ -258,14 +270,14 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
         }
     }
 
-    private async send(unit: U) {
+    private async send(unit: U, signal: AbortSignal) {
         const started = performance.now();
         this.counts.inFlight++;
         // Refused for the server's rate limit at least once: its completion measures the pace the limit allows.
         let refused = false;
         try {
             const context: CallContext = {
-                signal: this.abort.signal,
+                signal,
                 timeoutMs: this.options.timeoutMs ?? 120_000,
                 retry: {
                     ...this.options.retry,
