@@ -15,6 +15,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {accessibilityViolations, cutOffControls} from "./utils/layoutChecks.ts";
 import {readDocument} from "./utils/readAppData.ts";
 import {screenshot} from "./utils/screenshot.ts";
@@ -128,17 +129,9 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
     });
 
     test("with a dataset open, at 1024x768 and 1440x900 in both themes: nothing cut off, no serious accessibility violation", async () => {
-        const problems: string[] = [];
-        for (const size of [{width: 1024, height: 768}, {width: 1440, height: 900}]) {
-            await page.setViewportSize(size);
-            for (let round = 0; round < 2; round++) {
-                const theme = await page.evaluate(() => document.documentElement.dataset.theme);
-                await page.getByTestId("dataset-detail").scrollIntoViewIfNeeded();
-                await screenshot(page, `datasets-${size.width}-${theme}`);
-                for (const problem of [...await cutOffControls(page), ...await accessibilityViolations(page)]) problems.push(`${size.width} ${theme}: ${problem}`);
-                await page.getByTestId("theme-toggle").click();
-            }
-        }
+        const problems = await layoutProblemsAtSizes(page, "datasets", async () => {
+            await page.getByTestId("dataset-detail").scrollIntoViewIfNeeded();
+        });
         assert.deepEqual(problems, []);
     });
 
@@ -175,7 +168,7 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
 
         await page.getByRole("button", {name: "Delete dataset quiz"}).click();
         await expectCount(page.getByTestId("dataset-item"), 0);
-        await page.getByTestId("datasets-undo").click();
+        await page.getByTestId("datasets-message-undo").click();
         await expectCount(page.getByTestId("dataset-item"), 1);
         await page.getByRole("button", {name: "Delete dataset quiz"}).click();
         await expectCount(page.getByTestId("dataset-item"), 0);

@@ -12,7 +12,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
-import {accessibilityViolations, cutOffControls} from "./utils/layoutChecks.ts";
+import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {readDocument} from "./utils/readAppData.ts";
 import {openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
@@ -76,17 +76,9 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
     });
 
     test("the list and the diff at 1024x768 and 1440x900 in both themes: nothing cut off, no serious accessibility violation", async () => {
-        const problems: string[] = [];
-        for (const size of [{width: 1024, height: 768}, {width: 1440, height: 900}]) {
-            await page.setViewportSize(size);
-            for (let round = 0; round < 2; round++) {
-                const theme = await page.evaluate(() => document.documentElement.dataset.theme);
-                await page.getByTestId("version-diff").scrollIntoViewIfNeeded();
-                await screenshot(page, `versions-${size.width}-${theme}`);
-                for (const problem of [...await cutOffControls(page), ...await accessibilityViolations(page)]) problems.push(`${size.width} ${theme}: ${problem}`);
-                await page.getByTestId("theme-toggle").click();
-            }
-        }
+        const problems = await layoutProblemsAtSizes(page, "versions", async () => {
+            await page.getByTestId("version-diff").scrollIntoViewIfNeeded();
+        });
         assert.deepEqual(problems, []);
     });
 
@@ -95,7 +87,7 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await page.locator("main[data-screen=chat]").waitFor();
         assert.equal(await page.getByTestId("system-prompt").inputValue(), firstSystem);
         await expectText(chatForm().getByTestId("version-message"), /Opened version 1 of "Support bot" in the Chat playground\./);
-        await chatForm().getByTestId("version-undo").click();
+        await chatForm().getByTestId("version-message-undo").click();
         assert.equal(await page.getByTestId("system-prompt").inputValue(), secondSystem);
     });
 

@@ -2,14 +2,13 @@
 // dataset file this screen exported, or empty with named columns to fill by hand.
 import {useRef, useState} from "react";
 import {CsvSpreadsheet, type SpreadsheetSource} from "../../../../client/scoring/index.ts";
+import type {ActionMessageValue} from "../../ui/ActionMessage.tsx";
 import {loadTable, WorkerXlsxSource} from "../scoring/importSpreadsheet.ts";
 import type {LoadedTable} from "../scoring/scoringStore.ts";
 import {maxDatasetRows, parseDatasetFile, rowLimitProblem, uniqueColumnNames} from "./datasetModel.ts";
 import {createDataset} from "./datasetStore.ts";
 
-export type ImportMessage = {ok: boolean, text: string, action?: {label: string, run: () => void}};
-
-type Props = {onCreated: (id: string) => void, onMessage: (message: ImportMessage | null) => void};
+type Props = {onCreated: (id: string) => void, onMessage: (message: ActionMessageValue | null) => void};
 
 type PendingSheets = {fileName: string, source: SpreadsheetSource, sheets: string[], sheet: string};
 

@@ -3,9 +3,10 @@
 import {useEffect, useState} from "react";
 import type {Dataset} from "../../../../client/experiments/types.ts";
 import {downloadFile} from "../../ui/browser.ts";
+import {ActionMessage, type ActionMessageValue} from "../../ui/ActionMessage.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {ColumnRoles, SamplePanel} from "./DatasetColumns.tsx";
-import {DatasetImport, type ImportMessage} from "./DatasetImport.tsx";
+import {DatasetImport} from "./DatasetImport.tsx";
 import {datasetCsv, datasetJson, duplicateWarning} from "./datasetModel.ts";
 import {deleteDataset, saveDataset, updateDataset, useDataset, useDatasetsStore} from "./datasetStore.ts";
 import {RowForm} from "./RowForm.tsx";
@@ -13,7 +14,7 @@ import {RowsGrid} from "./RowsGrid.tsx";
 import {useDatasetSelection} from "./selection.ts";
 import "./datasets.css";
 
-type Message = ImportMessage & {undo?: () => void};
+type Message = ActionMessageValue;
 
 /** `My data!` -> `my-data`: a file name that survives every file system. */
 const slug = (name: string) => name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60) || "dataset";
@@ -34,7 +35,7 @@ export function DatasetsScreen() {
                     you tick them) and the columns the model sees. Add a chat run as a row from the Chat playground's reply.
                 </p>
                 <DatasetImport onCreated={select} onMessage={setMessage} />
-                {message && <MessageLine message={message} onDone={setMessage} />}
+                {message && <ActionMessage message={message} onDone={setMessage} testId="datasets-message" />}
                 {datasets.length === 0 ? <div className="empty-state">No datasets yet.</div> : (
                     <table className="table" data-testid="datasets-table">
                         <thead><tr><th>Name</th><th>Rows</th><th>Columns</th><th>Labels</th><th><span className="sr-only">Actions</span></th></tr></thead>
@@ -58,22 +59,6 @@ export function DatasetsScreen() {
                 )}
             </section>
             {dataset && <OpenDataset key={dataset.id} dataset={dataset} onMessage={setMessage} />}
-        </div>
-    );
-}
-
-function MessageLine({message, onDone}: {message: Message, onDone: (message: Message | null) => void}) {
-    return (
-        <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="datasets-message">
-            {message.text}
-            {message.action && <> <button type="button" className="link-btn" data-testid="datasets-message-action" onClick={() => {
-                onDone(null);
-                message.action!.run();
-            }}>{message.action.label}</button></>}
-            {message.undo && <> <button type="button" className="link-btn" data-testid="datasets-undo" onClick={() => {
-                message.undo!();
-                onDone({ok: true, text: "Undone."});
-            }}>Undo</button></>}
         </div>
     );
 }

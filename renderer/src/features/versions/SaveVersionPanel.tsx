@@ -4,11 +4,12 @@
 import {useState} from "react";
 import {create} from "zustand";
 import type {PromptVersionBody} from "../../../../client/experiments/types.ts";
+import {ActionMessage, type ActionMessageValue} from "../../ui/ActionMessage.tsx";
 import {useNavStore} from "../../ui/appState.ts";
 import {itemsOfKind, promptKindNames, saveVersion, useVersionsStore, type PromptKind} from "./versionStore.ts";
 
 /** What opening a version did, for the screen's save panel: Undo where it replaced a draft. */
-export type Opened = {ok: boolean, text: string, undo?: () => void};
+export type Opened = ActionMessageValue;
 
 type PanelState = {
     /** The item each screen saves to by default: the one last saved to or opened there. */
@@ -89,15 +90,8 @@ export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
             <div className="param-help">
                 Experiments run saved versions{kind === "decision" ? "" : ": write {{column}} to take a dataset row's cell"}. Presets stay quick settings.
             </div>
-            {notice && (
-                <div className={notice.ok ? "field-ok" : "field-error"} role="status" data-testid="version-message">
-                    {notice.text}
-                    {notice.undo && <> <button type="button" className="link-btn" data-testid="version-undo" onClick={() => {
-                        notice.undo!();
-                        setPanel(kind, {notice: {ok: true, text: "Undone: the draft from before is back."}});
-                    }}>Undo</button></>}
-                </div>
-            )}
+            {notice && <ActionMessage message={notice} onDone={(next) => setPanel(kind, {notice: next ?? undefined})} undone="Undone: the draft from before is back."
+                testId="version-message" />}
         </form>
     );
 }

@@ -3,13 +3,14 @@
 import {useState} from "react";
 import type {PromptVersion} from "../../../../client/experiments/types.ts";
 import {bodyVariables} from "../../../../client/experiments/variables.ts";
+import {ActionMessage, type ActionMessageValue} from "../../ui/ActionMessage.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {DiffView} from "./DiffView.tsx";
 import {requestOpen} from "./openRequest.ts";
 import {deleteItem, kindOf, promptKindNames, restoreItem, useItemVersions, useVersionsStore, type PromptItem} from "./versionStore.ts";
 import "./versions.css";
 
-type Message = {ok: boolean, text: string, undo?: () => void};
+type Message = ActionMessageValue;
 
 export function VersionsScreen() {
     const items = useVersionsStore((state) => state.items);
@@ -25,15 +26,7 @@ export function VersionsScreen() {
                     the request sends (messages or input, tools, format, parameters) and is never changed: experiments run versions, and
                     {" {{column}}"} in a prompt takes each dataset row's cell. Presets stay the quick settings of a playground.
                 </p>
-                {message && (
-                    <div className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="versions-message">
-                        {message.text}
-                        {message.undo && <> <button type="button" className="link-btn" data-testid="versions-undo" onClick={() => {
-                            message.undo!();
-                            setMessage({ok: true, text: "Restored."});
-                        }}>Undo</button></>}
-                    </div>
-                )}
+                {message && <ActionMessage message={message} onDone={setMessage} undone="Restored." testId="versions-message" />}
                 {items.length === 0 ? <div className="empty-state">No saved versions yet.</div> : (
                     <table className="table" data-testid="prompt-items">
                         <thead><tr><th>Name</th><th>Kind</th><th>Versions</th><th>Last saved</th><th><span className="sr-only">Actions</span></th></tr></thead>
