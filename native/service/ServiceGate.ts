@@ -129,14 +129,11 @@ export class ServiceGate implements RequestGate {
             throw unauthorized(`the API key was created or rotated less than ${Math.ceil(this.keyActivationMs / 1000)} s ago and is not active yet; retry shortly`);
 
         const {workspace, price, limit} = admission;
-        const hold = await backend.reserve(workspace, holdMicros(model, this.holdTokens, price));
-        try {
-            await backend.admitRate(limit);
-            // The client left while the store answered: its response's close has passed, so nothing else would release.
-            if (context.signal.aborted) throw new Error("the client closed the connection during admission");
-        } catch (error) {
+        const hold = await backend.reserve(workspace, holdMicros(model, this.holdTokens, price), limit);
+        // The client left while the store answered: its response's close has passed, so nothing else would release.
+        if (context.signal.aborted) {
             backend.release(hold);
-            throw error;
+            throw new Error("the client closed the connection during admission");
         }
         // A response that ends without settling (an error, a dropped client) lets its hold go uncharged.
         context.res.once("close", () => backend.release(hold));

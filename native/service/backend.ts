@@ -43,12 +43,13 @@ export interface ServiceMetering {
     hasWorkspaces(): Promise<boolean>,
     /** The key with this lookup, its workspace, and the price and limit of `model` for it; undefined for no such key. */
     admission(lookup: string, model: string): Promise<Admission | undefined>,
-    /** Holds `micros` of the workspace's credit, or throws the 402 (billing.ts, quotaRefusal). */
-    reserve(workspace: WorkspaceFunds, micros: number): Promise<Hold>,
+    /**
+     * Holds `micros` of the workspace's credit, or throws the 402 (billing.ts, quotaRefusal); then, with `limit`,
+     * takes one request from its buckets, or lets the hold go and throws the 429 (rateLimits.ts, rateRefusal).
+     */
+    reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold>,
     /** Lets a hold go uncharged; safe to call twice. Never throws: a hold it cannot release expires. */
     release(hold: Hold): void,
-    /** Takes one request from the limit's buckets, or throws the 429 (rateLimits.ts, rateRefusal). */
-    admitRate(limit: RateLimit): Promise<void>,
     /**
      * Charges a completed request and lets its hold go, in one transaction; its tokens then go to the token
      * bucket. False when the request id was charged already.

@@ -72,16 +72,19 @@ export class SqliteBackend implements ServiceBackend {
         return {key, workspace, price: getPrice(this.store, model), limit: getRateLimit(this.store, workspace.id, model)};
     }
 
-    public async reserve(workspace: WorkspaceFunds, micros: number): Promise<Hold> {
-        return this.ledger.reserve(workspace, micros);
+    public async reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold> {
+        const hold = this.ledger.reserve(workspace, micros);
+        try {
+            if (limit != null) this.limiter.admit(limit);
+        } catch (error) {
+            this.ledger.release(hold);
+            throw error;
+        }
+        return hold;
     }
 
     public release(hold: Hold) {
         this.ledger.release(hold);
-    }
-
-    public async admitRate(limit: RateLimit) {
-        this.limiter.admit(limit);
     }
 
     public async settle(hold: Hold, charge: Charge, limit: RateLimit): Promise<boolean> {

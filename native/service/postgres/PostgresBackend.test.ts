@@ -124,24 +124,28 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         assert.deepEqual([state.balance, state.ledger, state.held], [1_000_000 - 10, 10, 0]);
     });
 
-    test("rate limits: 30 requests a minute means 30 across all fronts", async () => {
-        const ws = await workspace(fronts[0], "limited", 1_000_000);
+    test("rate limits: 30 requests a minute means 30 across all fronts, each admitted with its hold, a refused one without", async () => {
+        const created = await workspace(fronts[0], "limited", 1_000_000);
+        const ws = {...created, ...(await fronts[0].admission(created.lookup, "svc-1"))!.workspace};
         const limit = await fronts[0].setRateLimit({workspaceId: ws.id, model: "svc-1", requestsPerMinute: 30, tokensPerMinute: null});
-        const results = await Promise.allSettled(Array.from({length: 90}, (_, index) => fronts[index % 3].admitRate(limit)));
+        const results = await Promise.allSettled(Array.from({length: 90}, (_, index) => fronts[index % 3].reserve(ws, 1, limit)));
         const admitted = results.filter((result) => result.status === "fulfilled").length;
         // The burst, plus what refills (one every 2 s) while the 90 run.
         assert.ok(admitted >= 30 && admitted <= 31, `${admitted} admitted`);
         const refusal = results.find((result) => result.status === "rejected") as PromiseRejectedResult;
         assert.equal(refusal.reason.status, 429);
         assert.ok(refusal.reason.retryAfter >= 1);
+        // A refused request's hold is let go without waiting (release is fire and forget): give it a moment.
+        const held = async () => Number(await cluster.psql(`SELECT held_micros FROM workspaces WHERE id = '${ws.id}'`));
+        for (let waited = 0; await held() !== admitted && waited < 2_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(await held(), admitted, "a refused request holds nothing");
 
         // Tokens a minute: a settled request's tokens leave the shared bucket; once it is overdrawn, every front refuses.
         const tokenLimit = await fronts[0].setRateLimit({workspaceId: ws.id, model: "svc-1-decision", requestsPerMinute: null, tokensPerMinute: 100});
-        await fronts[1].admitRate(tokenLimit);
         const admission = (await fronts[1].admission(ws.lookup, "svc-1-decision"))!;
-        await fronts[1].settle(await fronts[1].reserve(admission.workspace, 1_000), {requestId: "big", workspaceId: ws.id, keyId: ws.keyId, model: "svc-1-decision",
+        await fronts[1].settle(await fronts[1].reserve(admission.workspace, 1_000, tokenLimit), {requestId: "big", workspaceId: ws.id, keyId: ws.keyId, model: "svc-1-decision",
             endpoint: "/v1/decisions", tokens: {uncachedInputTokens: 150, cachedInputTokens: 0, outputTokens: 0}, costMicros: 1}, tokenLimit);
-        await assert.rejects(fronts[2].admitRate(tokenLimit), {status: 429, code: "rate_limit_exceeded", message: /100 tokens per minute/});
+        await assert.rejects(fronts[2].reserve(admission.workspace, 1_000, tokenLimit), {status: 429, code: "rate_limit_exceeded", message: /100 tokens per minute/});
     });
 
     test("a killed front's holds expire: another front gives their credit back", async () => {

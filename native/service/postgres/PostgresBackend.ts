@@ -70,8 +70,7 @@ export class PostgresBackend implements ServiceBackend {
 
     public hasWorkspaces() { return this.metering.hasWorkspaces(); }
     public admission(lookup: string, model: string): Promise<Admission | undefined> { return this.metering.admission(lookup, model); }
-    public reserve(workspace: WorkspaceFunds, micros: number): Promise<Hold> { return this.metering.reserve(workspace, micros); }
+    public reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold> { return this.metering.reserve(workspace, micros, limit); }
     public release(hold: Hold) { this.metering.release(hold); }
-    public admitRate(limit: RateLimit) { return this.metering.admitRate(limit); }
     public settle(hold: Hold, charge: Charge, limit: RateLimit) { return this.metering.settle(hold, charge, limit); }
 }

@@ -14,10 +14,10 @@ const nowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
  * explicit transaction, and row locks order the fronts' steps on a workspace:
  *
  * - reserve: one conditional UPDATE adds the hold to `workspaces.held_micros` only while balance less held is
- *   above zero (re-checked on the latest row once its lock is granted), and writes the hold's row;
+ *   above zero (re-checked on the latest row once its lock is granted), writes the hold's row, and in the same
+ *   statement refills the workspace's rate-limit buckets for the model and takes a request, on the database's clock;
  * - settle: one statement deletes the hold's row, inserts the ledger row (`request_id` unique: once or not at all)
  *   and moves balance and held together, so the balance is always credits less the ledger;
- * - rate limits: one upsert refills the workspace's buckets for the model and takes a request, on the database's clock.
  *
  * Overdraft bound: admission needs balance − held > 0 across all fronts, and a request costs at most its hold, so a
  * balance never falls below minus one hold, whatever the number of fronts (billing.ts says the same of one
@@ -59,21 +59,52 @@ export class PgMetering implements ServiceMetering {
         };
     }
 
-    public async reserve(workspace: WorkspaceFunds, micros: number): Promise<Hold> {
+    public async reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold> {
         const id = randomUUID();
-        const [held] = await this.db.query(`WITH w AS (UPDATE workspaces SET held_micros = held_micros + $2
-                WHERE id = $1 AND activated_at IS NOT NULL AND balance_micros - held_micros > 0 RETURNING id)
-            INSERT INTO holds (id, workspace_id, micros, front, expires_at) SELECT $3, w.id, $2, $4, ${nowMs} + $5 FROM w RETURNING id`,
-        [workspace.id, micros, id, this.front, this.leaseMs]);
-        if (held == null) {
+        const requestsPerMinute = limit?.requestsPerMinute ?? null, tokensPerMinute = limit?.tokensPerMinute ?? null;
+        // One statement: the hold, only while balance less held is above zero; then, only if it was taken, the
+        // buckets: the requests bucket gives one request when it holds one, the token bucket is refilled and read (a
+        // completed request's tokens are taken when it settles, so it only has to be above zero).
+        const capacity = "(CASE b.kind WHEN 'requests' THEN $7::float8 ELSE $8::float8 END)";
+        const refilled = `LEAST(${capacity}, b.level + GREATEST(0, excluded.updated_at - b.updated_at) * ${capacity} / 60000)`;
+        const [row] = await this.db.query<{hold: string | null, buckets: Array<{kind: "requests" | "tokens", level: number}>}>(`WITH
+            funds AS (UPDATE workspaces SET held_micros = held_micros + $2
+                WHERE id = $1 AND activated_at IS NOT NULL AND balance_micros - held_micros > 0 RETURNING id),
+            hold AS (INSERT INTO holds (id, workspace_id, micros, front, expires_at) SELECT $3, funds.id, $2, $4, ${nowMs} + $5 FROM funds RETURNING id),
+            buckets AS (INSERT INTO rate_buckets AS b (workspace_id, model, kind, level, updated_at)
+                SELECT $1, $6, v.kind, v.capacity - v.take, ${nowMs}
+                FROM (VALUES ('requests', $7::float8, 1::float8), ('tokens', $8::float8, 0::float8)) AS v(kind, capacity, take)
+                WHERE v.capacity IS NOT NULL AND EXISTS (SELECT 1 FROM funds)
+                ON CONFLICT (workspace_id, model, kind) DO UPDATE SET level = ${refilled} - (CASE b.kind WHEN 'requests' THEN 1 ELSE 0 END),
+                    updated_at = excluded.updated_at
+                WHERE b.kind = 'tokens' OR ${refilled} >= 1 RETURNING b.kind, b.level)
+            SELECT (SELECT id FROM hold) AS hold, (SELECT COALESCE(json_agg(json_build_object('kind', kind, 'level', level)), '[]'::json) FROM buckets) AS buckets`,
+        [workspace.id, micros, id, this.front, this.leaseMs, limit?.model ?? "", requestsPerMinute, tokensPerMinute]);
+        if (row?.hold == null) {
             // Refused: read the row again only to say why (not activated, or no credit left beside the holds).
-            const [row] = await this.db.query<{activated_at: number | null, balance_micros: number, held_micros: number}>(
+            const [funds] = await this.db.query<{activated_at: number | null, balance_micros: number, held_micros: number}>(
                 "SELECT activated_at, balance_micros, held_micros FROM workspaces WHERE id = $1", [workspace.id]);
-            throw quotaRefusal({id: workspace.id, activatedAt: row?.activated_at ?? null, balanceMicros: row?.balance_micros ?? 0}, row?.held_micros ?? 0)
+            throw quotaRefusal({id: workspace.id, activatedAt: funds?.activated_at ?? null, balanceMicros: funds?.balance_micros ?? 0}, funds?.held_micros ?? 0)
                 ?? quotaRefusal({...workspace, balanceMicros: 0}, 0)!;
         }
         this.live.add(id);
-        return {workspaceId: workspace.id, micros, released: false, id};
+        const hold: Hold = {workspaceId: workspace.id, micros, released: false, id};
+        if (limit == null) return hold;
+        const tookRequest = row.buckets.some((bucket) => bucket.kind === "requests");
+        const tokens = row.buckets.find((bucket) => bucket.kind === "tokens");
+        if (requestsPerMinute != null && !tookRequest) {
+            this.release(hold);
+            const [bucket] = await this.db.query<{level: number}>(`SELECT LEAST($3::float8, level + GREATEST(0, ${nowMs} - updated_at) * $3::float8 / 60000) AS level
+                FROM rate_buckets WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'`, [limit.workspaceId, limit.model, requestsPerMinute]);
+            throw rateRefusal(limit, "requests", waitMs({level: bucket?.level ?? 0, capacity: requestsPerMinute}, 1));
+        }
+        if (tokensPerMinute != null && tokens != null && tokens.level <= 0) {
+            this.release(hold);
+            // Refused for tokens: the request taken above goes back.
+            if (tookRequest) await this.db.query("UPDATE rate_buckets SET level = level + 1 WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'", [limit.workspaceId, limit.model]);
+            throw rateRefusal(limit, "tokens", waitMs({level: tokens.level, capacity: tokensPerMinute}, Number.EPSILON));
+        }
+        return hold;
     }
 
     public release(hold: Hold) {
@@ -83,32 +114,6 @@ export class PgMetering implements ServiceMetering {
         // Not awaited: the request is over either way. A release the database missed (it was down) expires.
         void this.db.query(`WITH h AS (DELETE FROM holds WHERE id = $1 RETURNING workspace_id, micros)
             UPDATE workspaces w SET held_micros = w.held_micros - h.micros FROM h WHERE w.id = h.workspace_id`, [hold.id]).catch(() => {});
-    }
-
-    public async admitRate(limit: RateLimit) {
-        const {requestsPerMinute, tokensPerMinute} = limit;
-        if (requestsPerMinute == null && tokensPerMinute == null) return;
-        // Both buckets in one upsert: the requests bucket gives one request when it holds one; the token bucket is
-        // refilled and read (a completed request's tokens are taken when it settles, so it only has to be above zero).
-        const capacity = "(CASE b.kind WHEN 'requests' THEN $3::float8 ELSE $4::float8 END)";
-        const refilled = `LEAST(${capacity}, b.level + GREATEST(0, excluded.updated_at - b.updated_at) * ${capacity} / 60000)`;
-        const rows = await this.db.query<{kind: "requests" | "tokens", level: number}>(`INSERT INTO rate_buckets AS b (workspace_id, model, kind, level, updated_at)
-            SELECT $1, $2, v.kind, v.capacity - v.take, ${nowMs} FROM (VALUES ('requests', $3::float8, 1::float8), ('tokens', $4::float8, 0::float8)) AS v(kind, capacity, take)
-            WHERE v.capacity IS NOT NULL
-            ON CONFLICT (workspace_id, model, kind) DO UPDATE SET level = ${refilled} - (CASE b.kind WHEN 'requests' THEN 1 ELSE 0 END), updated_at = excluded.updated_at
-            WHERE b.kind = 'tokens' OR ${refilled} >= 1 RETURNING kind, level`, [limit.workspaceId, limit.model, requestsPerMinute, tokensPerMinute]);
-        const tokens = rows.find((row) => row.kind === "tokens");
-        const tookRequest = rows.some((row) => row.kind === "requests");
-        if (requestsPerMinute != null && !tookRequest) {
-            const [row] = await this.db.query<{level: number}>(`SELECT LEAST($3::float8, level + GREATEST(0, ${nowMs} - updated_at) * $3::float8 / 60000) AS level
-                FROM rate_buckets WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'`, [limit.workspaceId, limit.model, requestsPerMinute]);
-            throw rateRefusal(limit, "requests", waitMs({level: row?.level ?? 0, capacity: requestsPerMinute}, 1));
-        }
-        if (tokensPerMinute != null && tokens != null && tokens.level <= 0) {
-            // Refused for tokens: the request taken above goes back.
-            if (tookRequest) await this.db.query("UPDATE rate_buckets SET level = level + 1 WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'", [limit.workspaceId, limit.model]);
-            throw rateRefusal(limit, "tokens", waitMs({level: tokens.level, capacity: tokensPerMinute}, Number.EPSILON));
-        }
     }
 
     public async settle(hold: Hold, charge: Charge, limit: RateLimit): Promise<boolean> {
