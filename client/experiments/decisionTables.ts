@@ -72,10 +72,16 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
         const {position} = row;
         used[position] = 1;
         correct[position] = term.predicted === row.label ? 1 : 0;
-        terms.set([correct[position], term.brier, term.logLoss, term.absoluteError, term.eceX], position * 5);
+        terms[position * 5] = correct[position];
+        terms[position * 5 + 1] = term.brier;
+        terms[position * 5 + 2] = term.logLoss;
+        terms[position * 5 + 3] = term.absoluteError;
+        terms[position * 5 + 4] = term.eceX;
         // ECE bins hold [weight of outcome 1, sum of x, weight of outcome 0, sum of x]; the AUC [yes, no] per level.
         const level = levelOf.get(row.answer.probabilities[0]);
-        slots.set([row.label * k + term.predicted, reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2), level === undefined ? -1 : level * 2 + (term.eceHit ? 0 : 1)], position * 3);
+        slots[position * 3] = row.label * k + term.predicted;
+        slots[position * 3 + 1] = reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2);
+        slots[position * 3 + 2] = level === undefined ? -1 : level * 2 + (term.eceHit ? 0 : 1);
     }
     const metrics = metricsOf(info.kind);
     const bins = new Float64Array(eceBinCount * 4), confusion = new Float64Array(k * k), auc = new Float64Array(levels.length * 2);
@@ -165,10 +171,14 @@ export function decisionTables(prompt: DecisionPrompt, cells: readonly CellResul
         }
         const entry = answers[question];
         const raw: LabelledRow[] = [];
+        // A label column holds few distinct values: each is read once.
+        const read = new Map<CellValue, number | null | undefined>();
         dataset.rows.forEach((row, rowIndex) => {
             const position = positionOf(rowIndex);
             if (position < 0) return;
-            const label = readLabel(info, row[column] as CellValue);
+            const cell = row[column] ?? null;
+            if (!read.has(cell)) read.set(cell, readLabel(info, cell));
+            const label = read.get(cell);
             entry.labels[position] = typeof label === "number" ? label : null;
             const answer = entry.answers[position];
             if (answer !== null && typeof label === "number") raw.push({position, answer, label});

@@ -19,9 +19,8 @@ function errorCell(variant: number, cell: CellResult): Cell {
 }
 
 /** "yes 0.83", "positive 0.71", "expected 2.30 · most likely 2": the answer as the disagreements table shows it. */
-export function answerSummary(info: QuestionInfo, answer: NormalizedAnswer): string {
+export function answerSummary(info: QuestionInfo, answer: NormalizedAnswer, picked = predictedIndex(info, answer)): string {
     if (info.kind === "score") return formatScoreReading(readScore(answer));
-    const picked = predictedIndex(info, answer);
     const name = info.kind === "yesno" ? (picked === 0 ? "yes" : "no") : info.options[picked].label;
     return `${name} ${formatMetric(answer.probabilities[picked])}`;
 }
@@ -35,7 +34,8 @@ function questionDisagreements(name: string, variantAnswers: ReadonlyArray<Decis
     const found: Disagreement[] = [];
     const positions = cellAt[0]?.length ?? 0;
     for (let position = 0; position < positions; position++) {
-        const cells: Cell[] = [];
+        // Summaries are written only for the rows kept: most rows of a good experiment are not.
+        const cells: Array<Cell & {describe?: () => string}> = [];
         const picks = new Set<string>();
         let reference: {variant: number, option: number} | null = null;
         let notable = false;
@@ -55,9 +55,12 @@ function questionDisagreements(name: string, variantAnswers: ReadonlyArray<Decis
             if (reference === null) reference = {variant, option: label ?? picked};
             const correct = label === null ? null : picked === label;
             if (correct === false) notable = true;
-            cells.push({variant, summary: answerSummary(entry.info, answer), correct, score: answer.probabilities[label ?? reference.option] ?? null});
+            cells.push({variant, summary: "", describe: () => answerSummary(entry.info, answer, picked), correct, score: answer.probabilities[label ?? reference.option] ?? null});
         });
-        if (cells.length > 0 && (notable || picks.size > 1)) found.push({rowIndex: rowIndexOf(position), question: name, size: spread(cells), cells});
+        if (cells.length > 0 && (notable || picks.size > 1)) {
+            const described = cells.map(({describe, ...rest}) => describe === undefined ? rest : {...rest, summary: describe()});
+            found.push({rowIndex: rowIndexOf(position), question: name, size: spread(described), cells: described});
+        }
     }
     return found;
 }

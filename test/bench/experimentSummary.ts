@@ -53,7 +53,7 @@ const spec = experiment(skills.map((_skill, index) => decisionVariant(String.fro
 
 for (let run = 0; run < 3; run++) {
     const started = performance.now(), cpu = process.cpuUsage();
-    const summary = summarizeExperiment(spec, dataset, cells);
+    const summary = summarizeExperiment(spec, dataset, cells, process.env.RESAMPLES ? {resamples: Number(process.env.RESAMPLES)} : {});
     const ms = performance.now() - started, used = process.cpuUsage(cpu);
     // CPU time as well as wall time: on a shared machine the wall clock also counts other people's work.
     console.log(`${rows} rows × ${spec.variants.length} variants × 5 questions: ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU, ${summary.differences.length} differences, ` +
