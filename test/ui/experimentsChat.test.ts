@@ -103,6 +103,9 @@ describe("Experiments: a chat prompt with variables, checks and a grader", {skip
             await expectCount(detail.getByTestId("exp-detail-variant"), 2);
             assert.match(await detail.getByTestId("exp-detail-request").first().textContent() ?? "", /Tell me about \w+\./);
             await expectCount(detail.getByTestId("exp-detail-checks").first().locator("li"), 3);
+            await detail.locator("details").first().locator("summary").click();
+            await detail.scrollIntoViewIfNeeded();
+            await screenshot(page, "experiments/chat-row-detail-1440-dark");
         }
         await screenshot(page, "experiments/chat-results-1440-dark");
         await page.getByTestId("theme-toggle").click();
