@@ -178,6 +178,11 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await expectCount(page.getByTestId("dataset-row"), 7);
         assert.equal(await role("category", "label").isChecked(), true);
 
+        const empty = path.join(scratch, "empty.csv");
+        await writeFile(empty, "\r\n\r\n");
+        await page.getByTestId("dataset-sheet-input").setInputFiles(empty);
+        await expectText(page.getByTestId("datasets-message"), "empty.csv: the file holds no rows");
+
         const broken = path.join(scratch, "broken.dataset.json");
         await writeFile(broken, JSON.stringify({columns: ["a"], rows: [["x", "y"]]}));
         await page.getByTestId("dataset-file-input").setInputFiles(broken);

@@ -38,6 +38,7 @@ export function DatasetImport({onCreated, onMessage}: Props) {
         try {
             const table = await loadTable(source, fileName, {sheet, header: "auto"}, (rows) => setLoading(`Reading ${fileName}: ${rows.toLocaleString("en-US")} rows…`));
             const name = sheet === null ? baseName(fileName) : `${baseName(fileName)} · ${sheet}`;
+            if (table.columns.length === 0) throw new Error(`${sheet === null ? "the file" : `the sheet ${sheet}`} holds no rows`);
             const problem = rowLimitProblem(table.rows.length);
             if (problem === null) keep(name, table);
             else onMessage({ok: false, text: `${fileName}: ${problem}`, action: {
