@@ -16,8 +16,9 @@ const nowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
  * - reserve: one conditional UPDATE adds the hold to `workspaces.held_micros` only while balance less held is
  *   above zero (re-checked on the latest row once its lock is granted), writes the hold's row, and in the same
  *   statement refills the workspace's rate-limit buckets for the model and takes a request, on the database's clock;
- * - settle: one statement deletes the hold's row, inserts the ledger row (`request_id` unique: once or not at all)
- *   and moves balance and held together, so the balance is always credits less the ledger;
+ * - settle: one statement deletes the hold's row, inserts the ledger row (`request_id` unique: once or not at all),
+ *   moves balance and held together, so the balance is always credits less the ledger, and takes the request's
+ *   tokens from the token bucket.
  *
  * Overdraft bound: admission needs balance − held > 0 across all fronts, and a request costs at most its hold, so a
  * balance never falls below minus one hold, whatever the number of fronts (billing.ts says the same of one
