@@ -1,6 +1,5 @@
 import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
-import type {RetryOptions} from "../sdk/retry.ts";
-import {TaskRunner, type WorkUnit} from "../scoring/TaskRunner.ts";
+import {runSettings, TaskRunner, type RunSettings, type WorkUnit} from "../scoring/TaskRunner.ts";
 import type {JobProgress, JobStatus, ResultStore} from "../scoring/types.ts";
 import {compileCellTask, type CellTask, type ConnectionCaller} from "./cellTasks.ts";
 import type {CellResult, ConnectionRef, Dataset, ExperimentSpec, Variant} from "./types.ts";
@@ -39,7 +38,7 @@ export type VariantProgress = {done: number, failed: number, total: number};
 /** A run's progress in cells (`totalRows` is the number of cells), per variant, and the model group running. */
 export type ExperimentProgress = JobProgress & {variants: VariantProgress[], group: ModelGroup | null};
 
-export type ExperimentRunnerOptions = {
+export type ExperimentRunnerOptions = RunSettings & {
     spec: ExperimentSpec,
     /** The dataset the spec names, read (experimentFile.ts loadDataset in Node; the app's saved dataset). */
     dataset: Dataset,
@@ -54,16 +53,8 @@ export type ExperimentRunnerOptions = {
     groupOf?: (variant: Variant) => string | null,
     /** Called before a group's first cell is sent, once every cell of the previous group has ended. */
     beforeGroup?: (group: ModelGroup, signal: AbortSignal) => Promise<void>,
-    /** Requests in flight at once across variants; default spec.concurrency, else 4. */
-    concurrency?: number,
-    retry?: RetryOptions,
-    timeoutMs?: number,
-    /** Send again the cells stored with an error by an earlier run. */
-    rescoreErrors?: boolean,
-    /** Stop when the first N cells this run sends all fail; default 5, 0 = never. */
-    failFast?: number,
+    /** Progress in cells (concurrency: across variants; default spec.concurrency, else 4). */
     onProgress?: (progress: ExperimentProgress) => void,
-    progressIntervalMs?: number,
     /** Each cell once it is stored (the runner keeps none: read them back from the store). */
     onResult?: (cell: CellResult) => void
 };
@@ -147,15 +138,11 @@ export class ExperimentRunner {
                 this.currentGroup = group;
                 if (group !== null && options.beforeGroup !== undefined) await options.beforeGroup(group, signal);
             },
+            ...runSettings(options),
             concurrency: options.concurrency ?? spec.concurrency ?? 4,
-            retry: options.retry,
-            timeoutMs: options.timeoutMs,
-            rescoreErrors: options.rescoreErrors,
-            failFast: options.failFast,
             failFastHint: "check the variants' prompts, parameters and connections",
             unitName: "cells",
             onProgress: onProgress === undefined ? undefined : (progress) => onProgress(this.extend(progress)),
-            progressIntervalMs: options.progressIntervalMs,
             onResult: (stored) => {
                 const counts = this.perVariant[stored.cell.variant];
                 counts.done++;

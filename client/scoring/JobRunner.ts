@@ -1,8 +1,7 @@
 import type {JobSpec, RowBatch, SheetRow, JobProgress, JobStatus, ResultStore, RowResult} from "./types.ts";
 import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
-import type {RetryOptions} from "../sdk/retry.ts";
 import {askQuestions, type DecisionCaller} from "./askQuestions.ts";
-import {TaskRunner, type WorkUnit} from "./TaskRunner.ts";
+import {runSettings, TaskRunner, type RunSettings, type WorkUnit} from "./TaskRunner.ts";
 
 export {classifyFailure} from "./TaskRunner.ts";
 
@@ -17,7 +16,7 @@ export function jobFingerprint(spec: JobSpec): string {
 
 export type {DecisionCaller} from "./askQuestions.ts";
 
-export type JobRunnerOptions = {
+export type JobRunnerOptions = RunSettings & {
     jobId: string,
     spec: JobSpec,
     /** The table's data rows from the first, on every call (Table.batches). */
@@ -26,19 +25,8 @@ export type JobRunnerOptions = {
     totalRows?: number | null,
     client: DecisionCaller,
     store: ResultStore,
-    /** Requests in flight at once; default 4. */
-    concurrency?: number,
-    /** Spec §7 retry settings for each request (client/retry); the client's own settings otherwise. */
-    retry?: RetryOptions,
-    /** Per-attempt timeout; default 120 s. A timeout is transient and retried. */
-    timeoutMs?: number,
-    /** Score again the rows stored with an error by an earlier run. */
-    rescoreErrors?: boolean,
-    /** Stop the job when the first N rows this run scores all fail (a bad question set); default 5, 0 = never. */
-    failFast?: number,
     /** Called on every change, at most every `progressIntervalMs` (default 250) for row completions. */
     onProgress?: (progress: JobProgress) => void,
-    progressIntervalMs?: number,
     /** Called with each result once it is stored. */
     onResult?: (result: RowResult) => void
 };
@@ -81,15 +69,10 @@ export class JobRunner {
                     : {rowIndex: key, ok: false, error: asked.error, attempts: asked.attempts, durationMs, completedAt: Date.now()};
             },
             refused: ({key}, error, attempts, durationMs) => ({rowIndex: key, ok: false, error, attempts, durationMs, completedAt: Date.now()}),
-            concurrency: options.concurrency,
-            retry: options.retry,
-            timeoutMs: options.timeoutMs,
-            rescoreErrors: options.rescoreErrors,
-            failFast: options.failFast,
+            ...runSettings(options),
             failFastHint: "check the question set and input mapping",
             unitName: "rows",
             onProgress: options.onProgress,
-            progressIntervalMs: options.progressIntervalMs,
             onResult: options.onResult
         });
     }

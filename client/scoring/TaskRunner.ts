@@ -25,8 +25,30 @@ export type WorkUnit = {key: number, group?: string | null};
 /** What a task passes to each request it makes: the run's abort signal, timeout and retry settings (pacing wired in). */
 export type CallContext = {signal: AbortSignal, timeoutMs: number, retry: RetryOptions};
 
+/** How a run goes, whatever its task: the settings scoring jobs and experiments take alike. */
+export type RunSettings = {
+    /** Requests in flight at once; default 4. */
+    concurrency?: number,
+    /** Spec §7 retry settings for each request (client/retry); the client's own settings otherwise. */
+    retry?: RetryOptions,
+    /** Per-attempt timeout; default 120 s. A timeout is transient and retried. */
+    timeoutMs?: number,
+    /** Send again the units (rows, cells) stored with an error by an earlier run. */
+    rescoreErrors?: boolean,
+    /** Stop when the first N units this run sends all fail (a bad question set or prompt); default 5, 0 = never. */
+    failFast?: number,
+    /** Progress is reported on every state change, and at most this often for completions; default 250 ms. */
+    progressIntervalMs?: number
+};
+
+/** The run settings out of a wider options object (a runner's own), to hand on to TaskRunner. */
+export function runSettings(options: RunSettings): RunSettings {
+    const {concurrency, retry, timeoutMs, rescoreErrors, failFast, progressIntervalMs} = options;
+    return {concurrency, retry, timeoutMs, rescoreErrors, failFast, progressIntervalMs};
+}
+
 /** How a task's units are listed, sent and stored; the runner owns concurrency, pacing, pause, resume and progress. */
-export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = {
+export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = RunSettings & {
     jobId: string,
     spec: S,
     store: ResultStore<R, S>,
@@ -42,21 +64,11 @@ export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = {
     refused(unit: U, error: RowError, attempts: number, durationMs: number): R,
     /** Called once before the first unit of each non-null group is sent, after every unit of the previous group ended. */
     beforeGroup?: (group: string, signal: AbortSignal) => Promise<void>,
-    /** Requests in flight at once; default 4. */
-    concurrency?: number,
-    retry?: RetryOptions,
-    /** Per-attempt timeout; default 120 s. A timeout is transient and retried. */
-    timeoutMs?: number,
-    /** Send again the units stored with an error by an earlier run. */
-    rescoreErrors?: boolean,
-    /** Stop when the first N units this run sends all fail; default 5, 0 = never. */
-    failFast?: number,
     /** What to check when fail-fast stops the job ("check the question set and input mapping"). */
     failFastHint?: string,
     /** "rows" or "cells", in messages. */
     unitName?: string,
     onProgress?: (progress: JobProgress) => void,
-    progressIntervalMs?: number,
     onResult?: (result: R) => void
 };
 

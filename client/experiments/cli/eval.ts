@@ -6,7 +6,7 @@ import {createHash} from "node:crypto";
 import {formatDuration} from "../../../base/common/format.ts";
 import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
 import {SvcClient} from "../../sdk/SvcClient.ts";
-import {interruptions, progressDisplay} from "../../scoring/cli/jobConsole.ts";
+import {progressDisplay, runInConsole} from "../../scoring/cli/jobConsole.ts";
 import {SqliteResultStore} from "../../scoring/node/SqliteResultStore.ts";
 import {checkExperimentInput, ExperimentInputError, sampleIndexes} from "../dataset.ts";
 import {estimateExperiment} from "../estimate.ts";
@@ -77,11 +77,7 @@ async function evaluate(argv: string[]): Promise<number> {
             rescoreErrors: args.retryErrors,
             onProgress: display.update
         });
-        const stop = interruptions(runner);
-        const final = await runner.run().finally(() => {
-            stop();
-            display.end();
-        });
+        const final = await runInConsole(runner, display);
         if (final.status === "cancelled") {
             log(`interrupted: ${final.done} of ${final.totalRows} cells are stored in ${args.db}; run the same command again to finish`);
             return 130;

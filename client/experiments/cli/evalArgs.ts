@@ -1,6 +1,7 @@
 import {parseArgs} from "node:util";
+import {integerFlag, UsageError} from "../../scoring/cli/scoreArgs.ts";
 
-export class UsageError extends Error {}
+export {UsageError};
 
 export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json> [options]
   runs an experiment file (as the app exports it) against the servers its variants name, prints the metrics,
@@ -58,13 +59,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         failUnder: values["fail-under"] ?? [],
         db: values.db ?? `${file.replace(/\.json$/i, "")}.results.sqlite`,
         retryErrors: values["retry-errors"],
-        concurrency: values.concurrency === undefined ? undefined : integer("concurrency", values.concurrency, 1, 256),
-        timeoutMs: integer("timeout", values.timeout, 1, 3600) * 1000
+        concurrency: values.concurrency === undefined ? undefined : integerFlag("concurrency", values.concurrency, 1, 256),
+        timeoutMs: integerFlag("timeout", values.timeout, 1, 3600) * 1000
     };
-}
-
-function integer(name: string, text: string, min: number, max: number): number {
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
-    return value;
 }

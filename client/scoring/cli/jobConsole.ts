@@ -49,3 +49,14 @@ export function interruptions(runner: {cancel(): void}): () => void {
         process.off("SIGTERM", onSignal);
     };
 }
+
+/** Runs a job with Ctrl-C wired to its cancel (interruptions), then ends the progress line, however the run ends. */
+export async function runInConsole<T>(runner: {run(): Promise<T>, cancel(): void}, display: {end(): void}): Promise<T> {
+    const stop = interruptions(runner);
+    try {
+        return await runner.run();
+    } finally {
+        stop();
+        display.end();
+    }
+}

@@ -17,7 +17,7 @@ import {openSpreadsheetFile, writeCsvFile, writeXlsxFile} from "../node/spreadsh
 import {SvcClient} from "../../sdk/SvcClient.ts";
 import {formatDuration} from "../../../base/common/format.ts";
 import {parseScoreArgs, scoreUsage, UsageError, type ScoreArgs} from "./scoreArgs.ts";
-import {interruptions, progressDisplay} from "./jobConsole.ts";
+import {progressDisplay, runInConsole} from "./jobConsole.ts";
 
 /** Exit codes: 0 done (row errors are in the error column), 2 usage, 3 job failed, 130 interrupted. */
 async function main(argv: string[]): Promise<number> {
@@ -51,11 +51,7 @@ async function main(argv: string[]): Promise<number> {
             rescoreErrors: args.retryErrors,
             onProgress: display.update
         });
-        const stop = interruptions(runner);
-        const final = await runner.run().finally(() => {
-            stop();
-            display.end();
-        });
+        const final = await runInConsole(runner, display);
         if (final.status === "cancelled") {
             log(`interrupted: ${final.done} of ${final.totalRows} rows are stored in ${args.db}; run again with --resume to finish`);
             return 130;

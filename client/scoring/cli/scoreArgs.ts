@@ -77,18 +77,19 @@ export function parseScoreArgs(argv: string[]): ScoreArgs {
         out: values.out,
         baseUrl: values["base-url"],
         apiKeyEnv: values["api-key-env"],
-        concurrency: integer("concurrency", values.concurrency, 1, 256),
+        concurrency: integerFlag("concurrency", values.concurrency, 1, 256),
         resume: values.resume,
         retryErrors: values["retry-errors"],
         sheet: values.sheet,
         template: values.template,
         header: values.header ? true : values["no-header"] ? false : "auto",
         db: values.db ?? `${values.out}.scoring.sqlite`,
-        timeoutMs: integer("timeout", values.timeout, 1, 3600) * 1000
+        timeoutMs: integerFlag("timeout", values.timeout, 1, 3600) * 1000
     };
 }
 
-function integer(name: string, text: string, min: number, max: number): number {
+/** An integer flag's value within [min, max], else a UsageError naming the flag. */
+export function integerFlag(name: string, text: string, min: number, max: number): number {
     const value = Number(text);
     if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`);
     return value;
