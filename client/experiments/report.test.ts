@@ -2,7 +2,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {renderExperimentReport} from "./report.ts";
 import {summarizeExperiment} from "./summary.ts";
-import {decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
 import type {CellResult} from "./types.ts";
 
 const hostile = `<script>alert("x")</script>`;
@@ -46,4 +46,17 @@ test("the report names the experiment, dataset, sample and variants, and shows m
     assert.match(html, /urgent: predicted against observed/);
     assert.match(html, /<h2>Disagreements<\/h2><table>/);
     assert.match(html, /generated 2026-01-02 03:04 UTC/);
+});
+
+test("a chat experiment's report shows its checks and no calibration section", () => {
+    const chat = experiment([chatVariant("short", "small"), chatVariant("long", "large")]);
+    const chatCells: CellResult[] = Array.from({length: 20}, (_unused, rowIndex) => [0, 1].map((variant): CellResult => ({rowIndex, variant, ok: true, request: {},
+        reply: `=cmd|' /C calc'!A0 ${rowIndex}`, checks: [{name: "grounded", pass: variant === 1, score: variant === 1 ? 0.9 : 0.2}], latencyMs: 10, attempts: 1, completedAt: 0}))).flat();
+    const chatRows = Array.from({length: 20}, (_unused, index) => [`q${index}`]);
+    const page = renderExperimentReport(chat, summarizeExperiment(chat, {columns: ["question"], rows: chatRows}, chatCells), {dataset: {columns: ["question"], rows: chatRows}});
+    assert.match(page, /Pass rate/);
+    assert.match(page, /<td title="[^"]*">grounded<\/td>/);
+    assert.match(page, /long is better by 1\.00/);
+    assert.doesNotMatch(page, /<h2>Calibration<\/h2>/);
+    assert.match(page, /local engine/);
 });

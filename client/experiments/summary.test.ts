@@ -104,3 +104,25 @@ test("chat variants: pass rate and check means, McNemar on passes, a clear verdi
     assert.match(passRate.verdict, /^long is better by 0\.83 \(0\.7\d–0\.9\d\)$/);
     assert.ok(summary.disagreements.length > 0 && summary.disagreements.every((row) => row.question === undefined));
 });
+
+test("before any result, and with cells outside the sample or a question set that does not parse, the summary still stands", () => {
+    const empty = summarizeExperiment(spec, dataset, []);
+    assert.equal(empty.variants[0].done, 0);
+    assert.equal(empty.variants[0].total, 8);
+    assert.equal(metric(empty.variants[0].metrics, "accuracy")?.value, null);
+    assert.equal(empty.variants[0].latencyP50Ms, null);
+    assert.ok(empty.differences.every((difference) => difference.verdict === "not enough rows to compare (0 rows)"));
+    assert.deepEqual(empty.disagreements, []);
+
+    const sampled = summarizeExperiment(spec, dataset, [...cells, predicateCell(99, 0, 0.5), predicateCell(1, 7, 0.5)], {rowIndexes: [0, 2, 5]});
+    assert.equal(sampled.rows, 3);
+    assert.equal(sampled.variants[0].done, 3);
+    close(metric(sampled.variants[0].metrics, "accuracy")?.value, 1 / 3, "A on rows 0, 2, 5");
+    assert.deepEqual(sampled.disagreements.map((row) => row.rowIndex), [2, 5]);
+
+    const broken = experiment([decisionVariant("A", {format: "decisions", questions: [{type: "bogus", instructions: "x"}]} as never), decisionVariant("B", urgentSet)]);
+    const summary = summarizeExperiment(broken, dataset, cells);
+    assert.equal(summary.warnings.length, 1);
+    assert.match(summary.warnings[0], /^A: question set/);
+    assert.deepEqual(summary.differences, []);
+});
