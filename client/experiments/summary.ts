@@ -72,6 +72,8 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     const requested = options.resamples ?? defaultResamples;
     const budget = Math.floor((options.maxBootstrapWork ?? defaultMaxBootstrapWork) / Math.max(1, work));
     const resamples = Math.max(Math.min(requested, minimumResamples), Math.min(requested, budget));
+    // Every resample draws from all the sample's rows, shared by every comparison; each comparison reads the drawn
+    // rows that both its variants used (all of them once the experiment has finished without errors).
     const intervals = bootstrapIntervals(positions.count, comparisons.map((comparison) => comparison.statistic), {seed: spec.seed, resamples});
     const differences = comparisons.flatMap((comparison, index) => differencesOf(comparison, intervals[index], spec.variants));
     const disagreements = findDisagreements(spec.variants.length, byVariant, answers, positions);
