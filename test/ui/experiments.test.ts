@@ -100,6 +100,8 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await page.getByTestId("exp-run").click();
         await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
         await expectText(page.getByTestId("exp-done"), "100 / 100");
+        // The figures are the last cells' once the summary has caught up with them.
+        await expectCount(page.getByTestId("exp-summary-lag"), 0);
         const accuracy = page.locator("[data-testid=exp-matrix-row][data-metric=accuracy]");
         await expectCount(accuracy, 1);
         assert.match(await accuracy.locator("th").getAttribute("title") ?? "", /Share of labelled rows/);
@@ -157,6 +159,8 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
             await page.getByTestId("exp-continue").click();
             await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
         }
+        await expectCount(page.getByTestId("exp-summary-lag"), 0);
+        assert.match(await page.locator("[data-testid=exp-matrix-row][data-metric=accuracy] [data-testid=exp-matrix-value]").first().getAttribute("title") ?? "", /On 50 rows\./);
         const cells = await savedCells(gateway.dataDir);
         assert.equal(cells.size, 2);
         for (const [id, keys] of cells) {

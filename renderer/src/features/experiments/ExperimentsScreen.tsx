@@ -39,7 +39,9 @@ export function ExperimentsScreen() {
 function ResultsPanel() {
     const open = useExperimentStore((state) => state.open);
     const summary = useExperimentStore((state) => state.summary);
+    const summarized = useExperimentStore((state) => state.summarizedCells);
     const set = useExperimentStore((state) => state.set);
+    useExperimentStore((state) => state.countsVersion);
     if (open === null) return (
         <div className="empty-state">
             No experiment open: <button type="button" className="link-btn" onClick={() => set({tab: "setup"})}>set one up</button> or open a kept one from <button type="button" className="link-btn" onClick={() => set({tab: "history"})}>History</button>.
@@ -49,6 +51,11 @@ function ResultsPanel() {
         <div className="exp-results" data-testid="exp-results">
             <RunCard open={open} />
             <ExportsBar open={open} summary={summary} />
+            {summary !== null && summarized < open.cells.size && (
+                <div className="muted small" role="status" data-testid="exp-summary-lag">
+                    Figures below are from {summarized.toLocaleString("en-US")} of {open.cells.size.toLocaleString("en-US")} cells; they update every few seconds.
+                </div>
+            )}
             {summary === null ? <div className="muted small" data-testid="exp-summarising">Summarising…</div> : <>
                 <MetricsMatrix summary={summary} />
                 <VerdictsCard summary={summary} />
