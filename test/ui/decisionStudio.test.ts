@@ -313,7 +313,8 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.equal(await variantCards.nth(1).getByTestId("choice-row").count(), 3);
         await page.getByTestId("variant-name").fill("Battery variant");
         await page.getByTestId("variant-view-json").click();
-        assert.match(await readEditorText(page, "variant-json"), /"name": "Battery variant"/);
+        // Monaco renders the switched-to editor's lines in a frame of its own: read until they are there.
+        await eventually(async () => assert.match(await readEditorText(page, "variant-json"), /"name": "Battery variant"/));
         await page.getByTestId("variant-view-form").click();
         // Ctrl+Enter on the compare tab runs both sides.
         await page.getByTestId("variant-name").press("Control+Enter");
