@@ -7,7 +7,7 @@ import {SvcClient} from "../sdk/SvcClient.ts";
 import {MemoryResultStore} from "../scoring/results.ts";
 import {chatReply} from "../../test/support/chatReply.ts";
 import {json, startTestServer, type RecordedRequest, type Reply} from "../../test/support/startTestServer.ts";
-import {cellKey, ExperimentMismatchError, ExperimentRunner, type ExperimentRunnerOptions, type ExperimentStore, type StoredCell, type ExperimentRunSpec} from "./ExperimentRunner.ts";
+import {cellKey, ExperimentMismatchError, ExperimentRunner, experimentFingerprint, type ExperimentRunnerOptions, type ExperimentStore, type StoredCell, type ExperimentRunSpec} from "./ExperimentRunner.ts";
 import type {CellResult, Dataset, ExperimentSpec, Variant} from "./types.ts";
 
 const dataset: Dataset = {
@@ -173,4 +173,16 @@ test("a high concurrency keeps few abort listeners on any one signal: no MaxList
         process.off("warning", onWarning);
         await server.close();
     }
+});
+
+test("a run resumes after a question set's name or calibration changed (never sent), not after its questions did", () => {
+    const decision = (questionSet: Record<string, unknown>): Variant => ({
+        name: "D", connection: {baseUrl: "http://127.0.0.1:1"},
+        version: {itemId: "q", itemName: "q", version: 1, note: "", createdAt: 0, prompt: {kind: "decision", input: {kind: "template", template: "{{country}}"}, questionSet: questionSet as never}}
+    });
+    const questions = [{type: "predicate", name: "big", instructions: "Is it big?"}];
+    const base = experimentFingerprint(spec([decision({format: "decisions", questions})]), dataset);
+    assert.equal(experimentFingerprint(spec([decision({format: "decisions", questions, name: "renamed", calibration: {big: {method: "platt", a: 1, b: 0}}})]), dataset), base);
+    assert.notEqual(experimentFingerprint(spec([decision({format: "decisions", questions: [{...questions[0], instructions: "Is it large?"}]})]), dataset), base);
+    assert.notEqual(experimentFingerprint(spec([decision({format: "decisions", questions})]), {...dataset, rows: dataset.rows.slice(1)}), base);
 });

@@ -69,15 +69,23 @@ export class ExperimentMismatchError extends Error {
 
 /**
  * What must not change for a run to be resumed: what each variant sends (prompt, connection, model, params), the
- * checks, and the dataset's columns and rows. Names, notes, prices, the sample and the concurrency may change.
+ * checks, and the dataset's columns and rows. Names, notes, prices, the sample, the concurrency and a question set's
+ * name, description and calibration (applied to answers, never sent) may change.
  */
 export function experimentFingerprint(spec: ExperimentSpec, dataset: Dataset): string {
     return stableStringify({
-        variants: spec.variants.map((variant) => ({prompt: variant.version.prompt, connection: variant.connection, model: variant.model ?? null, params: variant.params ?? null})),
+        variants: spec.variants.map((variant) => ({prompt: sentPrompt(variant.version.prompt), connection: variant.connection, model: variant.model ?? null, params: variant.params ?? null})),
         checks: spec.checks,
         columns: dataset.columns,
         rows: textHash(JSON.stringify(dataset.rows))
     });
+}
+
+/** What of a prompt reaches the server: a question set's name, description and calibration do not. */
+function sentPrompt(prompt: Variant["version"]["prompt"]): unknown {
+    if (prompt.kind === "chat") return prompt;
+    const {format, questions, x_svc} = prompt.questionSet;
+    return {kind: prompt.kind, questionSet: {format, questions, x_svc: x_svc ?? null}, input: prompt.input};
 }
 
 type Cell = WorkUnit & {rowIndex: number, variant: number, request?: Record<string, unknown>};

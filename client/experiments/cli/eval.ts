@@ -63,11 +63,16 @@ async function evaluate(argv: string[]): Promise<number> {
     const store = new SqliteResultStore<StoredCell, ExperimentRunSpec>(args.db);
     try {
         const jobId = createHash("sha256").update(`${spec.id}\n${experimentFingerprint(spec, dataset)}`).digest("hex").slice(0, 16);
-        const estimate = estimateExperiment(spec, dataset, rows, {concurrency: args.concurrency});
         const stored = (await store.getJob(jobId)) === null ? 0 : (await store.doneRowIndexes(jobId)).size;
+        // A resumed run estimates its time from the latency its first cells had, not the assumed pace.
+        const earlier = stored === 0 ? [] : (await store.readResults(jobId, 0, 200)).filter((cell) => cell.ok).map((cell) => cell.cell.latencyMs / 1000);
+        const pace = earlier.length === 0 ? undefined : earlier.reduce((sum, seconds) => sum + seconds, 0) / earlier.length;
+        const estimate = estimateExperiment(spec, dataset, rows, {concurrency: args.concurrency, ...(pace === undefined ? {} : {secondsPerRequest: pace})});
+        const left = Math.max(0, estimate.cells - stored);
         log(`${rows.length} rows x ${spec.variants.length} variants: ${estimate.requests.toLocaleString("en-US")} requests, about ` +
             `${estimate.promptTokens.toLocaleString("en-US")} prompt tokens and at most ${estimate.outputTokens.toLocaleString("en-US")} output tokens, ` +
-            `roughly ${formatDuration(estimate.seconds ?? 0)}${stored > 0 ? ` (${stored} cells already stored in ${args.db} are not sent again)` : ""}`);
+            `roughly ${formatDuration((estimate.seconds ?? 0) * left / Math.max(1, estimate.cells))}` +
+            `${stored > 0 ? ` for the ${left} cells left (${stored} already stored in ${args.db} are not sent again)` : ""}`);
         const display = progressDisplay("cells");
         const runner = new ExperimentRunner({
             spec, dataset, rows, jobId, store,
