@@ -26,41 +26,56 @@ export function answerSummary(info: QuestionInfo, answer: NormalizedAnswer, pick
 }
 
 function spread(cells: readonly Cell[]): number {
-    const scores = cells.flatMap((cell) => cell.score === null ? [] : [cell.score]);
-    return scores.length < 2 ? 0 : Math.max(...scores) - Math.min(...scores);
+    let low = Infinity, high = -Infinity, scored = 0;
+    for (const {score} of cells) {
+        if (score === null) continue;
+        scored++;
+        low = Math.min(low, score);
+        high = Math.max(high, score);
+    }
+    return scored < 2 ? 0 : high - low;
 }
 
 function questionDisagreements(name: string, variantAnswers: ReadonlyArray<DecisionAnswers | undefined>, cellAt: ReadonlyArray<Array<CellResult | undefined>>, rowIndexOf: (position: number) => number): Disagreement[] {
     const found: Disagreement[] = [];
     const positions = cellAt[0]?.length ?? 0;
+    // Each variant's pick on the current row (-1: no answer), reused across rows: most rows are read and let go.
+    const picks = new Int32Array(variantAnswers.length);
     for (let position = 0; position < positions; position++) {
-        // Summaries are written only for the rows kept: most rows of a good experiment are not.
-        const cells: Array<Cell & {describe?: () => string}> = [];
-        const picks = new Set<string>();
-        let reference: {variant: number, option: number} | null = null;
-        let notable = false;
+        let kept = false, first: unknown = undefined, reference = -1;
         variantAnswers.forEach((entry, variant) => {
+            picks[variant] = -1;
             const cell = cellAt[variant][position];
             if (entry === undefined || cell === undefined) return;
             if (!cell.ok) {
-                cells.push(errorCell(variant, cell));
-                notable = true;
+                kept = true;
                 return;
             }
             const answer = entry.answers[position];
             if (answer === null) return;
-            const label = entry.labels[position];
             const picked = predictedIndex(entry.info, answer);
-            picks.add(String(entry.info.options[picked].value));
-            if (reference === null) reference = {variant, option: label ?? picked};
-            const correct = label === null ? null : picked === label;
-            if (correct === false) notable = true;
-            cells.push({variant, summary: "", describe: () => answerSummary(entry.info, answer, picked), correct, score: answer.probabilities[label ?? reference.option] ?? null});
+            picks[variant] = picked;
+            const label = entry.labels[position];
+            if (label !== null && picked !== label) kept = true;
+            const value = entry.info.options[picked].value;
+            if (reference < 0) {
+                reference = label ?? picked;
+                first = value;
+            } else if (value !== first) kept = true;
         });
-        if (cells.length > 0 && (notable || picks.size > 1)) {
-            const described = cells.map(({describe, ...rest}) => describe === undefined ? rest : {...rest, summary: describe()});
-            found.push({rowIndex: rowIndexOf(position), question: name, size: spread(described), cells: described});
-        }
+        if (!kept) continue;
+        const cells: Cell[] = [];
+        variantAnswers.forEach((entry, variant) => {
+            const cell = cellAt[variant][position];
+            if (entry === undefined || cell === undefined) return;
+            if (!cell.ok) cells.push(errorCell(variant, cell));
+            else if (picks[variant] >= 0) {
+                const answer = entry.answers[position]!, label = entry.labels[position];
+                cells.push({variant, summary: answerSummary(entry.info, answer, picks[variant]), correct: label === null ? null : picks[variant] === label,
+                    score: answer.probabilities[label ?? reference] ?? null});
+            }
+        });
+        found.push({rowIndex: rowIndexOf(position), question: name, size: spread(cells), cells});
     }
     return found;
 }
