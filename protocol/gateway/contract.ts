@@ -238,7 +238,8 @@ export type ModelsState = LibraryListing & {
 export const appDataLimits = {
     /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a document key, run id or job id is a file name. */
     namePattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$",
-    maxDocuments: 100,
+    /** Datasets keep their rows in documents of their own and each saved prompt its versions: room for hundreds of each. */
+    maxDocuments: 1000,
     maxDocumentBytes: 4 * 1024 * 1024,
     /** Oldest runs beyond this many are dropped, so images in old requests do not fill the disk. */
     maxHistoryEntries: 500,
