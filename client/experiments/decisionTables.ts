@@ -77,11 +77,11 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
         terms[position * 5 + 2] = term.logLoss;
         terms[position * 5 + 3] = term.absoluteError;
         terms[position * 5 + 4] = term.eceX;
-        // ECE bins hold [weight of outcome 1, sum of x, weight of outcome 0, sum of x]; the AUC [yes, no] per level.
+        // ECE bins hold [weight of outcome 1, sum of x, weight of outcome 0, sum of x]; the AUC all yes levels, then all no.
         const level = levelOf.get(row.answer.probabilities[0]);
         slots[position * 3] = row.label * k + term.predicted;
         slots[position * 3 + 1] = reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2);
-        slots[position * 3 + 2] = level === undefined ? -1 : level * 2 + (term.eceHit ? 0 : 1);
+        slots[position * 3 + 2] = level === undefined ? -1 : level + (term.eceHit ? 0 : levels.length);
     }
     const metrics = metricsOf(info.kind);
     const bins = new Float64Array(eceBinCount * 4), confusion = new Float64Array(k * k), auc = new Float64Array(levels.length * 2);
@@ -117,7 +117,8 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
         const matrix = Array.from({length: k}, (_unused, actual) => Array.from(confusion.subarray(actual * k, actual * k + k)));
         return {total, hits, brierSum, logLossSum, errorSum, matrix, reliability: reliabilityBins(x, hit, eceBinCount, weights)};
     };
-    const yesAt = (at: number) => auc[at * 2], noAt = (at: number) => auc[at * 2 + 1];
+    // The AUC's weighted rows labelled yes, then no, per distinct P(yes).
+    const yesAt = auc.subarray(0, levels.length), noAt = auc.subarray(levels.length);
     return {
         key: `question\u0000${info.name}\u0000${calibrated}`, question: info.name, kind: info.kind, calibrated, metrics,
         used,
@@ -126,7 +127,7 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
             const values: Partial<Record<MetricKey, number>> = sums.total === 0 ? {} : {
                 accuracy: sums.hits / sums.total, macro_f1: numberOrNaN(macroF1OfConfusion(sums.matrix)), brier: sums.brierSum / sums.total,
                 log_loss: sums.logLossSum / sums.total, ece: sums.reliability.ece, mae: sums.errorSum / sums.total,
-                auc: levels.length === 0 ? Number.NaN : numberOrNaN(rocAuc(Array.from(levels, (_level, at) => yesAt(at)), Array.from(levels, (_level, at) => noAt(at))))
+                auc: levels.length === 0 ? Number.NaN : numberOrNaN(rocAuc(yesAt, noAt))
             };
             return Float64Array.from(metrics, (metric) => values[metric] ?? Number.NaN);
         },
