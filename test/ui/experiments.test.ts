@@ -149,6 +149,16 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await page.getByTestId("exp-run-again").first().click();
         await page.getByTestId("exp-run-card").waitFor();
         await eventually(async () => assert.match(await page.getByTestId("exp-done").textContent() ?? "", /^([1-9]\d?) \/ 100$/), {timeoutMs: 60_000});
+        // Paused: the cells in flight end and no new one goes; Resume goes on.
+        await page.getByTestId("exp-pause").click();
+        await expectText(page.getByTestId("exp-status"), "paused");
+        // The cells in flight when it paused end within a second or so; then the count stands still.
+        await page.waitForTimeout(1500);
+        const paused = await page.getByTestId("exp-done").textContent();
+        await page.waitForTimeout(1500);
+        assert.equal(await page.getByTestId("exp-done").textContent(), paused);
+        await page.getByTestId("exp-resume").click();
+        await expectText(page.getByTestId("exp-status"), "running");
         await page.reload();
         await page.locator("main[data-screen=experiments]").waitFor();
         await page.getByTestId("exp-tabs-history").click();
@@ -168,6 +178,17 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
             assert.equal(new Set(keys).size, 100, `${id}: no cell sent twice`);
         }
         await screenshot(page, "experiments/history-resumed-1024-light");
+    });
+
+    test("History compares two kept experiments' summaries", async () => {
+        await page.getByTestId("exp-tabs-history").click();
+        await expectCount(page.getByTestId("exp-saved"), 2);
+        for (const pick of await page.getByTestId("exp-compare-pick").all()) await pick.check();
+        await page.getByTestId("exp-compare").waitFor({timeout: 30_000});
+        const row = page.getByTestId("exp-compare-row").filter({hasText: "polite · Accuracy"}).first();
+        assert.equal(await row.locator("td").count(), 4, "two variants of each experiment");
+        await screenshot(page, "experiments/history-compare-1024-light");
+        assert.deepEqual(await cutOffControls(page), []);
         assert.deepEqual(pageErrors, []);
     });
 });

@@ -27,19 +27,17 @@ export function HistoryPanel() {
                     <div className="table-scroll">
                         <table className="table compact">
                             <thead>
-                                <tr><th scope="col"><span className="sr-only">Compare</span></th><th scope="col">Experiment</th><th scope="col">Dataset</th><th scope="col">Variants</th>
+                                <tr><th scope="col"><span className="sr-only">Compare</span></th><th scope="col">Experiment</th>
                                     <th scope="col">Status</th><th scope="col" className="num">Cells</th><th scope="col">Started</th><th scope="col"><span className="sr-only">Actions</span></th></tr>
                             </thead>
                             <tbody>
                                 {saved.map((info) => (
                                     <tr key={info.id} className={info.id === openId ? "is-open" : ""} data-testid="exp-saved" data-id={info.id}>
                                         <td><input type="checkbox" checked={compare.includes(info.id)} aria-label={`Compare ${info.name}`} data-testid="exp-compare-pick" onChange={() => toggle(info.id)} /></td>
-                                        <td>{info.name}</td>
-                                        <td>{info.datasetName}</td>
-                                        <td className="mono">{info.variants.join(", ")}</td>
+                                        <td className="exp-saved-name">{info.name}<div className="muted small">{info.datasetName} · {info.variants.join(" vs ")}</div></td>
                                         <td><span className={`badge status-${info.status}`}>{info.status}</span></td>
                                         <td className="num mono">{formatCount(info.done)} / {formatCount(info.total)}</td>
-                                        <td className="small">{new Date(info.createdAt).toLocaleString()}</td>
+                                        <td className="small exp-saved-date">{new Date(info.createdAt).toLocaleString(undefined, {dateStyle: "short", timeStyle: "short"})}</td>
                                         <td><SavedActions info={info} busy={busy} confirming={confirm === info.id} onConfirm={setConfirm} /></td>
                                     </tr>
                                 ))}
