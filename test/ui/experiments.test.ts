@@ -161,14 +161,15 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await expectText(page.getByTestId("exp-status"), "running");
         await page.reload();
         await page.locator("main[data-screen=experiments]").waitFor();
-        await page.getByTestId("exp-tabs-history").click();
-        await expectCount(page.getByTestId("exp-saved"), 2);
-        await page.getByTestId("exp-saved").first().getByTestId("exp-open").click();
-        const done = await page.getByTestId("exp-done").textContent();
-        if (done !== "100 / 100") {
-            await page.getByTestId("exp-continue").click();
-            await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
-        }
+        // The experiment that stopped mid-run opens again by itself, saying so, with Resume.
+        await expectText(page.getByTestId("exp-interrupted"), /stopped before its end: Resume sends the \d+ cells without a result/);
+        assert.match(await page.getByTestId("exp-run-card").locator("h3").textContent() ?? "", /· again$/);
+        await page.getByTestId("exp-continue").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        // The setup was kept too.
+        await page.getByTestId("exp-tabs-setup").click();
+        assert.equal(await page.getByTestId("exp-name").inputValue(), "tone: A vs B · again");
+        await page.getByTestId("exp-tabs-results").click();
         await expectCount(page.getByTestId("exp-summary-lag"), 0);
         assert.match(await page.locator("[data-testid=exp-matrix-row][data-metric=accuracy] [data-testid=exp-matrix-value]").first().getAttribute("title") ?? "", /On 50 rows\./);
         const cells = await savedCells(gateway.dataDir);

@@ -8,7 +8,7 @@ import {MetricsMatrix, UsageCard, VerdictsCard} from "./MetricsMatrix.tsx";
 import {HistoryPanel} from "./HistoryPanel.tsx";
 import {RunCard} from "./RunCard.tsx";
 import {SetupPanel} from "./SetupPanel.tsx";
-import {refreshSavedExperiments} from "./experimentRun.ts";
+import {openExperiment, refreshSavedExperiments} from "./experimentRun.ts";
 import {useExperimentStore, type ExperimentsTab} from "./experimentStore.ts";
 import "./experiments.css";
 
@@ -23,7 +23,12 @@ export function ExperimentsScreen() {
     const set = useExperimentStore((state) => state.set);
     const error = useExperimentStore((state) => state.error);
     useEffect(() => {
-        void refreshSavedExperiments();
+        // After a reload or a restart, an experiment that stopped mid-run opens again, ready to Resume.
+        void refreshSavedExperiments().then(() => {
+            const {open, saved} = useExperimentStore.getState();
+            const interrupted = saved.find((info) => info.status === "running" || info.status === "paused");
+            if (open === null && interrupted !== undefined) void openExperiment(interrupted.id);
+        });
     }, []);
     return (
         <div className="page exp-page" data-testid="experiments-screen">
