@@ -151,6 +151,12 @@ test("stopped mid-run and resumed on the same store: no stored cell is sent agai
         assert.deepEqual((await store.readResults("exp")).map((stored) => stored.rowIndex), Array.from({length: 24}, (_, index) => index));
         assert.deepEqual(resumed.variants.map((variant) => variant.done), [12, 12]);
 
+        // Run again on half the rows: the progress counts that sample's cells, all already stored, and sends nothing.
+        const half = await runner(server.url, store, experiment, {rows: [0, 1, 2, 3, 4, 5]}).run();
+        assert.deepEqual([half.totalRows, half.done, half.alreadyDone, half.succeeded, half.scoredThisRun, half.etaSeconds], [12, 12, 12, 12, 0, 0]);
+        assert.deepEqual(half.variants, [{done: 6, failed: 0, total: 6}, {done: 6, failed: 0, total: 6}]);
+        assert.equal(server.requests.length, before + 24 - kept.size);
+
         // The same job id with other variants is refused rather than mixed.
         await assert.rejects(runner(server.url, store, {...experiment, checks: [{kind: "is_json"}]}).run(), ExperimentMismatchError);
     } finally {

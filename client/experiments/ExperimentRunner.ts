@@ -110,6 +110,7 @@ export class ExperimentRunner {
         const rows = options.rows ?? dataset.rows.map((_, index) => index);
         this.jobId = options.jobId ?? spec.id;
         const fingerprint = experimentFingerprint(spec, dataset);
+        const inSample = new Set(rows);
         const callers = new Map<string, ConnectionCaller>();
         const clientFor = (connection: ConnectionRef) => {
             const key = stableStringify(connection);
@@ -130,6 +131,7 @@ export class ExperimentRunner {
             },
             units: (done) => this.cells(rows, done, variantCount),
             totalUnits: rows.length * variantCount,
+            inScope: (key) => inSample.has(Math.floor(key / variantCount)),
             perform: async (unit, context) => {
                 const task = this.tasks[unit.variant];
                 const row = dataset.rows[unit.rowIndex];
@@ -191,12 +193,8 @@ export class ExperimentRunner {
 
     /** Cells without a result: group by group, row by row, each row's variants of the group in turn. */
     private async *cells(rows: readonly number[], done: ReadonlySet<number>, variantCount: number): AsyncGenerator<Cell, void, undefined> {
-        const inSample = new Set(rows);
-        for (const key of done) {
-            const rowIndex = Math.floor(key / variantCount);
-            if (!inSample.has(rowIndex)) continue;
-            this.perVariant[key % variantCount].done++;
-        }
+        // `done` holds the cells of the sample's rows only (the runner's inScope).
+        for (const key of done) this.perVariant[key % variantCount].done++;
         const plan = this.groups.length > 0 ? this.groups : [{key: null, variants: Array.from({length: variantCount}, (_, index) => index)}];
         for (const group of plan)
             for (const rowIndex of rows)

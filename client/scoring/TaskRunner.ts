@@ -58,6 +58,11 @@ export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = R
     units(done: ReadonlySet<number>, total: (count: number) => void): AsyncIterable<U>,
     /** Units in the job when known up front, for the ETA. */
     totalUnits?: number | null,
+    /**
+     * The keys this run is about, when the job's record holds others too (an experiment run again on a smaller
+     * sample): progress counts only results within it. Default: every key of the job.
+     */
+    inScope?: (key: number) => boolean,
     /** Builds a unit's request(s), calls, validates; returns the result to store. Throws what the calls threw. */
     perform(unit: U, context: CallContext): Promise<R>,
     /** The result stored for a unit whose request the server refused (classifyFailure `row`). */
@@ -187,8 +192,10 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
         const {store, jobId} = this.options;
         await this.openJob();
         if (this.options.rescoreErrors) await store.deleteErrors(jobId);
-        const done = await store.doneRowIndexes(jobId);
-        const counts = await store.countResults(jobId);
+        const inScope = this.options.inScope;
+        const stored = await store.doneRowIndexes(jobId);
+        const done = inScope === undefined ? stored : new Set([...stored].filter(inScope));
+        const counts = inScope === undefined ? await store.countResults(jobId) : await this.countInScope(inScope);
         this.counts = {...this.counts, done: done.size, succeeded: counts.ok, failed: counts.errors, alreadyDone: done.size};
         if (this.abort.signal.aborted) return this.finish();
         this.meter.restart();
@@ -199,6 +206,17 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
         const concurrency = Math.max(1, Math.floor(this.options.concurrency ?? 4));
         await Promise.all(Array.from({length: concurrency}, () => this.work(pending)));
         return this.finish();
+    }
+
+    /** Stored results within the scope, ok and not, read page by page. */
+    private async countInScope(inScope: (key: number) => boolean): Promise<{ok: number, errors: number}> {
+        const counts = {ok: 0, errors: 0};
+        for (let from = 0; ;) {
+            const page = await this.options.store.readResults(this.options.jobId, from, 1000);
+            for (const result of page) if (inScope(result.rowIndex)) counts[result.ok ? "ok" : "errors"]++;
+            if (page.length < 1000) return counts;
+            from = page[page.length - 1].rowIndex + 1;
+        }
     }
 
     private async openJob() {
