@@ -190,6 +190,11 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         assert.equal(await row.locator("td").count(), 4, "two variants of each experiment");
         await screenshot(page, "experiments/history-compare-1024-light");
         assert.deepEqual(await cutOffControls(page), []);
+        await page.getByTestId("theme-toggle").click();
+        await page.getByTestId("exp-tabs-results").click();
+        await page.getByTestId("exp-disagreement").first().getByTestId("exp-open-row").click();
+        await screenshot(page, "experiments/results-1024-dark");
+        assert.deepEqual(await cutOffControls(page), []);
         assert.deepEqual(pageErrors, []);
     });
 });
