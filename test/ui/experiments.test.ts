@@ -8,6 +8,7 @@ import {mkdtemp, readdir, readFile, rm, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
+import {parseExperimentSpec} from "../../client/experiments/experimentFile.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
@@ -127,7 +128,7 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await screenshot(page, "experiments/results-1024-light");
     });
 
-    test("the HTML report downloads as one file that opens in the browser; the rows export as CSV", async () => {
+    test("exports: the HTML report opens in the browser as one file; the rows as CSV and XLSX; the experiment file reads back", async () => {
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-report").click()]);
         const html = await readFile(await download.path(), "utf8");
         assert.doesNotMatch(html, /<script|<link|src="https?:/i, "self-contained: no script, no file or link out");
@@ -142,6 +143,13 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         const lines = (await readFile(await csv.path(), "utf8")).replace(/^\uFEFF/, "").trim().split(/\r?\n/);
         assert.equal(lines.length, 51, "a header and the 50 rows");
         assert.match(lines[0], /^row,text,polite_label,A\./);
+        const [xlsx] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-xlsx").click()]);
+        assert.equal((await readFile(await xlsx.path())).subarray(0, 2).toString(), "PK", "an XLSX workbook (a zip)");
+        // The experiment file is what svc-studio eval reads: its own parser takes it, the dataset inline.
+        const [file] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-file").click()]);
+        const spec = parseExperimentSpec(await readFile(await file.path(), "utf8"));
+        assert.deepEqual(spec.variants.map((variant) => [variant.name, variant.version.version]), [["A", 1], ["B", 2]]);
+        assert.equal("rows" in spec.dataset ? spec.dataset.rows.length : 0, 50);
     });
 
     test("a reload mid-run loses no cell; Resume sends only the cells without a result, none twice", async () => {
