@@ -12,7 +12,6 @@ import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
 import {countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
-import {getDataset} from "../datasets/datasetStore.ts";
 
 let runner: ExperimentRunner | null = null;
 let loaded: LoadedExperiment | null = null;
@@ -178,9 +177,4 @@ export async function deleteExperiment(id: string) {
         set({error: `Could not delete the experiment: ${(error as Error).message}`});
     }
     await refreshSavedExperiments();
-}
-
-/** The saved dataset an experiment ran on, when it is still kept (Run again uses its current rows). */
-export function currentDataset(datasetId: string) {
-    return getDataset(datasetId);
 }

@@ -14,7 +14,7 @@ export function experimentFileText(open: OpenExperiment): string {
 }
 
 /** The open experiment's cells, in sample order. */
-export function cellsOf(open: OpenExperiment): CellResult[] {
+function cellsOf(open: OpenExperiment): CellResult[] {
     const cells: CellResult[] = [];
     const variants = open.spec.variants.length;
     for (const rowIndex of open.rowIndexes)
