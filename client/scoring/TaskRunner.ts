@@ -1,51 +1,9 @@
 import {ApiError} from "../../protocol/errors.ts";
-import {TransportError} from "../sdk/errors.ts";
-import type {RetryOptions} from "../sdk/retry.ts";
 import type {JobProgress, JobRecord, JobStatus, ResultStore, RowError, StoredResult} from "./types.ts";
-import {PauseGate, RateMeter} from "./jobPacing.ts";
+import {PauseGate, ProgressThrottle, RateMeter} from "./jobPacing.ts";
+import {classifyFailure, type CallContext, type RunSettings, type WorkUnit} from "./runSettings.ts";
 
-/**
- * What a request failure (after the spec §7 retries) means for a job:
- * - `row`: the server refused this unit's request (400, 413, 422): stored as its error, the job goes on;
- * - `fatal`: every other unit would fail the same way (401 key, 402 credit, 404 URL) or the service stayed
- *   unavailable through the retries (408, 429, 5xx, network, timeout): the job stops, resumable later.
- */
-export function classifyFailure(error: unknown): {kind: "row" | "fatal", error: RowError} {
-    if (error instanceof ApiError) {
-        const rowError = {status: error.status, code: error.code, message: error.message};
-        return {kind: error.status === 400 || error.status === 413 || error.status === 422 ? "row" : "fatal", error: rowError};
-    }
-    if (error instanceof TransportError) return {kind: "fatal", error: {status: null, code: error.kind, message: error.message}};
-    return {kind: "fatal", error: {status: null, code: "client_error", message: error instanceof Error ? error.message : String(error)}};
-}
-
-/** One unit of work: `key` is its result's key in the store; units of one `group` run together (see beforeGroup). */
-export type WorkUnit = {key: number, group?: string | null};
-
-/** What a task passes to each request it makes: the run's abort signal, timeout and retry settings (pacing wired in). */
-export type CallContext = {signal: AbortSignal, timeoutMs: number, retry: RetryOptions};
-
-/** How a run goes, whatever its task: the settings scoring jobs and experiments take alike. */
-export type RunSettings = {
-    /** Requests in flight at once; default 4. */
-    concurrency?: number,
-    /** Spec §7 retry settings for each request (client/retry); the client's own settings otherwise. */
-    retry?: RetryOptions,
-    /** Per-attempt timeout; default 120 s. A timeout is transient and retried. */
-    timeoutMs?: number,
-    /** Send again the units (rows, cells) stored with an error by an earlier run. */
-    rescoreErrors?: boolean,
-    /** Stop when the first N units this run sends all fail (a bad question set or prompt); default 5, 0 = never. */
-    failFast?: number,
-    /** Progress is reported on every state change, and at most this often for completions; default 250 ms. */
-    progressIntervalMs?: number
-};
-
-/** The run settings out of a wider options object (a runner's own), to hand on to TaskRunner. */
-export function runSettings(options: RunSettings): RunSettings {
-    const {concurrency, retry, timeoutMs, rescoreErrors, failFast, progressIntervalMs} = options;
-    return {concurrency, retry, timeoutMs, rescoreErrors, failFast, progressIntervalMs};
-}
+export {classifyFailure, runSettings, type CallContext, type RunSettings, type WorkUnit} from "./runSettings.ts";
 
 /** How a task's units are listed, sent and stored; the runner owns concurrency, pacing, pause, resume and progress. */
 export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = RunSettings & {
@@ -103,8 +61,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     private errorsBeforeFirstSuccess = 0;
     private activeMs = 0;
     private activeSince: number | null = null;
-    private lastEmit = 0;
-    private emitTimer: ReturnType<typeof setTimeout> | null = null;
+    private readonly reporter: ProgressThrottle;
     /** The group whose units may be sent now, and the switch to the next one while it is under way. */
     private group: string | null | undefined = undefined;
     private switching: Promise<void> | null = null;
@@ -118,6 +75,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     public constructor(options: TaskRunnerOptions<U, R, S>) {
         this.options = options;
         this.total = options.totalUnits ?? null;
+        this.reporter = new ProgressThrottle(options.onProgress === undefined ? undefined : () => options.onProgress!(this.progress()), options.progressIntervalMs ?? 250);
     }
 
     public get status(): JobStatus | "idle" {
@@ -319,7 +277,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
                         }
                         this.lastError = classifyFailure(info.error).error;
                         this.options.retry?.onRetry?.(info);
-                        this.emit();
+                        this.reporter.report();
                     }
                 }
             };
@@ -337,7 +295,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
             await this.store(this.options.refused(unit, failure.error, 1, performance.now() - started), refused);
         } finally {
             this.counts.inFlight--;
-            this.emit();
+            this.reporter.report();
         }
     }
 
@@ -374,8 +332,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
         if (this.state === "running" || this.state === "paused" || this.state === "idle") this.setState("completed");
         const status = this.state as JobStatus;
         await this.options.store.updateJob(this.options.jobId, {status, error: this.fatal, ...(this.total === null ? {} : {totalRows: this.total})});
-        if (this.emitTimer !== null) clearTimeout(this.emitTimer);
-        this.emitTimer = null;
+        this.reporter.stop();
         const progress = this.progress();
         this.options.onProgress?.(progress);
         return progress;
@@ -389,26 +346,6 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
         } else if (this.activeSince === null && state === "running") this.activeSince = now;
         this.state = state;
         if (state === "paused" || state === "running") void this.options.store.updateJob(this.options.jobId, {status: state}).catch(() => undefined);
-        this.emit(true);
-    }
-
-    /** Progress to the listener: state changes at once, completions at most every progressIntervalMs. */
-    private emit(now = false) {
-        const listener = this.options.onProgress;
-        if (listener === undefined || this.emitTimer !== null && !now) return;
-        const interval = this.options.progressIntervalMs ?? 250;
-        const wait = this.lastEmit + interval - performance.now();
-        if (now || wait <= 0) {
-            if (this.emitTimer !== null) clearTimeout(this.emitTimer);
-            this.emitTimer = null;
-            this.lastEmit = performance.now();
-            listener(this.progress());
-            return;
-        }
-        this.emitTimer = setTimeout(() => {
-            this.emitTimer = null;
-            this.lastEmit = performance.now();
-            listener(this.progress());
-        }, wait);
+        this.reporter.report(true);
     }
 }

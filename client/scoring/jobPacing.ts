@@ -99,3 +99,42 @@ export class RateMeter {
         return span > 0 ? this.times.length / (span / 1000) : null;
     }
 }
+
+/**
+ * Progress to a listener: a state change at once (`report(true)`), completions at most every `intervalMs`, the last
+ * one of a burst always delivered (a timer), so a UI neither misses the latest count nor redraws per row.
+ */
+export class ProgressThrottle {
+    private readonly listener: (() => void) | undefined;
+    private readonly intervalMs: number;
+    private last = 0;
+    private timer: ReturnType<typeof setTimeout> | null = null;
+
+    public constructor(listener: (() => void) | undefined, intervalMs: number) {
+        this.listener = listener;
+        this.intervalMs = intervalMs;
+    }
+
+    public report(now = false) {
+        const listener = this.listener;
+        if (listener === undefined || this.timer !== null && !now) return;
+        const wait = this.last + this.intervalMs - performance.now();
+        if (now || wait <= 0) {
+            this.stop();
+            this.last = performance.now();
+            listener();
+            return;
+        }
+        this.timer = setTimeout(() => {
+            this.timer = null;
+            this.last = performance.now();
+            listener();
+        }, wait);
+    }
+
+    /** Drops a report still waiting (the run ended and reports its final state itself). */
+    public stop() {
+        if (this.timer !== null) clearTimeout(this.timer);
+        this.timer = null;
+    }
+}
