@@ -8,6 +8,7 @@ import {compileCellTask} from "./cellTasks.ts";
 import {checkProblems} from "./checks.ts";
 import type {ColumnType, Dataset, ExperimentSpec, Sample} from "./types.ts";
 import {VariableError} from "./variables.ts";
+import {formatCount} from "./metricDefinitions.ts";
 
 // A dataset's rows for an experiment: which rows a sample takes, and every check of the input that runs before
 // anything is sent, each problem one sentence that names where it is and what to do.
@@ -52,8 +53,8 @@ export function sampleIndexes(dataset: Pick<Dataset, "columns" | "rows">, sample
 /** "first 50 rows", "30 random rows (seed 7)", "rows where label equals yes": a sample in words. */
 export function describeSample(sample: Sample): string {
     if (sample.kind === "all") return "every row";
-    if (sample.kind === "first") return `the first ${sample.n} rows`;
-    if (sample.kind === "random") return `${sample.n} random rows (seed ${sample.seed})`;
+    if (sample.kind === "first") return `the first ${formatCount(sample.n)} rows`;
+    if (sample.kind === "random") return `${formatCount(sample.n)} random rows (seed ${sample.seed})`;
     const op = sample.op === "equals" ? "equals" : sample.op === "not_equals" ? "is not" : "contains";
     return `rows where ${sample.column} ${op} "${sample.value}"`;
 }

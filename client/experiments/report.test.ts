@@ -35,7 +35,7 @@ test("every text from the experiment is escaped", () => {
 });
 
 test("the report names the experiment, dataset, sample and variants, and shows matrix, verdicts, charts and disagreements", () => {
-    assert.match(html, /Dataset tickets &amp; more\.csv · all rows · 40 rows · 2 variants/);
+    assert.match(html, /Dataset tickets &amp; more\.csv · every row · 40 rows · 2 variants/);
     assert.match(html, /Support triage v2/);
     assert.match(html, /127\.0\.0\.1:8080/);
     assert.match(html, /\{&quot;temperature&quot;:0\.2\}/);

@@ -1,4 +1,5 @@
-import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, Sample, VariantSummary} from "./types.ts";
+import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, VariantSummary} from "./types.ts";
+import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import {formatCost, formatCount, formatInterval, formatLatency, formatMetric, formatPValue, metricDefinition, metricTitle} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
@@ -32,15 +33,6 @@ code{background:#1f2937}.chart text{fill:#d1d5db}.better,.right{color:#4ade80}.w
 @media print{body{padding:0}h2{break-after:avoid}table,figure{break-inside:avoid}}`;
 
 /** "all rows", "first 200 rows", "200 random rows (seed 7)", "rows where lang equals en". */
-export function describeSample(sample: Sample): string {
-    switch (sample.kind) {
-        case "all": return "all rows";
-        case "first": return `first ${formatCount(sample.n)} rows`;
-        case "random": return `${formatCount(sample.n)} random rows (seed ${sample.seed})`;
-        case "filter": return `rows where ${sample.column} ${sample.op.replace("_", " ")} ${JSON.stringify(sample.value)}`;
-    }
-}
-
 export function describeConnection(connection: ConnectionRef): string {
     return "baseUrl" in connection ? connection.baseUrl : connection.profile === "local" ? "local engine" : `profile ${connection.profile}`;
 }

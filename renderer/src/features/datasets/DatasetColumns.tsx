@@ -5,6 +5,7 @@ import type {Dataset, Sample} from "../../../../client/experiments/types.ts";
 import {defaultColumnRoles} from "./datasetModel.ts";
 import {createDataset, updateDataset} from "./datasetStore.ts";
 import {describeSample, sampleIndexes} from "../../../../client/experiments/dataset.ts";
+import {formatCount} from "../../../../client/experiments/metricDefinitions.ts";
 
 const toggled = (list: readonly string[], column: string, on: boolean, order: readonly string[]) =>
     order.filter((name) => name === column ? on : list.includes(name));
@@ -103,7 +104,7 @@ export function SamplePanel({dataset, onCreated}: {dataset: Dataset, onCreated: 
             </div>
             <div className="row-gap wrap">
                 <span className={result.error ? "field-error" : "strong"} data-testid="sample-count" title="Rows the sample takes, of the dataset's rows">
-                    {result.error ?? `${result.indexes.length.toLocaleString("en-US")} of ${dataset.rows.length.toLocaleString("en-US")} rows: ${describeSample(sample)}`}
+                    {result.error ?? `${formatCount(result.indexes.length)} of ${formatCount(dataset.rows.length)} rows: ${describeSample(sample)}`}
                 </span>
                 <button type="button" className="btn btn-sm" data-testid="sample-keep" disabled={result.error !== null || result.indexes.length === 0}
                     onClick={() => {
