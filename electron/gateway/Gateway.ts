@@ -7,6 +7,7 @@ import {toApiError} from "../../native/http/replies.ts";
 import {closeIfBodyUnread, hasBody, readJsonBody} from "../../native/http/requests.ts";
 import {optional, readInteger, readObject, readString, rejectUnknownFields, required} from "../../protocol/validation.ts";
 import type {ModelLibrary} from "../../native/library/ModelLibrary.ts";
+import {embeddedModel, embeddedModelPath, hasEmbeddedModel} from "../../native/library/embeddedModel.ts";
 import {type ConnectionStore, readRemoteProfileInput} from "../connections/ConnectionStore.ts";
 import {EngineLifecycle} from "../engine/EngineLifecycle.ts";
 import type {EngineSupervisor} from "../engine/EngineSupervisor.ts";
@@ -310,6 +311,8 @@ export class Gateway {
         try {
             return (await this.library.get(id)).path;
         } catch (error) {
+            // The built-in model is listed beside the library's (ModelsApi), so it loads by its id too.
+            if (id === embeddedModel.id && hasEmbeddedModel()) return embeddedModelPath;
             throw new GatewayError(404, "model_not_found", "invalid_request_error", (error as Error).message);
         }
     }

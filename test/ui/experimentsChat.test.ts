@@ -113,6 +113,22 @@ describe("Experiments: a chat prompt with variables, checks and a grader", {skip
         assert.deepEqual(await cutOffControls(page), []);
     });
 
+    test("two local models as variants: the engine loads the second variant's model before its rows run", async () => {
+        await page.getByTestId("exp-tabs-setup").click();
+        const second = page.getByTestId("exp-variant").nth(1);
+        // The library lists the built-in model beside its own: the model field offers it.
+        await eventually(async () => {
+            const offered = await second.locator("datalist option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+            assert.ok(offered.includes("stories260K"), offered.join(", "));
+        });
+        await second.getByTestId("exp-variant-model").fill("stories260K");
+        await page.getByTestId("exp-run").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 120_000});
+        await expectText(page.getByTestId("exp-done"), "12 / 12");
+        await page.getByTestId("nav-engine").click();
+        await expectText(page.locator("main[data-screen=engine]"), /stories260K/);
+    });
+
     test("the Decision studio's Compare opens as an experiment over a one-row dataset", async () => {
         await openQuestionSetFile(page, scratch, "tone.questions.json", {format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions: "Is the text polite?"}]});
         await page.getByTestId("input-text").fill("Thanks a lot for your help!");

@@ -3,6 +3,7 @@
 import {modelIds} from "../../../../protocol/limits.ts";
 import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {Icon} from "../../ui/controls.tsx";
+import {useModelsState} from "../models/models.ts";
 import {promptKindNames, useItemVersions, useVersionsStore} from "../versions/versionStore.ts";
 import {newVariant, updateVariant, useDraftStore, type VariantDraft} from "./draftStore.ts";
 import {versionOf} from "./buildSpec.ts";
@@ -42,6 +43,11 @@ function VariantRow({variant, index, onRemove}: VariantRowProps) {
     const version = versionOf(variant);
     const chat = version?.prompt.kind === "chat";
     const label = (text: string) => `Variant ${variant.name || index + 1}: ${text}`;
+    const local = variant.connection === "local";
+    const {data: library} = useModelsState();
+    // On the local engine a variant's model is a library model, loaded before its cells run (one model at a time);
+    // a server is asked for svc-1 on its own URL, so there the field only names what the server runs.
+    const modelChoices = local ? [...(library?.builtIn ? [library.builtIn] : []), ...(library?.models ?? [])].map((model) => model.id) : [];
     return (
         <div className="exp-variant" data-testid="exp-variant" data-name={variant.name}>
             <input className="input input-sm exp-variant-name mono" value={variant.name} aria-label={label("name")} maxLength={24}
@@ -61,8 +67,9 @@ function VariantRow({variant, index, onRemove}: VariantRowProps) {
                 {connections.map((connection) => <option key={connection.id} value={connection.id}>{connection.name}</option>)}
             </select>
             {chat && (
-                <input className="input input-sm mono exp-variant-model" value={variant.model} placeholder={modelIds.chat} aria-label={label("model")}
-                    data-testid="exp-variant-model" list="exp-model-ids" onChange={(event) => change({model: event.target.value})} />
+                <input className="input input-sm mono exp-variant-model" value={variant.model} placeholder={local ? "the loaded model" : modelIds.chat} aria-label={label("model")}
+                    title={local ? "A model of the library: the local engine loads it before this variant's rows run, one model at a time" : "The connection's server answers as svc-1; name the model it runs, for the report"}
+                    data-testid="exp-variant-model" list={`exp-model-ids-${variant.id}`} onChange={(event) => change({model: event.target.value})} />
             )}
             <input className="input input-sm mono exp-variant-params" value={variant.params} placeholder='{"temperature": 0}' aria-label={label("parameter overrides (JSON)")}
                 title="Parameters that override the version's own, as a JSON object" data-testid="exp-variant-params" onChange={(event) => change({params: event.target.value})} />
@@ -73,7 +80,9 @@ function VariantRow({variant, index, onRemove}: VariantRowProps) {
             <button type="button" className="icon-btn" aria-label={label("remove")} title="Remove this variant" data-testid="exp-remove-variant" onClick={onRemove}>
                 <Icon name="close" />
             </button>
-            <datalist id="exp-model-ids"><option value={modelIds.chat} /></datalist>
+            <datalist id={`exp-model-ids-${variant.id}`}>
+                {(local ? modelChoices : [modelIds.chat]).map((id) => <option key={id} value={id} />)}
+            </datalist>
         </div>
     );
 }
