@@ -11,7 +11,7 @@ import type {Browser, Page, Request} from "playwright-core";
 import {parseCsv} from "../support/csv.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
-import {eventually} from "./utils/expect.ts";
+import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
@@ -226,6 +226,17 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         await waitStatus("completed");
         const calibrated = await gridCells("positive.calibrated");
         assert.deepEqual([...new Set(calibrated)], ["true"]);
+    });
+
+    test("evaluation: the scoring job opens as a one-variant experiment over its table", async () => {
+        await page.getByTestId("nav-evaluation").click();
+        await page.getByTestId("evaluation-open-experiment").click();
+        await page.locator("main[data-screen=experiments]").waitFor();
+        await expectCount(page.getByTestId("exp-variant"), 1);
+        assert.match(await page.getByTestId("exp-dataset").locator("option:checked").textContent() ?? "", /12 rows/);
+        // One request per row: the one variant over the table's 12 rows.
+        await expectText(page.getByTestId("exp-estimate-requests"), "12");
+        await page.getByTestId("nav-scoring").click();
     });
 
     test("pause, resume, cancel and continue a longer job", async () => {

@@ -8,6 +8,7 @@ import {DecisionStudioScreen} from "../features/decisions/DecisionStudioScreen.t
 import {EvaluationScreen} from "../features/scoring/EvaluationScreen.tsx";
 import {ScoringScreen} from "../features/scoring/ScoringScreen.tsx";
 import {ExperimentsScreen} from "../features/experiments/ExperimentsScreen.tsx";
+import {OpenJobAsExperiment} from "../features/experiments/OpenJobAsExperiment.tsx";
 import {EngineScreen} from "../features/engine/EngineScreen.tsx";
 import {ModelsScreen} from "../features/models/ModelsScreen.tsx";
 import {HistoryScreen} from "../features/history/HistoryScreen.tsx";
@@ -30,7 +31,7 @@ const screens = {
     completions: CompletionsScreen,
     decisions: DecisionStudioScreen,
     scoring: ScoringScreen,
-    evaluation: EvaluationScreen,
+    evaluation: () => <EvaluationScreen actions={<OpenJobAsExperiment />} />,
     experiments: ExperimentsScreen,
     history: HistoryScreen,
     presets: PresetsScreen,

@@ -1,5 +1,5 @@
 // The Evaluation screen: each question's answers against a label column, and fitting a calibration into the question set.
-import {useMemo, useState} from "react";
+import {useMemo, useState, type ReactNode} from "react";
 import {calibrateAnswer, evaluateQuestion, type QuestionInfo, type CalibrationRow, type QuestionCalibration, guessLabelColumn, fitCalibrationOutOfFold, calibrationWarnings, eceDefinition} from "../../../../client/scoring/index.ts";
 import {useNavStore} from "../../ui/appState.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
@@ -9,8 +9,12 @@ import {rawAnswersOf} from "./scoringModel.ts";
 import {useScoringStore, type ScoringJob} from "./scoringStore.ts";
 import "./scoring.css";
 
-/** The last scoring job's answers against label columns of its table: metrics per question, and calibration. */
-export function EvaluationScreen() {
+/**
+ * The last scoring job's answers against label columns of its table: metrics per question, and calibration.
+ * `actions` are what features built on this one offer for the job (the app shell passes Experiments' "Open as
+ * experiment"), so this feature imports none of them.
+ */
+export function EvaluationScreen({actions}: {actions?: ReactNode}) {
     const job = useScoringStore((state) => state.job);
     const progress = useScoringStore((state) => state.progress);
     const go = useNavStore((state) => state.go);
@@ -27,29 +31,11 @@ export function EvaluationScreen() {
                 <div className="muted small" data-testid="evaluation-job">
                     {job.table.fileName} · {job.spec.questionSet.name || "untitled question set"} · {progress ? `${progress.succeeded.toLocaleString("en-US")} answered rows` : "…"}{progress?.status === "running" ? " (still scoring: figures update)" : ""}
                 </div>
-                <OpenAsExperiment />
+                {actions}
             </div>
             {job.infos.map((info, index) => <QuestionEvaluationCard key={info.name} job={job} info={info} index={index} />)}
         </div>
     );
-}
-
-/**
- * The job as an experiment with one variant (its table, question set and input mapping), set up on the Experiments
- * screen. Imported when used: the Experiments feature builds on this one, so this one does not import it up front.
- */
-function OpenAsExperiment() {
-    const [note, setNote] = useState<string | null>(null);
-    const open = async () => {
-        const {openScoringJobAsExperiment} = await import("../experiments/fromStudio.ts");
-        const opened = await openScoringJobAsExperiment();
-        setNote(opened.ok ? null : opened.text);
-    };
-    return <>
-        <button type="button" className="btn btn-sm push-right" data-testid="evaluation-open-experiment" title="Its table, question set and input mapping as a one-variant experiment"
-            onClick={() => void open()}>Open as experiment</button>
-        {note && <span className="field-error" role="alert">{note}</span>}
-    </>;
 }
 
 type QuestionEvaluationCardProps = {job: ScoringJob, info: QuestionInfo, index: number};
