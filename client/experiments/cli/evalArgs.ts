@@ -1,5 +1,4 @@
-import {parseArgs} from "node:util";
-import {integerFlag, UsageError} from "../../scoring/cli/scoreArgs.ts";
+import {integerFlag, parseCliArgs, UsageError} from "../../scoring/cli/scoreArgs.ts";
 
 export {UsageError};
 
@@ -28,26 +27,15 @@ export type EvalArgs = {
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
-    let parsed;
-    try {
-        parsed = parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                "out": {type: "string"},
-                "csv": {type: "string"},
-                "fail-under": {type: "string", multiple: true},
-                "db": {type: "string"},
-                "retry-errors": {type: "boolean", default: false},
-                "concurrency": {type: "string"},
-                "timeout": {type: "string", default: "120"}
-            }
-        });
-    } catch (error) {
-        throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-    const {values, positionals} = parsed;
+    const {values, positionals} = parseCliArgs(argv, {
+        "out": {type: "string"},
+        "csv": {type: "string"},
+        "fail-under": {type: "string", multiple: true},
+        "db": {type: "string"},
+        "retry-errors": {type: "boolean", default: false},
+        "concurrency": {type: "string"},
+        "timeout": {type: "string", default: "120"}
+    });
     if (positionals.length !== 1) throw new UsageError(`expected one experiment file, got ${positionals.length}`);
     if (values.out !== undefined && !/\.html?$/i.test(values.out)) throw new UsageError(`--out must end in .html, got ${JSON.stringify(values.out)}`);
     if (values.csv !== undefined && !/\.csv$/i.test(values.csv)) throw new UsageError(`--csv must end in .csv, got ${JSON.stringify(values.csv)}`);

@@ -1,8 +1,17 @@
-import {parseArgs} from "node:util";
+import {parseArgs, type ParseArgsConfig} from "node:util";
 import {formatDuration} from "../../../base/common/format.ts";
 import type {JobProgress} from "../types.ts";
 
 export class UsageError extends Error {}
+
+/** The CLIs' flags (score, eval): strict, positionals allowed, and a refusal is a usage error (usage printed, exit 2). */
+export function parseCliArgs<T extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: T) {
+    try {
+        return parseArgs({args: argv, allowPositionals: true, strict: true, options});
+    } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+}
 
 export const scoreUsage = `usage: npm run score -- <in.csv|in.xlsx> --questions <set.json> --out <out.csv|out.xlsx> [options]
   --questions <file>     question set: {format: "decisions"|"systemone", questions: [...]|{...}, x_svc?}
@@ -35,32 +44,21 @@ export type ScoreArgs = {
 };
 
 export function parseScoreArgs(argv: string[]): ScoreArgs {
-    let parsed;
-    try {
-        parsed = parseArgs({
-            args: argv,
-            allowPositionals: true,
-            strict: true,
-            options: {
-                "questions": {type: "string"},
-                "out": {type: "string"},
-                "base-url": {type: "string", default: "http://127.0.0.1:8080"},
-                "api-key-env": {type: "string"},
-                "concurrency": {type: "string", default: "4"},
-                "resume": {type: "boolean", default: false},
-                "retry-errors": {type: "boolean", default: false},
-                "sheet": {type: "string"},
-                "template": {type: "string"},
-                "header": {type: "boolean"},
-                "no-header": {type: "boolean"},
-                "db": {type: "string"},
-                "timeout": {type: "string", default: "120"}
-            }
-        });
-    } catch (error) {
-        throw new UsageError(error instanceof Error ? error.message : String(error));
-    }
-    const {values, positionals} = parsed;
+    const {values, positionals} = parseCliArgs(argv, {
+        "questions": {type: "string"},
+        "out": {type: "string"},
+        "base-url": {type: "string", default: "http://127.0.0.1:8080"},
+        "api-key-env": {type: "string"},
+        "concurrency": {type: "string", default: "4"},
+        "resume": {type: "boolean", default: false},
+        "retry-errors": {type: "boolean", default: false},
+        "sheet": {type: "string"},
+        "template": {type: "string"},
+        "header": {type: "boolean"},
+        "no-header": {type: "boolean"},
+        "db": {type: "string"},
+        "timeout": {type: "string", default: "120"}
+    });
     if (positionals.length !== 1) throw new UsageError(`expected one input file, got ${positionals.length}`);
     if (values.questions === undefined) throw new UsageError("--questions <set.json> is required");
     if (values.out === undefined) throw new UsageError("--out <out.csv|out.xlsx> is required");
