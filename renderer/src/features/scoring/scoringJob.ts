@@ -8,6 +8,8 @@ import {memoryBatches} from "./scoringModel.ts";
 import {useScoringStore, type LoadedTable, type ScoringJob} from "./scoringStore.ts";
 
 let runner: JobRunner | null = null;
+/** Resolves when the current run has ended and its bookkeeping is written (a cancelled run still finishes its own). */
+let runEnded: Promise<void> | null = null;
 /** A job being set up (its table saved, or a saved one read back): nothing else may start meanwhile. */
 let preparing = false;
 let bumpTimer: ReturnType<typeof setTimeout> | null = null;
@@ -104,6 +106,8 @@ export async function deleteSavedJob(jobId: string) {
 
 /** Runs the job again: only the rows without a result (a cancelled or failed job goes on where it stopped). */
 export async function continueScoring(rescoreErrors: boolean) {
+    // Continue right after Cancel: the cancelled run may still be ending; wait for it rather than ignore the click.
+    if (runner !== null && (runner.status === "cancelled" || runner.status === "failed" || runner.status === "completed")) await runEnded;
     const job = useScoringStore.getState().job;
     if (job === null || runner !== null || preparing) return;
     if (rescoreErrors) job.results.forEach((result, index) => {
@@ -125,6 +129,8 @@ export function cancelScoring() {
 }
 
 async function run(job: ScoringJob, rescoreErrors = false) {
+    let ended = () => {};
+    runEnded = new Promise((resolve) => ended = resolve);
     const store = useScoringStore.getState();
     job.interrupted = false;
     store.set({jobError: null});
@@ -154,6 +160,7 @@ async function run(job: ScoringJob, rescoreErrors = false) {
         useScoringStore.getState().set({jobError: (error as Error).message});
     } finally {
         runner = null;
+        ended();
         if (bumpTimer !== null) clearTimeout(bumpTimer);
         bumpTimer = null;
         useScoringStore.getState().set({resultsVersion: useScoringStore.getState().resultsVersion + 1});
