@@ -69,7 +69,7 @@ export class ExperimentMismatchError extends Error {
 
 /**
  * What must not change for a run to be resumed: what each variant sends (prompt, connection, model, params), the
- * checks, and the dataset's columns and rows. Names, notes, prices, the sample, the concurrency and a question set's
+ * checks, and the dataset's columns, their roles (which the model sees) and rows. Names, notes, prices, the sample, the concurrency and a question set's
  * name, description and calibration (applied to answers, never sent) may change.
  */
 export function experimentFingerprint(spec: ExperimentSpec, dataset: Dataset): string {
@@ -77,6 +77,8 @@ export function experimentFingerprint(spec: ExperimentSpec, dataset: Dataset): s
         variants: spec.variants.map((variant) => ({prompt: sentPrompt(variant.version.prompt), connection: variant.connection, model: variant.model ?? null, params: variant.params ?? null})),
         checks: spec.checks,
         columns: dataset.columns,
+        labelColumns: dataset.labelColumns,
+        inputColumns: dataset.inputColumns,
         rows: textHash(JSON.stringify(dataset.rows))
     });
 }
@@ -118,7 +120,7 @@ export class ExperimentRunner {
             if (caller === undefined) callers.set(key, caller = options.clientFor(connection));
             return caller;
         };
-        this.tasks = spec.variants.map((variant, index) => compileCellTask(variant, index, dataset.columns, spec.checks, clientFor));
+        this.tasks = spec.variants.map((variant, index) => compileCellTask(variant, index, dataset, spec.checks, clientFor));
         this.groups = modelGroups(spec.variants, options.groupOf ?? localModelGroup);
         this.perVariant = spec.variants.map(() => ({done: 0, failed: 0, total: rows.length}));
         const onProgress = options.onProgress;

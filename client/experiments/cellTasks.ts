@@ -5,6 +5,7 @@ import {classifyFailure, type CallContext} from "../scoring/TaskRunner.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import type {ScoringRequest} from "../scoring/requests.ts";
 import {compileChecks, type GradeCall} from "./checks.ts";
+import type {ColumnRoles} from "../scoring/modelColumns.ts";
 import type {CellResult, CellUsage, Check, ConnectionRef, Variant} from "./types.ts";
 import {compileBody} from "./variables.ts";
 
@@ -27,19 +28,21 @@ function withoutOwnFields(body: Record<string, unknown> | undefined): Record<str
 }
 
 /**
- * Compiles what a variant sends for each row against the dataset's columns; a variable naming no column, a bad
- * template or check throws now (with the field's path), before anything is sent.
+ * Compiles what a variant sends for each row against the dataset's columns and their roles; a variable naming no
+ * column, a label column the model may not see (modelColumns.ts), a bad template or check throws now (with the
+ * field's path), before anything is sent. Checks (graders included) read every column: they are not the model
+ * under test.
  * - chat / Responses: the version's body with the row's values filled in, the variant's params over it, sent to
  *   /v1/chat/completions or /v1/responses; the reply's text goes through the checks.
  * - decision: the question set asked of the row through its input mapping (as spreadsheet scoring asks it).
  */
-export function compileCellTask(variant: Variant, index: number, columns: readonly string[], checks: readonly Check[], clientFor: (connection: ConnectionRef) => ConnectionCaller): CellTask {
+export function compileCellTask(variant: Variant, index: number, roles: ColumnRoles, checks: readonly Check[], clientFor: (connection: ConnectionRef) => ConnectionCaller): CellTask {
     // Resolved at the first send: compiling a task (to check the input, to estimate) makes no client.
     const client = () => clientFor(variant.connection);
     const prompt = variant.version.prompt;
     const path = `variants[${index}].version.prompt`;
     if (prompt.kind === "decision") {
-        const ask = askQuestions(prompt.questionSet, prompt.input, columns);
+        const ask = askQuestions(prompt.questionSet, prompt.input, roles);
         const params = withoutOwnFields(variant.params);
         return {
             build: (row) => ({...ask.build(row).body, ...params}),
@@ -53,8 +56,8 @@ export function compileCellTask(variant: Variant, index: number, columns: readon
             }
         };
     }
-    const fill = compileBody(prompt.body, columns, `${path}.body`);
-    const compiled = compileChecks(checks, columns);
+    const fill = compileBody(prompt.body, roles, `${path}.body`);
+    const compiled = compileChecks(checks, roles.columns);
     const params = withoutOwnFields(variant.params);
     const grade: GradeCall = async (body, connection, context) => {
         const {data} = await clientFor(connection ?? variant.connection).decisions(body, context);

@@ -3,11 +3,11 @@ import {RE2JS} from "re2js";
 import {linearRegExp, toRe2Syntax} from "../../protocol/linearRegExp.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import type {DecisionsRequest} from "../../protocol/decisions/types.ts";
-import {cellText, compileTemplate, TemplateError} from "../scoring/requests.ts";
+import {cellText, compileTemplate, templateVariables, TemplateError} from "../scoring/requests.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import type {CallContext} from "../scoring/TaskRunner.ts";
 import type {Check, CheckResult, ConnectionRef} from "./types.ts";
-import {templateVariables, VariableError} from "./variables.ts";
+import {VariableError} from "./variables.ts";
 
 // The checks a chat variant's reply goes through on every row. Regular expressions (a regex check, a schema's
 // `pattern`) run on RE2 (re2js), in time linear in the reply, so no pattern can stall a run; schemas on ajv.

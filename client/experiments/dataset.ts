@@ -1,13 +1,15 @@
 import {seededRandom} from "../../base/common/seededRandom.ts";
-import {readLabel} from "../scoring/evaluation.ts";
+import {acceptedLabels, readLabel} from "../scoring/evaluation.ts";
 import {guessLabelColumn} from "../scoring/labelColumns.ts";
+import {isUnreadLevelIndex} from "../scoring/scoreLevels.ts";
 import {parseQuestionSet, questionInfos, QuestionSetError} from "../scoring/questions.ts";
-import {cellText, TemplateError} from "../scoring/requests.ts";
+import {cellText, templateVariables, TemplateError} from "../scoring/requests.ts";
+import {LabelColumnError} from "../scoring/modelColumns.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import {compileCellTask} from "./cellTasks.ts";
 import {checkProblems} from "./checks.ts";
 import type {ColumnType, Dataset, ExperimentSpec, Sample} from "./types.ts";
-import {VariableError} from "./variables.ts";
+import {bodyVariables, VariableError} from "./variables.ts";
 import {formatCount} from "./metricDefinitions.ts";
 
 // A dataset's rows for an experiment: which rows a sample takes, and every check of the input that runs before
@@ -109,7 +111,8 @@ export class ExperimentInputError extends Error {
  * - the sample is empty, or holds more than maxExperimentRows rows;
  * - a `{{variable}}` that names no column, a bad input template or question set, a check naming no column, a
  *   regular expression RE2 cannot run, a bad schema, a grader template without `{{reply}}`;
- * - label values outside a question's choices (error) or missing (warning: metrics use the labelled rows);
+ * - label values outside a question's choices or, against numbered score levels, a level index that is no level's
+ *   label (errors), or missing (warning: metrics use the labelled rows);
  * - rows that repeat an earlier row exactly (error: each copy would count twice in every metric).
  */
 export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, rows: readonly number[]): InputCheck {
@@ -123,7 +126,9 @@ export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, row
     };
     spec.variants.forEach((variant, index) => {
         try {
-            compileCellTask(variant, index, dataset.columns, [], noCall);
+            compileCellTask(variant, index, dataset, [], noCall);
+            if (namesNoColumn(variant))
+                warnings.push({path: `variants[${index}].version.prompt`, message: `variant ${variant.name} names no column of the dataset: every row sends the same input, so its answers cannot differ by row (write {{column}} where a row's cell goes)`});
         } catch (error) {
             errors.push(problemOf(error, `variants[${index}]`));
         }
@@ -138,8 +143,16 @@ export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, row
     return {errors, warnings};
 }
 
+/** A variant whose requests take nothing from the row: a template or prompt without a `{{column}}`. */
+function namesNoColumn(variant: ExperimentSpec["variants"][number]): boolean {
+    const prompt = variant.version.prompt;
+    if (prompt.kind === "chat") return bodyVariables(prompt.body).length === 0;
+    return prompt.input.kind === "template" && templateVariables(prompt.input.template).length === 0;
+}
+
 function problemOf(error: unknown, fallbackPath: string): InputProblem {
     if (error instanceof VariableError) return {path: error.path, message: error.message.slice(error.path.length + 2)};
+    if (error instanceof LabelColumnError) return {path: `${fallbackPath}.version.prompt.input`, message: error.message};
     if (error instanceof TemplateError || error instanceof QuestionSetError) return {path: `${fallbackPath}.version.prompt`, message: error.message};
     return {path: fallbackPath, message: error instanceof Error ? error.message : String(error)};
 }
@@ -169,15 +182,25 @@ function checkLabels(spec: ExperimentSpec, dataset: Dataset, rows: readonly numb
             const column = dataset.columns.indexOf(name);
             const missing: number[] = [];
             const outside: Array<[number, string]> = [];
+            const indexes: Array<[number, string]> = [];
             for (const rowIndex of rows) {
                 const label = readLabel(info, dataset.rows[rowIndex][column] ?? null);
                 if (label === null) missing.push(rowIndex);
-                else if (label === undefined) outside.push([rowIndex, cellText(dataset.rows[rowIndex][column])]);
+                else if (label === undefined) {
+                    const text = cellText(dataset.rows[rowIndex][column]);
+                    (info.kind === "score" && isUnreadLevelIndex(info.options, text) ? indexes : outside).push([rowIndex, text]);
+                }
             }
             const path = `dataset.columns[${JSON.stringify(name)}]`;
-            const options = info.kind === "yesno" ? "true / false, yes / no or 1 / 0" : info.options.map((option) => JSON.stringify(info.kind === "score" ? option.label : String(option.value))).join(", ");
+            const where = `in variant ${variant.name} (variants[${index}])`;
+            if (indexes.length > 0) {
+                const levels = info.options.map((option) => JSON.stringify(option.label)).join(", ");
+                errors.push({path, message: `${indexes.length} label${indexes.length === 1 ? " is" : "s are"} a level index (0 = lowest) but no level's label of question ${JSON.stringify(info.name)} ${where}: ` +
+                    `${listRows(indexes.map(([row, text]) => `row ${row + 1} ${JSON.stringify(text)}`))}. Its levels are labelled ${levels}, so a number in this column is read as the level with that label, ` +
+                    `never as an index: if the column counts levels from 0, its other numbers would be read one level off. Write each row's level as its label`});
+            }
             if (outside.length > 0)
-                errors.push({path, message: `${outside.length} label${outside.length === 1 ? " is" : "s are"} none of question ${JSON.stringify(info.name)}'s answers (${options}) in variant ${variant.name} (variants[${index}]): ${listRows(outside.map(([row, text]) => `row ${row + 1} ${JSON.stringify(text)}`))}`});
+                errors.push({path, message: `${outside.length} label${outside.length === 1 ? " is" : "s are"} none of question ${JSON.stringify(info.name)}'s answers (${acceptedLabels(info)}) ${where}: ${listRows(outside.map(([row, text]) => `row ${row + 1} ${JSON.stringify(text)}`))}`});
             if (missing.length === rows.length && rows.length > 0)
                 errors.push({path, message: `has no label on any row the experiment runs, so question ${JSON.stringify(info.name)} cannot be scored: fill the column or unmark it as a label column`});
             else if (missing.length > 0)

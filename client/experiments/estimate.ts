@@ -51,7 +51,7 @@ export function estimateExperiment(spec: ExperimentSpec, dataset: Dataset, rows:
     const variants = spec.variants.map((variant, index): VariantEstimate => {
         let task;
         try {
-            task = compileCellTask(variant, index, dataset.columns, [], () => {
+            task = compileCellTask(variant, index, dataset, [], () => {
                 throw new Error("an estimate sends nothing");
             });
         } catch {

@@ -62,9 +62,11 @@ test("the file: every field checked with its path; written as the app exports it
 test("variables fill every string of a body, deep, and one naming no column is refused with its field", () => {
     const body = {messages: [{role: "user", content: [{type: "text", text: "{{text}} / {{ topic }}"}]}], response_format: {type: "json_schema", json_schema: {description: "About {{topic}}"}}, temperature: 0.2};
     assert.deepEqual(bodyVariables(body), ["text", "topic"]);
-    const filled = compileBody(body, dataset.columns)(dataset.rows[1]);
+    // topic is a label column: the prompt may name it only once it is ticked as seen by the model.
+    assert.throws(() => compileBody(body, dataset), (error: unknown) => error instanceof VariableError && error.path === "body.messages[0].content[0].text" && /label column "topic"/.test(error.message));
+    const filled = compileBody(body, {...dataset, inputColumns: ["text", "topic"]})(dataset.rows[1]);
     assert.deepEqual(filled, {messages: [{role: "user", content: [{type: "text", text: "awful / quality"}]}], response_format: {type: "json_schema", json_schema: {description: "About quality"}}, temperature: 0.2});
-    assert.throws(() => compileBody({input: "{{txt}}"}, dataset.columns), (error: unknown) => error instanceof VariableError && error.path === "body.input" && /no column named "txt"/.test(error.message));
+    assert.throws(() => compileBody({input: "{{txt}}"}, dataset), (error: unknown) => error instanceof VariableError && error.path === "body.input" && /no column named "txt"/.test(error.message));
 });
 
 test("checks: equals, contains, RE2 regex, JSON, schema and a grader's P(yes); problems named before anything is sent", async () => {
@@ -99,7 +101,7 @@ test("the input checks: variables, labels outside the choices or missing, repeat
     });
     const {errors, warnings} = checkExperimentInput(bad, {...dataset, rows: [...dataset.rows, ["great", "yes", "price"]]}, [0, 1, 2, 3, 4]);
     assert.deepEqual(errors.map((problem) => problem.path), ["variants[0].version.prompt.body.messages[0].content", "checks[0].template", "dataset.columns[\"positive\"]", "dataset.rows"]);
-    assert.match(errors[2].message, /1 label is none of question "positive"'s answers \(true \/ false, yes \/ no or 1 \/ 0\) in variant B \(variants\[1\]\): row 4 "maybe"/);
+    assert.match(errors[2].message, /1 label is none of question "positive"'s answers \(true \/ false, yes \/ no, y \/ n, t \/ f or 1 \/ 0, any case\) in variant B \(variants\[1\]\): row 4 "maybe"/);
     assert.match(errors[3].message, /1 row repeats an earlier row exactly \(row 5 = row 1\)/);
     assert.deepEqual(warnings.map((problem) => problem.message), ["1 of 5 rows have no label for question \"positive\" (row 3); its metrics use the labelled rows"]);
 

@@ -1,4 +1,5 @@
-import {compileTemplate, TemplateError} from "../scoring/requests.ts";
+import {compileTemplate, templateVariables, TemplateError} from "../scoring/requests.ts";
+import {LabelColumnError, hiddenLabelColumns, type ColumnRoles} from "../scoring/modelColumns.ts";
 import type {SheetRow} from "../scoring/types.ts";
 
 // `{{column}}` variables in a saved prompt: every string of a chat or Responses body (messages, instructions,
@@ -16,23 +17,6 @@ export class VariableError extends Error {
     }
 }
 
-/** The names a template's `{{name}}` placeholders use, in order of first use (escaped `\{{` ones excluded). */
-export function templateVariables(template: string): string[] {
-    const names: string[] = [];
-    for (let index = 0; index < template.length;) {
-        if (template.startsWith("\\\\{{", index)) index += 2;
-        else if (template.startsWith("\\{{", index)) index += 3;
-        else if (template.startsWith("{{", index)) {
-            const close = template.indexOf("}}", index + 2);
-            if (close < 0) break;
-            const name = template.slice(index + 2, close).trim();
-            if (name !== "" && !names.includes(name)) names.push(name);
-            index = close + 2;
-        } else index++;
-    }
-    return names;
-}
-
 /** Every variable a body's strings use (object keys are never templates), in order of first use. */
 export function bodyVariables(body: unknown): string[] {
     const names: string[] = [];
@@ -44,11 +28,16 @@ export function bodyVariables(body: unknown): string[] {
 
 /**
  * Compiles a body against the dataset's columns: a function that returns a copy with each string's variables
- * filled from a row. A variable that names no column, or a broken placeholder, throws a VariableError naming
- * the field (`prefix` + path) before any row is sent. Strings without `{{` are shared, not copied per row.
+ * filled from a row. A variable that names no column, a label column the model may not see (modelColumns.ts), or a
+ * broken placeholder throws a VariableError naming the field (`prefix` + path) before any row is sent. Strings
+ * without `{{` are shared, not copied per row.
  */
-export function compileBody<T>(body: T, columns: readonly string[], prefix = "body"): (row: SheetRow) => T {
-    const fill = compileValue(body, columns, prefix);
+export function compileBody<T>(body: T, roles: ColumnRoles, prefix = "body"): (row: SheetRow) => T {
+    walkStrings(body, prefix, (text, path) => {
+        const hidden = hiddenLabelColumns(templateVariables(text), roles);
+        if (hidden.length > 0) throw new VariableError(path, new LabelColumnError("this text", hidden).message);
+    });
+    const fill = compileValue(body, roles.columns, prefix);
     return (row) => fill(row) as T;
 }
 

@@ -11,7 +11,8 @@ export {classifyFailure} from "./TaskRunner.ts";
  */
 export function jobFingerprint(spec: JobSpec): string {
     const {format, questions, x_svc} = spec.questionSet;
-    return stableStringify({format, questions, x_svc: x_svc ?? null, input: spec.input, columns: spec.columns});
+    const roles = spec.labelColumns === undefined && spec.inputColumns === undefined ? {} : {labelColumns: spec.labelColumns ?? null, inputColumns: spec.inputColumns ?? null};
+    return stableStringify({format, questions, x_svc: x_svc ?? null, input: spec.input, columns: spec.columns, ...roles});
 }
 
 export type {DecisionCaller} from "./askQuestions.ts";
@@ -50,7 +51,7 @@ export class JobRunner {
     private readonly runner: TaskRunner<Pending, RowResult, JobSpec>;
 
     public constructor(options: JobRunnerOptions) {
-        const ask = askQuestions(options.spec.questionSet, options.spec.input, options.spec.columns);
+        const ask = askQuestions(options.spec.questionSet, options.spec.input, options.spec);
         this.runner = new TaskRunner<Pending, RowResult, JobSpec>({
             jobId: options.jobId,
             spec: options.spec,

@@ -3,6 +3,7 @@ import type {CallContext} from "./TaskRunner.ts";
 import {parseQuestionSet, questionInfos, readAnswers, type QuestionSet, type StoredResponse} from "./questions.ts";
 import {requestBuilder, type ScoringRequest} from "./requests.ts";
 import type {InputMapping, RowError, SheetRow} from "./types.ts";
+import type {ColumnRoles} from "./modelColumns.ts";
 
 /** The two calls a question set makes; an SvcClient, or anything with the same shape. */
 export type DecisionCaller = Pick<SvcClient, "decisions" | "systemone">;
@@ -27,15 +28,16 @@ export type QuestionAsker = {
 };
 
 /**
- * Compiles a question set and input mapping against a table's columns: what spreadsheet scoring and an
- * experiment's decision variants both send. The set is checked as the server checks it and the mapping against
- * the columns now, so a broken set or template fails once, before any row is sent.
+ * Compiles a question set and input mapping against a table's columns and their roles: what spreadsheet scoring and
+ * an experiment's decision variants both send. The set is checked as the server checks it and the mapping against
+ * the columns now (a label column the model may not see included), so a broken set or template fails once, before
+ * any row is sent.
  */
-export function askQuestions(questionSet: QuestionSet, input: InputMapping, columns: readonly string[]): QuestionAsker {
+export function askQuestions(questionSet: QuestionSet, input: InputMapping, roles: ColumnRoles): QuestionAsker {
     const infos = questionInfos(parseQuestionSet(questionSet).normalized);
     return {
         format: questionSet.format,
-        build: requestBuilder(questionSet, input, columns),
+        build: requestBuilder(questionSet, input, roles),
         async send(client, request, context) {
             const {data, meta} = request.format === "decisions"
                 ? await client.decisions(request.body, context)

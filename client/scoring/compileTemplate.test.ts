@@ -28,32 +28,32 @@ test("request bodies: template text or the whole row as stable JSON (decisions) 
     const decisions = {format: "decisions" as const, questions: [{type: "predicate" as const, instructions: "adult?"}], x_svc: {explain: true}, name: "not sent"};
     const systemone = {format: "systemone" as const, questions: {adult: {type: "noul" as const, instructions: "adult?"}}};
     const cols = ["b", "a"];
-    assert.deepEqual(requestBuilder(decisions, {kind: "row"}, cols)(["x", 2]), {
+    assert.deepEqual(requestBuilder(decisions, {kind: "row"}, {columns: cols})(["x", 2]), {
         format: "decisions",
         body: {model: "svc-1-decision", questions: decisions.questions, x_svc: {explain: true}, input: "{\"a\":2,\"b\":\"x\"}"}
     });
-    assert.deepEqual(requestBuilder(systemone, {kind: "row"}, cols)(["x", null]), {
+    assert.deepEqual(requestBuilder(systemone, {kind: "row"}, {columns: cols})(["x", null]), {
         format: "systemone",
         body: {model: "svc-1-decision", questions: systemone.questions, state: {b: "x", a: null}}
     });
-    assert.deepEqual(requestBuilder(systemone, {kind: "template", template: "{{a}}/{{b}}"}, cols)(["x", 2]).body, {model: "svc-1-decision", questions: systemone.questions, state: "2/x"});
+    assert.deepEqual(requestBuilder(systemone, {kind: "template", template: "{{a}}/{{b}}"}, {columns: cols})(["x", 2]).body, {model: "svc-1-decision", questions: systemone.questions, state: "2/x"});
 });
 
 test("whole-row objects: the chosen columns only, in table order, cells with their types; an unknown column is refused", () => {
     const columns = ["id", "text", "stars", "label"];
     const row = [1, "Great", 4.5, "yes"];
-    assert.deepEqual(compileRowObject({}, columns)(row), {id: 1, text: "Great", stars: 4.5, label: "yes"});
-    assert.deepEqual(compileRowObject({columns: ["stars", "id", "text"]}, columns)(row), {id: 1, text: "Great", stars: 4.5});
-    assert.deepEqual(Object.keys(compileRowObject({columns: ["stars", "id"]}, columns)(row)), ["id", "stars"]);
-    assert.deepEqual(compileRowObject({columns: []}, columns)(row), {});
-    assert.throws(() => compileRowObject({columns: ["id", "nope"]}, columns), /no column named "nope"/);
+    assert.deepEqual(compileRowObject({}, {columns})(row), {id: 1, text: "Great", stars: 4.5, label: "yes"});
+    assert.deepEqual(compileRowObject({columns: ["stars", "id", "text"]}, {columns})(row), {id: 1, text: "Great", stars: 4.5});
+    assert.deepEqual(Object.keys(compileRowObject({columns: ["stars", "id"]}, {columns})(row)), ["id", "stars"]);
+    assert.deepEqual(compileRowObject({columns: []}, {columns})(row), {});
+    assert.throws(() => compileRowObject({columns: ["id", "nope"]}, {columns}), /no column named "nope"/);
 });
 
 test("requests in whole-row mode leave out the columns not chosen, and keep numbers as numbers", () => {
-    const build = requestBuilder({format: "decisions", questions: [{type: "predicate", name: "positive", instructions: "?"}]}, {kind: "row", columns: ["id", "text"]}, ["id", "text", "positive"]);
+    const build = requestBuilder({format: "decisions", questions: [{type: "predicate", name: "positive", instructions: "?"}]}, {kind: "row", columns: ["id", "text"]}, {columns: ["id", "text", "positive"]});
     const request = build([1, "Great", "yes"]);
     assert.equal(request.format === "decisions" && request.body.input, "{\"id\":1,\"text\":\"Great\"}");
-    const state = requestBuilder({format: "systemone", questions: {positive: {type: "noul", instructions: "?"}}}, {kind: "row", columns: ["id", "text"]}, ["id", "text", "positive"]);
+    const state = requestBuilder({format: "systemone", questions: {positive: {type: "noul", instructions: "?"}}}, {kind: "row", columns: ["id", "text"]}, {columns: ["id", "text", "positive"]});
     const body = state([1, "Great", "yes"]);
     assert.deepEqual(body.format === "systemone" && body.body.state, {id: 1, text: "Great"});
 });

@@ -17,3 +17,4 @@ export * from "./calibration.ts";
 export * from "./calibrationCheck.ts";
 export * from "./scoreLevels.ts";
 export * from "./labelColumns.ts";
+export * from "./modelColumns.ts";

@@ -3,6 +3,7 @@ import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
 import type {DecisionsRequest, SystemoneRequest} from "../../protocol/decisions/types.ts";
 import {modelIds} from "../../protocol/limits.ts";
 import type {QuestionSet} from "./questions.ts";
+import {assertModelMaySee, modelColumns, type ColumnRoles} from "./modelColumns.ts";
 
 /**
  * Compiles an input template against a table's columns.
@@ -53,6 +54,23 @@ export class TemplateError extends Error {
     }
 }
 
+/** The names a template's `{{name}}` placeholders use, in order of first use (escaped `\{{` ones excluded). */
+export function templateVariables(template: string): string[] {
+    const names: string[] = [];
+    for (let index = 0; index < template.length;) {
+        if (template.startsWith("\\\\{{", index)) index += 2;
+        else if (template.startsWith("\\{{", index)) index += 3;
+        else if (template.startsWith("{{", index)) {
+            const close = template.indexOf("}}", index + 2);
+            if (close < 0) break;
+            const name = template.slice(index + 2, close).trim();
+            if (name !== "" && !names.includes(name)) names.push(name);
+            index = close + 2;
+        } else index++;
+    }
+    return names;
+}
+
 export function cellText(cell: CellValue | undefined): string {
     if (cell === null || cell === undefined) return "";
     return typeof cell === "string" ? cell : String(cell);
@@ -63,15 +81,18 @@ export type ScoringRequest =
     | {format: "systemone", body: SystemoneRequest};
 
 /**
- * Compiles whole-row mode against a table's columns: the row as {column: cell} over `mapping.columns` (every
- * column when absent), in table order, each cell with its type as read (a number stays a number). A chosen
- * column the table lacks is an error now, before any row is sent.
+ * Compiles whole-row mode against a table's columns: the row as {column: cell} over `mapping.columns`, else the
+ * columns the model sees (modelColumns: the ticked ones, else all but the labels), in table order, each cell with its
+ * type as read (a number stays a number). A chosen column the table lacks, or a label column the model may not see,
+ * is an error now, before any row is sent.
  */
-export function compileRowObject(mapping: {columns?: readonly string[]}, columns: readonly string[]): (row: SheetRow) => Record<string, CellValue> {
+export function compileRowObject(mapping: {columns?: readonly string[]}, roles: ColumnRoles): (row: SheetRow) => Record<string, CellValue> {
+    const {columns} = roles;
     const missing = (mapping.columns ?? []).filter((column) => !columns.includes(column));
     if (missing.length > 0) throw new TemplateError(`whole row: no column named ${missing.map((column) => JSON.stringify(column)).join(", ")}; columns: ${columns.map((column) => JSON.stringify(column)).join(", ")}`);
-    const chosen = mapping.columns === undefined ? null : new Set(mapping.columns);
-    const sent = columns.flatMap((column, index) => chosen === null || chosen.has(column) ? [{column, index}] : []);
+    if (mapping.columns !== undefined) assertModelMaySee(mapping.columns, roles, "the whole-row input");
+    const chosen = new Set(mapping.columns ?? modelColumns(roles));
+    const sent = columns.flatMap((column, index) => chosen.has(column) ? [{column, index}] : []);
     return (row) => {
         const object: Record<string, CellValue> = {};
         for (const {column, index} of sent) object[column] = row[index] ?? null;
@@ -83,11 +104,13 @@ export function compileRowObject(mapping: {columns?: readonly string[]}, columns
  * Turns each row into the request body of the set's endpoint. Template: the rendered text is `input`
  * (decisions) or `state` (systemone). Whole row: the object {column: cell} (compileRowObject) is `state` as is
  * (the server reads it as stable JSON), and for decisions `input` is that object as stable JSON (keys sorted,
- * compact), so equal rows always send equal text. The set's own fields (name, calibration...) are never sent.
+ * compact), so equal rows always send equal text. The set's own fields (name, calibration...) are never sent. Either
+ * way a label column reaches the model only when ticked as seen by it (modelColumns.ts).
  */
-export function requestBuilder(questionSet: QuestionSet, input: InputMapping, columns: readonly string[]): (row: SheetRow) => ScoringRequest {
-    const render = input.kind === "template" ? compileTemplate(input.template, columns) : undefined;
-    const asObject = input.kind === "row" ? compileRowObject(input, columns) : () => ({});
+export function requestBuilder(questionSet: QuestionSet, input: InputMapping, roles: ColumnRoles): (row: SheetRow) => ScoringRequest {
+    if (input.kind === "template") assertModelMaySee(templateVariables(input.template), roles, "the input template");
+    const render = input.kind === "template" ? compileTemplate(input.template, roles.columns) : undefined;
+    const asObject = input.kind === "row" ? compileRowObject(input, roles) : () => ({});
     if (questionSet.format === "decisions") {
         const base = {model: modelIds.decision, questions: questionSet.questions, ...(questionSet.x_svc === undefined ? {} : {x_svc: questionSet.x_svc})};
         return (row) => ({format: "decisions", body: {...base, input: render ? render(row) : stableStringify(asObject(row))}});

@@ -39,6 +39,10 @@ export type JobSpec = {
     input: InputMapping,
     /** The table's column names, in order. */
     columns: string[],
+    /** Columns holding expected values: whole-row input leaves them out and a template may not name them, unless
+     * `inputColumns` (the columns the model sees) ticks them (modelColumns.ts). */
+    labelColumns?: string[],
+    inputColumns?: string[],
     /** Where the rows came from, for display: a file name and sheet. Not part of the identity check. */
     source?: {name?: string, sheet?: string | null}
 };

@@ -10,7 +10,9 @@ import {exportRows, resultLayout} from "../results.ts";
 import {JobMismatchError, JobRunner, jobFingerprint} from "../JobRunner.ts";
 import {SqliteResultStore} from "../node/SqliteResultStore.ts";
 import type {InputMapping, JobSpec} from "../types.ts";
-import {TemplateError} from "../requests.ts";
+import {requestBuilder, TemplateError} from "../requests.ts";
+import {labelColumns} from "../labelColumns.ts";
+import {LabelColumnError, modelColumns} from "../modelColumns.ts";
 import {parseQuestionSet, QuestionSetError, questionInfos} from "../questions.ts";
 import {openTable} from "../table.ts";
 import {openSpreadsheetFile, writeCsvFile, writeXlsxFile} from "../node/spreadsheetFiles.ts";
@@ -31,7 +33,12 @@ async function main(argv: string[]): Promise<number> {
     if (source.format === "csv" && args.sheet !== undefined) throw new UsageError("--sheet applies to .xlsx input only");
     const table = await openTable(source, {sheet: args.sheet, header: args.header});
     const input: InputMapping = args.template === undefined ? {kind: "row"} : {kind: "template", template: args.template};
-    const spec: JobSpec = {questionSet, input, columns: table.columns, source: {name: path.resolve(args.input), sheet: table.sheet}};
+    const roles = columnRoles(args, table.columns, questionInfos(normalized).map((info) => info.name));
+    const spec: JobSpec = {questionSet, input, columns: table.columns, ...roles, source: {name: path.resolve(args.input), sheet: table.sheet}};
+    // The input is checked against the columns and their roles before anything is sent (a label column named by the
+    // template is refused here).
+    requestBuilder(questionSet, input, spec);
+    if (input.kind === "row") log(`the model sees ${modelColumns(spec).join(", ") || "no column"}${roles.labelColumns.length > 0 ? `; label columns left out: ${roles.labelColumns.join(", ")}` : ""}`);
     const jobId = createHash("sha256").update(stableStringify({input: path.resolve(args.input), sheet: table.sheet, job: jobFingerprint(spec)})).digest("hex").slice(0, 16);
 
     const store = new SqliteResultStore(args.db);
@@ -73,6 +80,20 @@ async function main(argv: string[]): Promise<number> {
     }
 }
 
+/**
+ * The table's label columns (given, else guessed from the questions' names and label-like names) and the columns the
+ * model sees (given, else every column but the labels); a listed column the table lacks is a usage error.
+ */
+function columnRoles(args: ScoreArgs, columns: string[], questionNames: string[]): {labelColumns: string[], inputColumns: string[]} {
+    for (const [flag, names] of [["--label-columns", args.labelColumns], ["--input-columns", args.inputColumns]] as const) {
+        const missing = (names ?? []).filter((name) => !columns.includes(name));
+        if (missing.length > 0) throw new UsageError(`${flag}: no column named ${missing.map((name) => JSON.stringify(name)).join(", ")}; columns: ${columns.map((name) => JSON.stringify(name)).join(", ")}`);
+    }
+    const guessed = labelColumns(questionNames, columns);
+    const labels = args.labelColumns ?? columns.filter((column) => guessed.has(column));
+    return {labelColumns: labels, inputColumns: args.inputColumns ?? columns.filter((column) => !labels.includes(column))};
+}
+
 /** Results of this job exist and --resume was not given: said in one line, without the usage text. */
 class JobExistsError extends Error {}
 
@@ -90,7 +111,7 @@ function log(line: string) {
 main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
 }, (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof JobMismatchError || error instanceof SyntaxError || error instanceof RangeError || (error as NodeJS.ErrnoException)?.code === "ENOENT";
+    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof LabelColumnError || error instanceof JobMismatchError || error instanceof SyntaxError || error instanceof RangeError || (error as NodeJS.ErrnoException)?.code === "ENOENT";
     log(error instanceof Error ? error.message : String(error));
     if (error instanceof UsageError) process.stderr.write(`${scoreUsage}\n`);
     else if (!known && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);

@@ -22,7 +22,12 @@ export const scoreUsage = `usage: npm run score -- <in.csv|in.xlsx> --questions 
   --resume               continue the job this input, question set and mapping started before
   --retry-errors         with --resume: score again the rows stored with an error
   --sheet <name>         XLSX sheet (default the first)
-  --template <text>      input built from columns, e.g. "Review: {{text}}" (default: the whole row as JSON)
+  --template <text>      input built from columns, e.g. "Review: {{text}}" (default: the whole row as JSON,
+                         without its label columns)
+  --label-columns <a,b>  columns holding the right answers, never sent to the model (default: guessed from
+                         their names: each question's name, label, gold, truth, expected)
+  --input-columns <a,b>  the columns the model sees (default: every column but the label columns); a label
+                         column listed here is sent on purpose
   --header / --no-header force whether the first row names the columns (default: detected)
   --db <file>            job database (default <out>.scoring.sqlite)
   --timeout <seconds>    per-request timeout (default 120)`;
@@ -38,6 +43,8 @@ export type ScoreArgs = {
     retryErrors: boolean,
     sheet: string | undefined,
     template: string | undefined,
+    labelColumns: string[] | undefined,
+    inputColumns: string[] | undefined,
     header: boolean | "auto",
     db: string,
     timeoutMs: number
@@ -54,6 +61,8 @@ export function parseScoreArgs(argv: string[]): ScoreArgs {
         "retry-errors": {type: "boolean", default: false},
         "sheet": {type: "string"},
         "template": {type: "string"},
+        "label-columns": {type: "string"},
+        "input-columns": {type: "string"},
         "header": {type: "boolean"},
         "no-header": {type: "boolean"},
         "db": {type: "string"},
@@ -80,10 +89,17 @@ export function parseScoreArgs(argv: string[]): ScoreArgs {
         retryErrors: values["retry-errors"],
         sheet: values.sheet,
         template: values.template,
+        labelColumns: columnList(values["label-columns"]),
+        inputColumns: columnList(values["input-columns"]),
         header: values.header ? true : values["no-header"] ? false : "auto",
         db: values.db ?? `${values.out}.scoring.sqlite`,
         timeoutMs: integerFlag("timeout", values.timeout, 1, 3600) * 1000
     };
+}
+
+/** A comma-separated column list (names trimmed, empty ones dropped); undefined when the flag is absent. */
+function columnList(text: string | undefined): string[] | undefined {
+    return text === undefined ? undefined : text.split(",").map((name) => name.trim()).filter((name) => name !== "");
 }
 
 /** An integer flag's value within [min, max], else a UsageError naming the flag. */

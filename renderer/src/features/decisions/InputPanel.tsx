@@ -10,7 +10,9 @@ import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {imageName} from "../questionSet/requests.ts";
 import {useScoringStore} from "../scoring/scoringStore.ts";
-import {useResolvedInput} from "./decisionInput.ts";
+import {useResolvedInput, useRowSource} from "./decisionInput.ts";
+import {useDatasetsStore} from "../datasets/datasetStore.ts";
+import {modelColumns} from "../../../../client/scoring/index.ts";
 import {imagesKept, keptImageChars, useDecisionInputStore, type InputMode} from "./studioState.ts";
 
 const modes: Array<{id: InputMode, label: string}> = [
@@ -93,29 +95,63 @@ export function DecisionImages() {
     );
 }
 
-/** A row of the table loaded on the scoring screen, mapped into the input as a scoring job would map it. */
+/**
+ * A row of a saved dataset (with a `{{column}}` template, or as JSON over the columns the model sees) or of the table
+ * loaded on the scoring screen (mapped as a scoring job would map it).
+ */
 export function TableRowInput() {
-    const table = useScoringStore((state) => state.table);
-    const mapping = useScoringStore((state) => state.mapping);
+    const scoringTable = useScoringStore((state) => state.table);
+    const datasets = useDatasetsStore((state) => state.datasets);
+    const datasetId = useDecisionInputStore((state) => state.datasetId);
+    const rowTemplate = useDecisionInputStore((state) => state.rowTemplate);
     const rowIndex = useDecisionInputStore((state) => state.rowIndex);
     const set = useDecisionInputStore((state) => state.set);
+    const table = useRowSource();
     const resolved = useResolvedInput();
     const go = useNavStore((state) => state.go);
+    const source = datasetId ?? "";
+    const picker = (
+        <label className="row-gap small">Rows from
+            <select className="input input-sm" value={source} data-testid="input-row-source"
+                onChange={(event) => set({datasetId: event.target.value === "" ? null : event.target.value, rowIndex: 0})}>
+                <option value="">{scoringTable === null ? "The scoring table (none loaded)" : `The scoring table (${scoringTable.fileName})`}</option>
+                {datasets.map((dataset) => <option key={dataset.id} value={dataset.id}>Dataset: {dataset.name}</option>)}
+            </select>
+        </label>
+    );
     if (table === null) return (
-        <div className="empty-state small">
-            No table loaded. <button type="button" className="link-btn" onClick={() => go("scoring")}>Import a CSV or XLSX file</button> on the Scoring screen.
+        <div className="table-row-input">
+            {picker}
+            <div className="empty-state small">
+                {datasetId === null ? "No table loaded. " : "That dataset is gone. "}Pick a dataset above (made on the <button type="button" className="link-btn" onClick={() => go("datasets")}>Datasets screen</button>),
+                or <button type="button" className="link-btn" onClick={() => go("scoring")}>import a CSV or XLSX file</button> on the Scoring screen.
+            </div>
         </div>
     );
+    const sees = modelColumns(table);
     return (
         <div className="table-row-input">
-            <div className="row-gap">
+            <div className="row-gap table-row-head">
+                {picker}
                 <label className="row-gap small">Row
                     <input className="input input-sm" type="number" min={1} max={table.rows.length} value={rowIndex + 1} data-testid="input-row-index"
                         onChange={(event) => set({rowIndex: Math.floor(Number(event.target.value)) - 1})} />
                 </label>
-                <span className="muted small">of {table.rows.length.toLocaleString("en-US")} in {table.fileName}
-                    {" · "}{mapping.kind === "row" ? "whole row as JSON state" : "mapped by the scoring template"}</span>
+                <span className="muted small">of {table.rows.length.toLocaleString("en-US")} in {table.name}
+                    {datasetId === null && <>{" · "}{table.mapping.kind === "row" ? "whole row as JSON state" : "mapped by the scoring template"}</>}</span>
             </div>
+            {datasetId !== null && (
+                <>
+                    <label className="field small">Template (empty: the row as JSON)
+                        <AutoTextarea value={rowTemplate} onChange={(event) => set({rowTemplate: event.target.value})} placeholder="Story: {{story}}"
+                            aria-label="Row template" data-testid="input-row-template" />
+                    </label>
+                    <span className="muted small" data-testid="input-row-columns">
+                        The model sees {sees.length === 0 ? "no column" : sees.join(", ")}
+                        {(table.labelColumns ?? []).length > 0 && <>; label columns ({(table.labelColumns ?? []).join(", ")}) are sent only when ticked on the Datasets screen</>}.
+                    </span>
+                </>
+            )}
             {resolved.input === null
                 ? <div className="field-error" role="alert">{resolved.error}</div>
                 : <pre className="small-code" data-testid="input-row-preview">{resolved.input.kind === "text" ? resolved.input.text : JSON.stringify(resolved.input.value, null, 2)}</pre>}

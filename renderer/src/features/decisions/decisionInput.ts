@@ -1,15 +1,17 @@
 // The studio's input resolved for a request (text, a JSON state or a table row), and an input read back from a request.
 import {useDeferredValue, useMemo} from "react";
-import type {InputMapping, SheetRow} from "../../../../client/scoring/index.ts";
+import type {ColumnRoles, InputMapping, SheetRow} from "../../../../client/scoring/index.ts";
 import {newId} from "../../ui/browser.ts";
 import type {DraftImage} from "../../ui/images.tsx";
 import type {QuestionFormat} from "../questionSet/draft.ts";
 import {imageName, rowInput, type InputValue} from "../questionSet/requests.ts";
 import {useScoringStore} from "../scoring/scoringStore.ts";
+import {datasetInfo, datasetRows, useDatasetsStore} from "../datasets/datasetStore.ts";
 import {useDecisionInputStore, type DecisionInput, type InputMode} from "./studioState.ts";
 
 export type DecisionInputSource = {mode: InputMode, text: string, jsonText: string, rowIndex: number};
-export type TableForInput = {columns: string[], rows: readonly SheetRow[], mapping: InputMapping} | null;
+/** Rows a table-row input comes from, with its columns' roles (labels reach the model only when ticked). */
+export type TableForInput = ColumnRoles & {name: string, rows: readonly SheetRow[], mapping: InputMapping} | null;
 
 /** The input as the request will carry it, or why there is none yet. */
 export type ResolvedInput = {input: InputValue, error: null} | {input: null, error: string};
@@ -24,14 +26,44 @@ export function resolveDecisionInput(source: DecisionInputSource, table: TableFo
             return {input: null, error: `state: invalid JSON: ${(error as Error).message}`};
         }
     }
-    if (table === null || table.rows.length === 0) return {input: null, error: "no table loaded: import a CSV or XLSX file on the Scoring screen first"};
+    if (table === null || table.rows.length === 0) return {input: null, error: "no rows: pick a dataset, or import a CSV or XLSX file on the Scoring screen"};
     if (!Number.isInteger(source.rowIndex) || source.rowIndex < 0 || source.rowIndex >= table.rows.length)
         return {input: null, error: `row: pick a row from 1 to ${table.rows.length.toLocaleString("en-US")}`};
     try {
-        return {input: rowInput(table.columns, table.rows[source.rowIndex], table.mapping), error: null};
+        return {input: rowInput(table, table.rows[source.rowIndex], table.mapping), error: null};
     } catch (error) {
         return {input: null, error: (error as Error).message};
     }
+}
+
+/**
+ * How a saved dataset's row goes in: the studio's row template when one is typed, else the row as JSON over the
+ * columns the model sees (no column list: the dataset's ticks decide, at run time as in an experiment).
+ */
+export function datasetRowMapping(rowTemplate: string): InputMapping {
+    return rowTemplate.trim() === "" ? {kind: "row"} : {kind: "template", template: rowTemplate};
+}
+
+/** The rows table-row mode reads: the chosen saved dataset, else the table loaded on the scoring screen. */
+export function rowSource(datasetId: string | null, rowTemplate: string): TableForInput {
+    if (datasetId !== null) {
+        const info = datasetInfo(datasetId);
+        if (info === null) return null;
+        return {name: info.name, columns: info.columns, labelColumns: info.labelColumns, inputColumns: info.inputColumns, rows: datasetRows(info), mapping: datasetRowMapping(rowTemplate)};
+    }
+    const {table, mapping} = useScoringStore.getState();
+    return table === null ? null : {name: table.fileName, columns: table.columns, rows: table.rows, mapping};
+}
+
+/** The rows table-row mode reads, re-read when the dataset, the scoring table or the mapping changes. */
+export function useRowSource(): TableForInput {
+    const datasetId = useDecisionInputStore((state) => state.datasetId);
+    const rowTemplate = useDecisionInputStore((state) => state.rowTemplate);
+    const datasets = useDatasetsStore((state) => state.datasets);
+    const table = useScoringStore((state) => state.table);
+    const mapping = useScoringStore((state) => state.mapping);
+    // The dataset list, the scoring table and its mapping are what rowSource reads.
+    return useMemo(() => rowSource(datasetId, rowTemplate), [datasetId, rowTemplate, datasets, table, mapping]);
 }
 
 /** The current input of the builder (text, JSON state or a table row), resolved for a request. */
@@ -40,17 +72,14 @@ export function useResolvedInput() {
     const text = useDecisionInputStore((state) => state.text);
     const jsonText = useDeferredValue(useDecisionInputStore((state) => state.jsonText));
     const rowIndex = useDecisionInputStore((state) => state.rowIndex);
-    const table = useScoringStore((state) => state.table);
-    const mapping = useScoringStore((state) => state.mapping);
-    return useMemo(() => resolveDecisionInput({mode, text, jsonText, rowIndex}, table === null ? null : {columns: table.columns, rows: table.rows, mapping}),
-        [mode, text, jsonText, rowIndex, table, mapping]);
+    const table = useRowSource();
+    return useMemo(() => resolveDecisionInput({mode, text, jsonText, rowIndex}, table), [mode, text, jsonText, rowIndex, table]);
 }
 
 /** The same, read once outside React (when Run is pressed). */
 export function currentInput(): ResolvedInput {
     const input = useDecisionInputStore.getState();
-    const scoring = useScoringStore.getState();
-    return resolveDecisionInput(input, scoring.table === null ? null : {columns: scoring.table.columns, rows: scoring.table.rows, mapping: scoring.mapping});
+    return resolveDecisionInput(input, rowSource(input.datasetId, input.rowTemplate));
 }
 
 /**

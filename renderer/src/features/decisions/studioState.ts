@@ -19,8 +19,13 @@ export type DecisionInput = {
     jsonText: string,
     /** Up to 8, named image_1... in this order. */
     images: DraftImage[],
-    /** Data row of the table loaded on the scoring screen (0-based). */
-    rowIndex: number
+    /** Data row (0-based) of the table rows come from: the scoring screen's, or a saved dataset's. */
+    rowIndex: number,
+    /** Table row mode: the saved dataset rows come from, null for the table loaded on the scoring screen. */
+    datasetId: string | null,
+    /** Table row mode on a dataset: `{{column}}` template of the input; empty sends the row as JSON (the columns the
+     * model sees). */
+    rowTemplate: string
 };
 
 type DecisionInputState = DecisionInput & {
@@ -41,11 +46,13 @@ export const useDecisionInputStore = create<DecisionInputState>()(persist((set) 
     jsonText: "{\n  \"review\": \"Great value, arrived late.\",\n  \"stars\": 4\n}\n",
     images: [],
     rowIndex: 0,
+    datasetId: null,
+    rowTemplate: "",
     set: (patch) => set(patch)
 }), {
     name: "svc-studio-decision-input",
     storage: createJSONStorage(() => appDataStorage),
-    partialize: ({mode, text, jsonText, images, rowIndex}): DecisionInput => ({mode, text, jsonText, images: imagesKept(images) ? images : [], rowIndex})
+    partialize: ({mode, text, jsonText, images, rowIndex, datasetId, rowTemplate}): DecisionInput => ({mode, text, jsonText, images: imagesKept(images) ? images : [], rowIndex, datasetId, rowTemplate})
 }));
 
 export type DecisionRunResult = {

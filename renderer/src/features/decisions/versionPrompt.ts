@@ -8,13 +8,19 @@ import {documentProblem, useQuestionSetStore} from "../questionSet/questionSetSt
 import {useScoringStore} from "../scoring/scoringStore.ts";
 import {requestReplacement} from "./setReplacement.ts";
 import {useDecisionInputStore} from "./studioState.ts";
+import {datasetRowMapping} from "./decisionInput.ts";
 
 /**
- * How a dataset row goes in for a question-set version: the studio's table mapping when its input is a table row,
- * else the row's model-visible columns as JSON.
+ * How a dataset row goes in for a question-set version: exactly the input the studio shows. Text and a JSON state are
+ * kept as templates (their `{{column}}` placeholders take each row's cells in an experiment); a table row keeps its
+ * mapping: a saved dataset's row template (or the row as JSON over the columns the model sees), or the scoring
+ * table's mapping.
  */
-function studioInputMapping(): InputMapping {
-    return useDecisionInputStore.getState().mode === "row" ? useScoringStore.getState().mapping : {kind: "row"};
+export function studioInputMapping(): InputMapping {
+    const input = useDecisionInputStore.getState();
+    if (input.mode === "text") return {kind: "template", template: input.text};
+    if (input.mode === "json") return {kind: "template", template: input.jsonText.trim()};
+    return input.datasetId !== null ? datasetRowMapping(input.rowTemplate) : useScoringStore.getState().mapping;
 }
 
 /** The studio's question set as a version's prompt; refused while the set has a problem the server would refuse. */
@@ -35,6 +41,9 @@ export function decisionPromptOfStudio(): DecisionPrompt | {error: string} {
 export function openDecisionVersion(version: PromptVersion): Opened {
     const label = `version ${version.version} of "${version.itemName}"`;
     if (version.prompt.kind !== "decision") return {ok: false, text: `${label} is not a question set.`};
-    requestReplacement({what: label, draft: {...draftFromQuestionSet(version.prompt.questionSet), name: version.itemName}, saved: false, done: `Opened ${label}.`});
+    const input = version.prompt.input;
+    // The input comes back as it was saved: a template as the text to edit, a whole row as table-row mode.
+    requestReplacement({what: label, draft: {...draftFromQuestionSet(version.prompt.questionSet), name: version.itemName}, saved: false, done: `Opened ${label}.`,
+        input: input.kind === "template" ? {mode: "text", text: input.template} : {mode: "row"}});
     return {ok: true, text: `Opened ${label} in the Decision studio.`};
 }

@@ -15,10 +15,21 @@ function duration(seconds: number): string {
     return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** A problem's path in the screen's words: `variants[1].params` → "Variant B, params". */
+/** Parts of a path said in the screen's words: a variant's input, its prompt's message 2, a dataset column. */
+const pathWords: Array<[RegExp, (...parts: string[]) => string]> = [
+    [/version\.prompt\.input$/, () => "input"],
+    [/version\.prompt\.body\.messages\[(\d+)\]\.content.*$/, (_match, index) => `prompt, message ${Number(index) + 1}`],
+    [/version\.prompt\.body\.(\w+).*$/, (_match, field) => `prompt, ${field}`],
+    [/version\.prompt$/, () => "prompt"],
+    [/^dataset\.columns\[("(?:[^"\\]|\\.)*")\]$/, (_match, name) => `Column ${name}`],
+    [/^dataset\.rows$/, () => "Dataset"]
+];
+
+/** A problem's path in the screen's words: `variants[1].version.prompt.input` → "Variant B, input". */
 function sentence(spec: ExperimentSpec, problem: InputProblem): string {
-    const where = problem.path.replace(/^variants\[(\d+)\]\.?/, (_match, index: string) => `Variant ${spec.variants[Number(index)]?.name ?? Number(index) + 1}${problem.path.length > `variants[${index}]`.length ? ", " : ""}`)
-        .replace(/^checks\[(\d+)\]\.?/, (_match, index: string) => `Check ${Number(index) + 1}${problem.path.length > `checks[${index}]`.length ? ", " : ""}`);
+    const words = pathWords.reduce((path, [pattern, say]) => path.replace(pattern, say), problem.path);
+    const where = words.replace(/^variants\[(\d+)\]\.?/, (_match, index: string) => `Variant ${spec.variants[Number(index)]?.name ?? Number(index) + 1}${words.length > `variants[${index}]`.length ? ", " : ""}`)
+        .replace(/^checks\[(\d+)\]\.?/, (_match, index: string) => `Check ${Number(index) + 1}${words.length > `checks[${index}]`.length ? ", " : ""}`);
     return where === "" ? problem.message : `${where}: ${problem.message}`;
 }
 

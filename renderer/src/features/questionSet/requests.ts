@@ -1,5 +1,5 @@
 // A question set asked about an input: the decision request and its checks, a table row as input, the answers read back.
-import {type ScoringRequest, compileTemplate, compileRowObject, readScore, type InputMapping, type SheetRow, calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
+import {type ScoringRequest, compileTemplate, compileRowObject, templateVariables, assertModelMaySee, type ColumnRoles, readScore, type InputMapping, type SheetRow, calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {stableStringify} from "../../../../protocol/decisions/stableStringify.ts";
@@ -82,9 +82,12 @@ export function checkDecisionRequest(request: ScoringRequest): string | null {
  * (client/scoring/requests.ts): the filled template as text, or the row as a JSON object
  * {column: cell} over the chosen columns. Throws a TemplateError for a template or a column list that names no column.
  */
-export function rowInput(columns: readonly string[], row: SheetRow, mapping: InputMapping): InputValue {
-    if (mapping.kind === "template") return {kind: "text", text: compileTemplate(mapping.template, columns)(row)};
-    return {kind: "json", value: compileRowObject(mapping, columns)(row)};
+export function rowInput(roles: ColumnRoles, row: SheetRow, mapping: InputMapping): InputValue {
+    if (mapping.kind === "template") {
+        assertModelMaySee(templateVariables(mapping.template), roles, "the input template");
+        return {kind: "text", text: compileTemplate(mapping.template, roles.columns)(row)};
+    }
+    return {kind: "json", value: compileRowObject(mapping, roles)(row)};
 }
 
 export type AnswerOptionView = {

@@ -30,7 +30,7 @@ export function ScoringRunCard() {
     const mappingError = useMemo(() => {
         if (table === null || table.rows.length === 0) return "no rows to score";
         try {
-            rowInput(table.columns, table.rows[0], mapping);
+            rowInput(table, table.rows[0], mapping);
             return null;
         } catch (error) {
             return (error as Error).message;

@@ -112,7 +112,7 @@ export function InputMappingCard() {
     const preview = useMemo(() => {
         if (table === null || table.rows.length === 0) return null;
         try {
-            const input = rowInput(table.columns, table.rows[0], mapping);
+            const input = rowInput(table, table.rows[0], mapping);
             return {text: input.kind === "text" ? input.text : JSON.stringify(input.value, null, 2), error: null};
         } catch (error) {
             return {text: null, error: (error as Error).message};

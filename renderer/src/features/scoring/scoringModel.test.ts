@@ -39,10 +39,10 @@ test("formatDuration", () => {
 
 test("rowInput: a template fills cells as text, whole rows become JSON objects", () => {
     const columns = ["text", "stars"];
-    assert.deepEqual(rowInput(columns, ["Très \"bien\"", 4], {kind: "template", template: "Review: {{text}} ({{ stars }}★)"}), {kind: "text", text: "Review: Très \"bien\" (4★)"});
-    assert.deepEqual(rowInput(columns, ["x", null], {kind: "row"}), {kind: "json", value: {text: "x", stars: null}});
-    assert.deepEqual(rowInput(columns, ["x", 4], {kind: "row", columns: ["stars"]}), {kind: "json", value: {stars: 4}}, "only the chosen columns, numbers kept");
-    assert.throws(() => rowInput(columns, ["x", 1], {kind: "template", template: "{{nope}}"}), /no column named "nope"/);
+    assert.deepEqual(rowInput({columns}, ["Très \"bien\"", 4], {kind: "template", template: "Review: {{text}} ({{ stars }}★)"}), {kind: "text", text: "Review: Très \"bien\" (4★)"});
+    assert.deepEqual(rowInput({columns}, ["x", null], {kind: "row"}), {kind: "json", value: {text: "x", stars: null}});
+    assert.deepEqual(rowInput({columns}, ["x", 4], {kind: "row", columns: ["stars"]}), {kind: "json", value: {stars: 4}}, "only the chosen columns, numbers kept");
+    assert.throws(() => rowInput({columns}, ["x", 1], {kind: "template", template: "{{nope}}"}), /no column named "nope"/);
 });
 
 const questionSet: QuestionSet = {format: "decisions", questions: [

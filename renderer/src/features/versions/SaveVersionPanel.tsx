@@ -88,7 +88,7 @@ export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
             <button type="submit" className="btn btn-sm" data-testid="version-save-button"
                 disabled={item === undefined && name.trim() === "" && suggestedName.trim() === ""}>Save version</button>
             <div className="param-help">
-                Experiments run saved versions{kind === "decision" ? "" : ": write {{column}} to take a dataset row's cell"}. Presets stay quick settings.
+                Experiments run saved versions: write {"{{column}}"} {kind === "decision" ? "in the input " : ""}to take a dataset row's cell. Presets stay quick settings.
             </div>
             {notice && <ActionMessage message={notice} onDone={(next) => setPanel(kind, {notice: next ?? undefined})} undone="Undone: the draft from before is back."
                 testId="version-message" />}

@@ -63,7 +63,8 @@ function describeVersion(version: PromptVersion): string {
     const prompt = version.prompt;
     if (prompt.kind === "decision") {
         const count = prompt.questionSet.questions?.length ?? 0;
-        return `${count} question${count === 1 ? "" : "s"} · input: ${prompt.input.kind === "template" ? `template ${prompt.input.template}` : "row as JSON"}`;
+        return `${count} question${count === 1 ? "" : "s"} · input: ${prompt.input.kind === "template" ? `template ${prompt.input.template}`
+            : prompt.input.columns === undefined ? "row as JSON (the columns the model sees)" : `row as JSON: ${prompt.input.columns.join(", ")}`}`;
     }
     const body = prompt.body;
     const parts: string[] = [];
