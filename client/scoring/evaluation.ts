@@ -1,7 +1,7 @@
 import type {QuestionInfo, NormalizedAnswer} from "./questions.ts";
 import type {CellValue} from "./types.ts";
 import {argmax, evaluateBinary, type BinaryOptions, evaluateMulticlass, type MulticlassRow} from "./metrics.ts";
-import {readScore} from "./scoreLevels.ts";
+import {levelsAreNumbered, readLevelLabel, readScore} from "./scoreLevels.ts";
 
 // Reports of client/evaluation. Metrics that are undefined on the data (a precision with nothing predicted
 // positive, an AUC without both classes) are null rather than NaN, so a report survives JSON.
@@ -86,8 +86,8 @@ const no = new Set(["false", "no", "n", "0", "f"]);
 /**
  * The option a label cell names, as an index into `info.options`; null for an empty cell (unlabelled), and
  * undefined for a label that names no option (reported, never guessed). yesno: true / false, yes / no, y / n,
- * 1 / 0, t / f in any case. choice: the value as written, else ignoring case and outer spaces. score: the level
- * index (0 = lowest) or the level's label.
+ * 1 / 0, t / f in any case. choice: the value as written, else ignoring case and outer spaces. score: the level's
+ * label (any case), else its index (0 = lowest) where no level's label holds a digit (readLevelLabel says why).
  */
 export function readLabel(info: QuestionInfo, cell: CellValue): number | null | undefined {
     if (cell === null || (typeof cell === "string" && cell.trim() === "")) return null;
@@ -98,16 +98,20 @@ export function readLabel(info: QuestionInfo, cell: CellValue): number | null | 
         if (no.has(lower)) return 1;
         return undefined;
     }
-    if (info.kind === "score" && /^\d+(\.0+)?$/.test(text)) {
-        const level = Number(text);
-        return level < info.options.length ? level : undefined;
-    }
-    const compare = info.kind === "score" ? (option: {label: string}) => option.label : (option: {value: unknown}) => String(option.value);
+    if (info.kind === "score") return readLevelLabel(info.options, String(cell));
     const raw = String(cell);
-    const exact = info.options.findIndex((option) => compare(option) === raw);
+    const exact = info.options.findIndex((option) => String(option.value) === raw);
     if (exact >= 0) return exact;
-    const folded = info.options.findIndex((option) => compare(option).trim().toLowerCase() === text.toLowerCase());
+    const folded = info.options.findIndex((option) => String(option.value).trim().toLowerCase() === text.toLowerCase());
     return folded >= 0 ? folded : undefined;
+}
+
+/** What readLabel accepts for a question, in words, for a message that refuses a label. */
+export function acceptedLabels(info: QuestionInfo): string {
+    if (info.kind === "yesno") return "true / false, yes / no, y / n, t / f or 1 / 0, any case";
+    const names = info.options.map((option) => JSON.stringify(info.kind === "score" ? option.label : String(option.value))).join(", ");
+    if (info.kind === "choice") return `${names}, any case`;
+    return levelsAreNumbered(info.options) ? `${names}, any case` : `${names}, any case, or a level index 0–${info.options.length - 1} (0 = lowest)`;
 }
 
 /**

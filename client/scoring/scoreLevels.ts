@@ -57,3 +57,44 @@ export function scoreReadingParts(reading: ScoreReading): [string, string] {
 export function formatScoreReading(reading: ScoreReading): string {
     return scoreReadingParts(reading).join(" · ");
 }
+
+// A score question's label cell names a level by the level's label, compared trimmed and in any case ("3.0" also
+// names a level labelled "3"), or else by its index (0 = lowest). Labels come first because a person writes the
+// level as it reads: a 1–5 rating column against levels labelled "1" … "5" means the level labelled "5", not index
+// 5. An index is read only where it cannot be mistaken for a label, that is when no level's label holds a digit:
+// against levels labelled "1" … "5" (or "1 star" … "5 stars") a "0" matches no label, and reading it as index 0
+// would make every other number in its column ambiguous (1 = index 1 = the level labelled "2"?), so it is refused.
+
+/** Whether some level's label holds a digit: a number in a label column could then mean a label, so no index is read. */
+export function levelsAreNumbered(levels: readonly {label: string}[]): boolean {
+    return levels.some((level) => /\d/.test(level.label));
+}
+
+const numeral = /^[-+]?\d+(\.\d+)?$/;
+const levelIndex = /^\d+(\.0+)?$/;
+
+/** The level a label's text names (see above): by label, else by index where indexes are read; undefined when none. */
+export function readLevelLabel(levels: readonly {label: string}[], text: string): number | undefined {
+    const exact = levels.findIndex((level) => level.label === text);
+    if (exact >= 0) return exact;
+    const wanted = text.trim().toLowerCase();
+    const folded = levels.findIndex((level) => level.label.trim().toLowerCase() === wanted);
+    if (folded >= 0) return folded;
+    if (numeral.test(wanted)) {
+        const same = levels.findIndex((level) => numeral.test(level.label.trim()) && Number(level.label) === Number(wanted));
+        if (same >= 0) return same;
+    }
+    if (levelsAreNumbered(levels) || !levelIndex.test(wanted)) return undefined;
+    const index = Number(wanted);
+    return index < levels.length ? index : undefined;
+}
+
+/**
+ * Whether a label's text names no level only because the levels are numbered: it is a level index (0 = lowest)
+ * but no level's label, as "0" against levels labelled "1" … "5". Such a value says its column may count levels
+ * from 0, where its other numbers would be read one level off; a check reports it apart from plain unknown labels.
+ */
+export function isUnreadLevelIndex(levels: readonly {label: string}[], text: string): boolean {
+    const wanted = text.trim();
+    return levelsAreNumbered(levels) && levelIndex.test(wanted) && Number(wanted) < levels.length && readLevelLabel(levels, wanted) === undefined;
+}
