@@ -1,10 +1,10 @@
 import {compileCellTask} from "./cellTasks.ts";
-import type {Dataset, ExperimentSpec} from "./types.ts";
+import type {Dataset, ExperimentSpec, Variant} from "./types.ts";
 
 // What an experiment will cost before it starts: requests, tokens and time. Rough by design: tokens are the filled
 // requests' characters / 4 (on a spread of sample rows, scaled to the sample), the output is each chat variant's
 // output budget (max_tokens and its aliases, else `defaultOutputTokens`), and time is requests × seconds per request
-// over the requests in flight. A measured pace (an earlier run's) replaces the assumed one.
+// over the requests in flight. A measured pace (an earlier run's, per variant where known) replaces the assumed one.
 
 /** Output tokens assumed for a chat request that sets no budget. */
 export const defaultOutputTokens = 256;
@@ -15,7 +15,7 @@ export const assumedSecondsPerRequest = 1.5;
 /** Rows whose requests are filled to count characters (spread over the sample). */
 const probeRows = 50;
 
-export type VariantEstimate = {name: string, requests: number, promptTokens: number, outputTokens: number};
+export type VariantEstimate = {name: string, requests: number, promptTokens: number, outputTokens: number, /** Seconds per request used. */ pace?: number};
 
 export type ExperimentEstimate = {
     rows: number,
@@ -36,6 +36,8 @@ export type ExperimentEstimate = {
 export type EstimateOptions = {
     /** A measured pace: seconds per request with one in flight (an earlier run's latency). */
     secondsPerRequest?: number,
+    /** A measured pace per variant (seconds per request with the same requests in flight), where one is known. */
+    paceOf?: (variant: Variant) => number | undefined,
     /** Requests in flight at once; default the spec's concurrency, else 4. */
     concurrency?: number
 };
@@ -76,15 +78,16 @@ export function estimateExperiment(spec: ExperimentSpec, dataset: Dataset, rows:
     });
     const requests = variants.reduce((sum, variant) => sum + variant.requests, 0);
     const concurrency = Math.max(1, Math.min(requests, options.concurrency ?? spec.concurrency ?? 4));
-    const pace = options.secondsPerRequest ?? assumedSecondsPerRequest;
+    const paces = spec.variants.map((variant) => options.paceOf?.(variant) ?? options.secondsPerRequest);
+    const work = variants.reduce((sum, variant, index) => sum + variant.requests * (paces[index] ?? assumedSecondsPerRequest), 0);
     return {
         rows: rows.length,
         cells: rows.length * spec.variants.length,
         requests,
         promptTokens: variants.reduce((sum, variant) => sum + variant.promptTokens, 0),
         outputTokens: variants.reduce((sum, variant) => sum + variant.outputTokens, 0),
-        seconds: compiled === 0 ? null : requests * pace / concurrency,
-        measured: options.secondsPerRequest !== undefined,
-        variants
+        seconds: compiled === 0 ? null : work / concurrency,
+        measured: paces.some((pace, index) => pace !== undefined && variants[index].requests > 0),
+        variants: variants.map((variant, index) => ({...variant, pace: paces[index] ?? assumedSecondsPerRequest}))
     };
 }

@@ -29,8 +29,9 @@ test("the export holds the row, its cells and each variant's answers, correctnes
 
 test("chat variants export their reply, pass and check scores; a reply that starts like a formula is defused", () => {
     const spec = experiment([chatVariant("A", "small")]);
+    // A latency as measured (floating-point noise and all) is exported to a tenth of a millisecond.
     const cells: CellResult[] = [{rowIndex: 0, variant: 0, ok: true, request: {}, reply: "-1 is the answer", checks: [{name: "grounded", pass: true, score: 0.8}],
-        latencyMs: 50, attempts: 1, completedAt: 0}];
+        latencyMs: 50.0399999999999, attempts: 1, completedAt: 0}];
     const table = experimentExportTable(spec, {columns: ["question"], rows: [["q"], ["r"]]}, cells, [0]);
     assert.deepEqual(table.columns, ["row", "question", "A.reply", "A.pass", "A.check.grounded", "A.error", "A.prompt_tokens", "A.completion_tokens", "A.latency_ms"]);
     assert.deepEqual(table.rows, [[1, "q", "'-1 is the answer", true, 0.8, null, null, null, 50]]);

@@ -27,7 +27,7 @@ type VariantColumns = {columns: string[], cells: (cell: CellResult | undefined, 
 const usageColumns = ["prompt_tokens", "completion_tokens", "latency_ms"];
 
 function usageCells(cell: CellResult | undefined): CellValue[] {
-    return cell === undefined ? [null, null, null] : [cell.usage?.promptTokens ?? null, cell.usage?.completionTokens ?? null, cell.latencyMs];
+    return cell === undefined ? [null, null, null] : [cell.usage?.promptTokens ?? null, cell.usage?.completionTokens ?? null, Math.round(cell.latencyMs * 10) / 10];
 }
 
 function toRowResult(cell: CellResult): RowResult {

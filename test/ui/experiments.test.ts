@@ -1,7 +1,8 @@
 // An experiment's whole loop against the real gateway and engine (`npm run web`, the built-in model) in Chromium: a
 // 50-row labelled CSV imported as a dataset, two versions of a question set saved from the Decision studio, an
 // experiment of the two set up and run, the matrix with its interval verdict, the disagreements and one row's detail,
-// the HTML report opened in the browser; then a reload mid-run that loses no cell and sends none twice.
+// the HTML report opened in the browser; then a reload mid-run that loses no cell and sends none twice; last, two
+// questions per row, whose disagreements grid must draw each entry once and in order while cells arrive.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdtemp, readdir, readFile, rm, writeFile} from "node:fs/promises";
@@ -39,6 +40,36 @@ async function savedCells(dataDir: string): Promise<Map<string, number[]>> {
     return found;
 }
 
+/** Height of a row of the disagreements grid: each entry is drawn at (its place in the list) × this. */
+const gridRowHeight = 32;
+
+/**
+ * Every entry the disagreements grid holds now: each once (by its place and by its row and question), at the height
+ * of its place, and in the list's order (the largest spread first, then by row).
+ */
+async function assertGridDrawn(page: Page) {
+    const drawn = await page.getByTestId("exp-disagreement-grid").getByTestId("exp-disagreement").evaluateAll((elements) => elements.map((element) => ({
+        place: Number(element.getAttribute("aria-rowindex")),
+        top: Number(/translateY\((-?[\d.]+)px\)/.exec((element as HTMLElement).style.transform)?.[1] ?? NaN),
+        row: Number(element.getAttribute("data-row")),
+        question: element.getAttribute("data-question"),
+        spread: Number(element.querySelector("[data-testid=exp-disagreement-size]")?.textContent ?? NaN)
+    })));
+    const places = drawn.map((entry) => entry.place);
+    assert.equal(new Set(places).size, places.length, `each place drawn once: ${places.join(", ")}`);
+    assert.ok(drawn.length <= 40, `a window of the list, not ${drawn.length} elements`);
+    for (const entry of drawn) assert.equal(entry.top, (entry.place - 2) * gridRowHeight, `row ${entry.row + 1} (${entry.question}) drawn at its place ${entry.place}`);
+    const entries = drawn.map((entry) => `${entry.row}:${entry.question}`);
+    assert.equal(new Set(entries).size, entries.length, `each row and question drawn once: ${entries.join(", ")}`);
+    const ordered = [...drawn].sort((a, b) => a.place - b.place);
+    for (let index = 1; index < ordered.length; index++) {
+        const [before, after] = [ordered[index - 1], ordered[index]];
+        assert.ok(before.spread > after.spread || (before.spread === after.spread && before.row <= after.row),
+            `in order: row ${before.row + 1} (spread ${before.spread}) before row ${after.row + 1} (spread ${after.spread})`);
+    }
+    return drawn.length;
+}
+
 describe("Experiments: two question-set versions over a labelled CSV", {skip: noChromium ?? false, timeout: 240_000}, () => {
     let gateway: WebGateway;
     let browser: Browser;
@@ -69,6 +100,9 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await expectText(page.getByTestId("datasets-message"), /Imported 50 rows of 2 columns/);
         for (const [index, instructions] of ["Is the text polite?", "Does the text say please, thanks or hello?"].entries()) {
             await openQuestionSetFile(page, scratch, `tone-${index + 1}.questions.json`, questionSet(instructions));
+            // The version keeps the input as shown: each row's text goes in through the template.
+            await page.getByTestId("input-mode-text").click();
+            await page.getByTestId("input-text").fill("{{text}}");
             const form = page.getByTestId("version-save-decision");
             await form.getByTestId("version-note").fill(`try ${index + 1}`);
             await form.getByTestId("version-save-button").click();
@@ -98,8 +132,18 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
     });
 
     test("the run ends with the matrix, an interval verdict and McNemar's test on 50 rows", async () => {
+        const started = Date.now();
         await page.getByTestId("exp-run").click();
         await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        const tookSeconds = (Date.now() - started) / 1000;
+        // The same setup is estimated again from the pace this run measured: within 2x of the time it took.
+        await page.getByTestId("exp-tabs-setup").click();
+        await expectText(page.getByTestId("exp-estimate-time-stat"), /\d/);
+        assert.match(await page.getByTestId("exp-estimate-time-stat").getAttribute("title") ?? "", /your last run on the same connection and model/);
+        const shown = /([\d.]+) (s|min)/.exec(await page.getByTestId("exp-estimate-time-stat").textContent() ?? "");
+        const estimated = Number(shown?.[1]) * (shown?.[2] === "min" ? 60 : 1);
+        assert.ok(estimated >= tookSeconds / 2 - 1 && estimated <= tookSeconds * 2 + 1, `estimated ${estimated} s for a run that took ${tookSeconds} s`);
+        await page.getByTestId("exp-tabs-results").click();
         await expectText(page.getByTestId("exp-done"), "100 / 100");
         // The figures are the last cells' once the summary has caught up with them.
         await expectCount(page.getByTestId("exp-summary-lag"), 0);
@@ -204,5 +248,63 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await screenshot(page, "experiments/results-1024-dark");
         assert.deepEqual(await cutOffControls(page), []);
         assert.deepEqual(pageErrors, []);
+    });
+
+    test("two questions and a variant the server refuses: the disagreements grid draws each entry once, in order, while cells arrive and after", async () => {
+        await openQuestionSetFile(page, scratch, "pair.questions.json", {format: "decisions", name: "Tone pair", questions: [
+            {type: "predicate", name: "polite", instructions: "Is the text polite?"},
+            {type: "choice", name: "mood", instructions: "What is the mood of the text?", choices: [{value: "calm"}, {value: "cross"}, {value: "glad"}]}
+        ]});
+        const form = page.getByTestId("version-save-decision");
+        await form.getByTestId("version-note").fill("two questions");
+        await form.getByTestId("version-save-button").click();
+        await expectText(form.getByTestId("version-message"), `Saved version 1 of "Tone pair".`);
+        await page.getByTestId("nav-experiments").click();
+        await page.getByTestId("exp-tabs-setup").click();
+        await page.getByTestId("exp-name").fill("tone pair");
+        const variants = page.getByTestId("exp-variant");
+        for (const index of [0, 1]) {
+            await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Tone pair (Question set)"});
+            await variants.nth(index).getByTestId("exp-variant-version").selectOption("1");
+        }
+        // B sends a field /v1/decisions does not know, so the server refuses each of its rows while A answers: every
+        // row is a disagreement on both questions, two entries per row.
+        await variants.nth(1).getByTestId("exp-variant-params").fill(`{"x_unknown": true}`);
+        await expectCount(page.getByTestId("exp-problems"), 0);
+        await page.getByTestId("exp-run").click();
+        // The list is replaced at every summary while cells arrive: each time, what is drawn is drawn once, at its place.
+        let looks = 0;
+        const deadline = Date.now() + 90_000;
+        while (!/^(completed|failed|cancelled)$/.test(await page.getByTestId("exp-status").textContent() ?? "") && Date.now() < deadline) {
+            if (await page.getByTestId("exp-disagreement-grid").count() > 0) {
+                await assertGridDrawn(page);
+                looks++;
+            }
+            await page.waitForTimeout(200);
+        }
+        await expectText(page.getByTestId("exp-status"), "completed");
+        assert.ok(looks > 0, "the grid was looked at while the run went on");
+        await expectCount(page.getByTestId("exp-summary-lag"), 0);
+        await expectText(page.getByTestId("exp-disagreement-count"), "100 disagreements on 50 rows, the largest spread first");
+        assert.match(await page.getByTestId("exp-disagreement-spread").getAttribute("title") ?? "", /^Spread: the largest difference between the variants' scores/);
+        await assertGridDrawn(page);
+        // Scrolled to the middle and to the end, the window moves over the list: still each entry once, in order.
+        const grid = page.getByTestId("exp-disagreement-grid");
+        for (const top of [30 * gridRowHeight, 200 * gridRowHeight]) {
+            await grid.evaluate((element, to) => element.scrollTo({top: to}), top);
+            await eventually(async () => assert.ok((await assertGridDrawn(page)) > 0));
+        }
+        await eventually(async () => assert.deepEqual(
+            await grid.getByTestId("exp-disagreement").evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("aria-rowindex"))).sort((a, b) => a - b).at(-1)), 101));
+        // A decision cell reads as the option picked and its probability, per question; the raw JSON is still there.
+        await grid.getByTestId("exp-disagreement").last().getByTestId("exp-open-row").click();
+        const detail = page.getByTestId("exp-row-detail");
+        const answered = detail.locator("[data-testid=exp-detail-variant][data-name=A]");
+        assert.deepEqual(await answered.getByTestId("exp-detail-answer").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-question"))), ["polite", "mood"]);
+        assert.match(await answered.locator("[data-testid=exp-detail-answer][data-question=polite] td").first().textContent() ?? "", /^(yes|no)$/);
+        assert.match(await answered.locator("[data-testid=exp-detail-answer][data-question=mood] td").last().textContent() ?? "", /^[01]\.\d{3}$/);
+        assert.match(await answered.getByTestId("exp-detail-response").textContent() ?? "", /"answers"/);
+        assert.match(await detail.locator("[data-testid=exp-detail-variant][data-name=B]").textContent() ?? "", /failed/);
+        await screenshot(page, "experiments/disagreements-two-questions-1024-dark");
     });
 });

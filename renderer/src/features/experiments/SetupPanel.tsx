@@ -2,6 +2,7 @@
 // sent, every problem of the setup in words and the estimate of what the run costs.
 import {useMemo} from "react";
 import type {Sample} from "../../../../client/experiments/types.ts";
+import {assumedSecondsPerRequest} from "../../../../client/experiments/estimate.ts";
 import {useNavStore} from "../../ui/appState.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {useDataset, useDatasetsStore} from "../datasets/datasetStore.ts";
@@ -10,6 +11,7 @@ import {VariantsCard} from "./VariantsCard.tsx";
 import {buildSpec} from "./buildSpec.ts";
 import {useDraftStore} from "./draftStore.ts";
 import {preflight} from "./preflight.ts";
+import {usePaceStore} from "./pace.ts";
 import {experimentBusy, startExperiment} from "./experimentRun.ts";
 import {useExperimentStore} from "./experimentStore.ts";
 
@@ -100,7 +102,9 @@ function StartCard() {
     const busy = useExperimentStore((state) => state.busy);
     const startError = useExperimentStore((state) => state.error);
     const built = useMemo(() => buildSpec(draft, dataset), [draft, dataset]);
-    const checked = useMemo(() => built.spec === null ? null : preflight(built.spec), [built]);
+    // A run's measured pace changes the estimate of the same setup.
+    const paces = usePaceStore((state) => state.seconds);
+    const checked = useMemo(() => built.spec === null ? null : preflight(built.spec), [built, paces]);
     const problems = [...built.problems, ...checked?.problems ?? []];
     const estimate = checked?.estimate ?? null;
     return (
@@ -118,7 +122,9 @@ function StartCard() {
                 <div className="stat-group" data-testid="exp-estimate">
                     <span className="stat" title="Cells: sampled rows × variants, plus one grader request per chat cell"><span className="stat-label">requests</span><span className="stat-value mono" data-testid="exp-estimate-requests">{estimate.requests.toLocaleString("en-US")}</span></span>
                     <span className="stat" title="A rough count: the filled prompts' characters / 4, plus the output budget"><span className="stat-label">≈ tokens</span><span className="stat-value mono">{estimate.tokens.toLocaleString("en-US")}</span></span>
-                    <span className="stat" title="At the requests in flight at once and a typical time per request"><span className="stat-label">≈ time</span><span className="stat-value mono">{estimate.time}</span></span>
+                    <span className="stat" data-testid="exp-estimate-time-stat" title={estimate.measured
+                        ? "At the requests in flight at once and the time a request took on your last run on the same connection and model"
+                        : `At the requests in flight at once and an assumed ${assumedSecondsPerRequest} s a request: after a first run on this connection and model, its measured pace is used`}><span className="stat-label">≈ time</span><span className="stat-value mono">{estimate.time}</span></span>
                 </div>
             )}
             {startError && <div className="field-error" role="alert" data-testid="exp-start-error">{startError}</div>}

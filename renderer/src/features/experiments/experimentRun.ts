@@ -12,6 +12,7 @@ import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
 import {countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
+import {paceRecorder} from "./pace.ts";
 
 let runner: ExperimentRunner | null = null;
 let loaded: LoadedExperiment | null = null;
@@ -118,6 +119,7 @@ async function run() {
     const open = useExperimentStore.getState().open!;
     const variants = experiment.spec.variants.length;
     set({busy: true, error: null, open: {...open, interrupted: false}});
+    const pace = paceRecorder(experiment.spec.variants);
     try {
         runner = new ExperimentRunner({
             spec: experiment.spec,
@@ -137,6 +139,7 @@ async function run() {
                 const count = current.counts[cell.variant];
                 count.done++;
                 if (!cell.ok) count.errors++;
+                pace.add(cell);
                 addSummaryCell(cell);
                 countsTimer ??= setTimeout(() => {
                     countsTimer = null;
@@ -150,6 +153,7 @@ async function run() {
         set({error: (error as Error).message});
     } finally {
         runner = null;
+        pace.save();
         if (countsTimer !== null) clearTimeout(countsTimer);
         countsTimer = null;
         set({busy: false, countsVersion: useExperimentStore.getState().countsVersion + 1});

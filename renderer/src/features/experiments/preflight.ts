@@ -4,8 +4,9 @@
 import {checkExperimentInput, sampleIndexes, type InputProblem} from "../../../../client/experiments/dataset.ts";
 import {estimateExperiment} from "../../../../client/experiments/estimate.ts";
 import type {ExperimentSpec} from "../../../../client/experiments/types.ts";
+import {measuredPace} from "./pace.ts";
 
-export type Estimate = {requests: number, tokens: number, time: string};
+export type Estimate = {requests: number, tokens: number, time: string, /** Whether the time comes from a measured pace (an earlier run's). */ measured: boolean};
 
 export type Preflight = {problems: string[], warnings: string[], estimate: Estimate | null, rows: number};
 
@@ -48,11 +49,11 @@ export function preflight(spec: ExperimentSpec): Preflight {
     const warnings = checked.warnings.map((problem) => sentence(spec, problem));
     if (spec.variants.length === 1) warnings.push("One variant: its metrics are shown, but nothing is compared. Add a second to see which is better.");
     if (problems.length > 0) return {problems, warnings, estimate: null, rows: rows.length};
-    const estimate = estimateExperiment(spec, dataset, rows);
+    const estimate = estimateExperiment(spec, dataset, rows, {paceOf: measuredPace});
     return {
         problems,
         warnings,
         rows: rows.length,
-        estimate: {requests: estimate.requests, tokens: estimate.promptTokens + estimate.outputTokens, time: estimate.seconds === null ? "–" : duration(estimate.seconds)}
+        estimate: {requests: estimate.requests, tokens: estimate.promptTokens + estimate.outputTokens, time: estimate.seconds === null ? "–" : duration(estimate.seconds), measured: estimate.measured}
     };
 }
