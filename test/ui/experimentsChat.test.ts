@@ -70,7 +70,8 @@ describe("Experiments: a chat prompt with variables, checks and a grader", {skip
         }
         await page.getByTestId("exp-add-check").click();
         await page.getByTestId("exp-check").nth(0).getByTestId("exp-check-kind").selectOption("contains");
-        await page.getByTestId("exp-check").nth(0).getByTestId("exp-check-column").selectOption("expected");
+        // A new check starts on the dataset's label column, the expected value.
+        assert.equal(await page.getByTestId("exp-check").nth(0).getByTestId("exp-check-column").inputValue(), "expected");
         await page.getByTestId("exp-add-check").click();
         await page.getByTestId("exp-check").nth(1).getByTestId("exp-check-kind").selectOption("regex");
         await page.getByTestId("exp-check").nth(1).getByTestId("exp-check-pattern").fill("\\w+");

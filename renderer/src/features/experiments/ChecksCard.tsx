@@ -10,14 +10,15 @@ const kindNames: Record<CheckDraft["kind"], string> = {
     json_schema: "fits a JSON schema"
 };
 
-export function ChecksCard({columns}: {columns: readonly string[]}) {
+/** The checks of chat replies; a new "equals a column" check starts on the first label column (the expected value). */
+export function ChecksCard({columns, labelColumns}: {columns: readonly string[], labelColumns: readonly string[]}) {
     const checks = useDraftStore((state) => state.draft.checks);
     const set = useDraftStore((state) => state.set);
     return (
         <section className="card exp-checks" data-testid="exp-checks">
             <div className="card-title-row">
                 <h3>Checks of chat replies</h3>
-                <button type="button" className="btn btn-sm push-right" data-testid="exp-add-check" onClick={() => set({checks: [...checks, newCheck({column: columns[0] ?? ""})]})}>
+                <button type="button" className="btn btn-sm push-right" data-testid="exp-add-check" onClick={() => set({checks: [...checks, newCheck({column: labelColumns[0] ?? columns[0] ?? ""})]})}>
                     <Icon name="plus" /> Add check
                 </button>
             </div>

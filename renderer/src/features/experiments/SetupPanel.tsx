@@ -44,7 +44,7 @@ export function SetupPanel() {
                 {dataset && <div className="muted small" data-testid="exp-dataset-facts">Labels: {dataset.labelColumns.join(", ") || "none"} · model sees: {dataset.inputColumns.join(", ") || "no column"}</div>}
             </section>
             <VariantsCard />
-            <ChecksCard columns={dataset?.columns ?? []} />
+            <ChecksCard columns={dataset?.columns ?? []} labelColumns={dataset?.labelColumns ?? []} />
             <StartCard />
         </div>
     );
