@@ -4,7 +4,7 @@ import {useState} from "react";
 import type {ExperimentSummary} from "../../../../client/experiments/types.ts";
 import {downloadFile} from "../../ui/browser.ts";
 import type {OpenExperiment} from "./experimentStore.ts";
-import {exportCsv, exportXlsx, experimentFileText, reportHtml} from "./exports.ts";
+import {exportCsv, exportXlsx, experimentFileText, reportHtml, resultsFileText} from "./exports.ts";
 
 function baseName(open: OpenExperiment): string {
     return (open.spec.name.replace(/[^\w.-]+/g, "-").replace(/^-+|-+$/g, "") || "experiment").slice(0, 80);
@@ -39,6 +39,8 @@ export function ExportsBar({open, summary}: {open: OpenExperiment, summary: Expe
             </button>
             <button type="button" className="btn btn-sm" disabled={working !== null} data-testid="exp-export-file" title="What svc-studio eval runs: the experiment with its dataset inline"
                 onClick={run("experiment file", () => downloadFile(`${base}.svc-experiment.json`, experimentFileText(open)))}>Experiment file</button>
+            <button type="button" className="btn btn-sm" disabled={working !== null} data-testid="exp-export-results" title="The experiment and every cell, as svc-studio eval --results writes them: History → Open a file reads it back"
+                onClick={run("results file", () => downloadFile(`${base}.svc-results.json`, resultsFileText(open)))}>Results file</button>
             {error && <span className="field-error small" role="alert">{error}</span>}
         </div>
     );

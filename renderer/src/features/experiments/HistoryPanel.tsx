@@ -1,7 +1,8 @@
 // Kept experiments: open one, run it again with its versions' latest, compare two side by side, delete (asked first).
-import {useEffect, useState} from "react";
+import {useEffect, useRef, useState} from "react";
+import {ActionMessage} from "../../ui/ActionMessage.tsx";
 import {formatCount} from "../../../../client/experiments/metricDefinitions.ts";
-import {deleteExperiment, openExperiment, refreshSavedExperiments} from "./experimentRun.ts";
+import {deleteExperiment, importExperimentFile, openExperiment, refreshSavedExperiments} from "./experimentRun.ts";
 import {useExperimentStore, type SavedExperimentInfo} from "./experimentStore.ts";
 import {runAgain} from "./runAgain.ts";
 import {CompareExperiments} from "./CompareExperiments.tsx";
@@ -12,6 +13,8 @@ export function HistoryPanel() {
     const busy = useExperimentStore((state) => state.busy);
     const [compare, setCompare] = useState<string[]>([]);
     const [confirm, setConfirm] = useState<string | null>(null);
+    const [message, setMessage] = useState<{ok: boolean, text: string} | null>(null);
+    const fileInput = useRef<HTMLInputElement>(null);
     useEffect(() => {
         void refreshSavedExperiments();
     }, []);
@@ -22,7 +25,15 @@ export function HistoryPanel() {
                 <div className="card-title-row">
                     <h3>Kept experiments</h3>
                     <span className="muted small">Tick two to compare their summaries.</span>
+                    <button type="button" className="btn btn-sm push-right" disabled={busy} data-testid="exp-import" onClick={() => fileInput.current?.click()}
+                        title="An experiment file (the app's export), or the results svc-studio eval wrote with --results: kept here and shown as if the app had run it">Open a file…</button>
+                    <input ref={fileInput} type="file" hidden accept="application/json,.json" data-testid="exp-import-input" onChange={(event) => {
+                        const file = event.target.files?.[0];
+                        event.target.value = "";
+                        if (file !== undefined) void file.text().then((text) => importExperimentFile(file.name, text)).then(setMessage);
+                    }} />
                 </div>
+                {message && <ActionMessage message={message} onDone={setMessage} testId="exp-import-message" />}
                 {saved.length === 0 ? <div className="empty-state">No experiment yet: set one up and run it.</div> : (
                     <div className="table-scroll">
                         <table className="table compact">

@@ -9,10 +9,12 @@ import {modelIds} from "../../../../protocol/limits.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
 import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
-import {countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {cellKey, countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {paceRecorder} from "./pace.ts";
+import {parseExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
+import {isResultsJson, parseExperimentResults, type ExperimentResults} from "../../../../client/experiments/resultsFile.ts";
 
 let runner: ExperimentRunner | null = null;
 let loaded: LoadedExperiment | null = null;
@@ -81,6 +83,45 @@ export async function openExperiment(id: string) {
     } finally {
         set({busy: false});
     }
+}
+
+/**
+ * Opens an experiment file or a results file (what `svc-studio eval --results` writes, or the app exports) as a kept
+ * experiment: its dataset, sample and every cell saved in the app's data folder, then shown as if the app had run it.
+ * An experiment file without results opens with Resume, which sends its cells. Returns what to tell the person.
+ */
+export async function importExperimentFile(name: string, text: string): Promise<{ok: boolean, text: string}> {
+    if (experimentBusy()) return {ok: false, text: "An experiment is running: import once it has ended."};
+    let results: ExperimentResults;
+    try {
+        const json: unknown = JSON.parse(text);
+        if (isResultsJson(json)) results = parseExperimentResults(json);
+        else {
+            const spec = parseExperimentSpec(json);
+            if (!("rows" in spec.dataset)) return {ok: false, text: `${name}: its dataset is a file (${spec.dataset.file}); the app opens experiment files whose dataset is inline, as the app exports them.`};
+            results = {experiment: {...spec, dataset: spec.dataset}, rowIndexes: sampleIndexes(spec.dataset, spec.sample), cells: []};
+        }
+    } catch (error) {
+        return {ok: false, text: `${name}: ${(error as Error).message}`};
+    }
+    const {experiment, rowIndexes, cells} = results;
+    // A new id: the same file imported twice is two kept experiments, and never mixes with the one it came from.
+    const spec = {...experiment, id: `${experiment.id}-${Date.now().toString(36)}`};
+    const variants = spec.variants.length;
+    set({busy: true, error: null});
+    try {
+        const created = await savedExperiments.create(spec, experiment.dataset, rowIndexes, savingFailed(spec.id));
+        for (const cell of cells) await created.store.putResult(spec.id, {rowIndex: cellKey(cell.rowIndex, cell.variant, variants), ok: cell.ok, completedAt: cell.completedAt, cell});
+        const complete = cells.length === rowIndexes.length * variants;
+        if (complete) await created.store.updateJob(spec.id, {status: "completed"});
+        show(await savedExperiments.load(spec.id, savingFailed(spec.id)), !complete);
+    } catch (error) {
+        return {ok: false, text: `${name} could not be kept: ${(error as Error).message}`};
+    } finally {
+        set({busy: false});
+        void refreshSavedExperiments();
+    }
+    return {ok: true, text: `Opened ${name}: ${cells.length.toLocaleString("en-US")} of ${(rowIndexes.length * variants).toLocaleString("en-US")} cells${cells.length < rowIndexes.length * variants ? "; Resume sends the rest" : ""}.`};
 }
 
 /** Sends the open experiment's cells that have no result yet (an interrupted or cancelled run goes on). */

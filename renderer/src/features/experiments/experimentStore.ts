@@ -70,10 +70,8 @@ export const useExperimentStore = create<ExperimentState>()((set) => ({
     set: (change) => set(change)
 }));
 
-/** The key a cell is stored under: one per (row, variant). */
-export function cellKey(rowIndex: number, variant: number, variants: number): number {
-    return rowIndex * variants + variant;
-}
+/** The key a cell is stored under: one per (row, variant), as the runner stores it. */
+export {cellKey} from "../../../../client/experiments/ExperimentRunner.ts";
 
 /** Counts of `cells` per variant (an experiment read back). */
 export function countCells(cells: Iterable<CellResult>, variants: number): VariantCounts[] {

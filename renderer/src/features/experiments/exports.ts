@@ -2,6 +2,7 @@
 // self-contained file), the per-row table as CSV, or as XLSX written in a worker (the scoring screen's), and the
 // experiment file with its dataset inline.
 import {serializeExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
+import {serializeExperimentResults} from "../../../../client/experiments/resultsFile.ts";
 import {experimentExportTable, exportTableCsv, type ExportTable} from "../../../../client/experiments/exportCells.ts";
 import {renderExperimentReport} from "../../../../client/experiments/report.ts";
 import type {CellResult, ExperimentSummary} from "../../../../client/experiments/types.ts";
@@ -11,6 +12,11 @@ import {cellKey, type OpenExperiment} from "./experimentStore.ts";
 /** The experiment file: the spec as it ran, its dataset inline, so `svc-studio eval` runs it anywhere. */
 export function experimentFileText(open: OpenExperiment): string {
     return serializeExperimentSpec({...open.spec, dataset: open.dataset});
+}
+
+/** The experiment with its dataset inline and every cell: what `svc-studio eval --results` writes, read back by History. */
+export function resultsFileText(open: OpenExperiment): string {
+    return serializeExperimentResults({experiment: {...open.spec, dataset: open.dataset}, rowIndexes: open.rowIndexes, cells: cellsOf(open)});
 }
 
 /** The open experiment's cells, in sample order. */
