@@ -25,6 +25,8 @@ const csvText = ["id,story,hero,happy,mood,rating",
 const labels = ["happy", "mood", "rating"];
 const questionSet = {format: "decisions", name: "Happy", questions: [{type: "predicate", name: "happy", instructions: "Is the story happy?"}]};
 
+const byInput = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.input).localeCompare(String(b.input));
+
 /** Every request the app stored for its experiments, by experiment, in the order the cells were stored. */
 async function storedRequests(dataDir: string): Promise<Array<Array<{variant: number, request: Record<string, unknown>}>>> {
     const root = path.join(dataDir, "experiments");
@@ -117,6 +119,7 @@ describe("Experiments in the app never send a label column", {skip: noChromium ?
         await page.getByTestId("exp-run").click();
         await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
         const [cells] = await storedRequests(gateway.dataDir);
+        assert.ok(cells !== undefined, "the experiment's cells are kept");
         assert.equal(cells.length, 20, "10 rows × 2 variants");
         for (const {variant, request} of cells) {
             const input = request.input as string;
@@ -124,6 +127,24 @@ describe("Experiments in the app never send a label column", {skip: noChromium ?
             else assert.deepEqual(Object.keys(JSON.parse(input) as object).sort(), ["hero", "id", "story"], input);
             for (const label of labels) assert.doesNotMatch(JSON.stringify(request.input), new RegExp(`\\\\"${label}\\\\"`), `no ${label} in ${input}`);
         }
+    });
+
+    test("the results file the app exports opens again from History as a kept experiment with every cell", async () => {
+        const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-results").click()]);
+        const file = path.join(scratch, "stories.svc-results.json");
+        await download.saveAs(file);
+        await page.getByTestId("exp-tabs-history").click();
+        await expectCount(page.getByTestId("exp-saved"), 1);
+        await page.getByTestId("exp-import-input").setInputFiles(file);
+        await expectText(page.getByTestId("exp-import-message"), /Opened stories\.svc-results\.json: 20 of 20 cells\./);
+        await page.getByTestId("exp-tabs-history").click();
+        await expectCount(page.getByTestId("exp-saved"), 2);
+        await page.getByTestId("exp-tabs-results").click();
+        await expectText(page.getByTestId("exp-done"), "20 / 20");
+        // The same requests as the run stored: the import sent nothing.
+        const kept = await storedRequests(gateway.dataDir);
+        assert.equal(kept.length, 2);
+        assert.deepEqual(kept[0].map((cell) => cell.request).sort(byInput), kept[1].map((cell) => cell.request).sort(byInput));
     });
 
     test("a version whose input names a label column is a problem before anything is sent", async () => {

@@ -2,6 +2,7 @@
 // grader; set up, run with progress, read the matrix, the verdicts and the disagreements, keep, compare and export.
 import {useEffect} from "react";
 import {Tabs} from "../../ui/controls.tsx";
+import {ActionMessage} from "../../ui/ActionMessage.tsx";
 import {DisagreementsCard} from "./Disagreements.tsx";
 import {ExportsBar} from "./ExportsBar.tsx";
 import {MetricsMatrix, UsageCard, VerdictsCard} from "./MetricsMatrix.tsx";
@@ -22,6 +23,7 @@ export function ExperimentsScreen() {
     const tab = useExperimentStore((state) => state.tab);
     const set = useExperimentStore((state) => state.set);
     const error = useExperimentStore((state) => state.error);
+    const importMessage = useExperimentStore((state) => state.importMessage);
     useEffect(() => {
         // After a reload or a restart, an experiment that stopped mid-run opens again, ready to Resume.
         void refreshSavedExperiments().then(() => {
@@ -34,6 +36,7 @@ export function ExperimentsScreen() {
         <div className="page exp-page" data-testid="experiments-screen">
             <Tabs tabs={tabs} active={tab} onChange={(next) => set({tab: next})} testId="exp-tabs" />
             {error && tab !== "setup" && <div className="field-error" role="alert" data-testid="exp-error">{error}</div>}
+            {importMessage && <ActionMessage message={importMessage} onDone={(next) => set({importMessage: next})} testId="exp-import-message" />}
             {tab === "setup" && <SetupPanel />}
             {tab === "results" && <ResultsPanel />}
             {tab === "history" && <HistoryPanel />}

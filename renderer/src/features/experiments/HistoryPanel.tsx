@@ -1,6 +1,5 @@
 // Kept experiments: open one, run it again with its versions' latest, compare two side by side, delete (asked first).
 import {useEffect, useRef, useState} from "react";
-import {ActionMessage} from "../../ui/ActionMessage.tsx";
 import {formatCount} from "../../../../client/experiments/metricDefinitions.ts";
 import {deleteExperiment, importExperimentFile, openExperiment, refreshSavedExperiments} from "./experimentRun.ts";
 import {useExperimentStore, type SavedExperimentInfo} from "./experimentStore.ts";
@@ -13,7 +12,6 @@ export function HistoryPanel() {
     const busy = useExperimentStore((state) => state.busy);
     const [compare, setCompare] = useState<string[]>([]);
     const [confirm, setConfirm] = useState<string | null>(null);
-    const [message, setMessage] = useState<{ok: boolean, text: string} | null>(null);
     const fileInput = useRef<HTMLInputElement>(null);
     useEffect(() => {
         void refreshSavedExperiments();
@@ -30,10 +28,10 @@ export function HistoryPanel() {
                     <input ref={fileInput} type="file" hidden accept="application/json,.json" data-testid="exp-import-input" onChange={(event) => {
                         const file = event.target.files?.[0];
                         event.target.value = "";
-                        if (file !== undefined) void file.text().then((text) => importExperimentFile(file.name, text)).then(setMessage);
+                        if (file !== undefined) void file.text().then((text) => importExperimentFile(file.name, text))
+                            .then((importMessage) => useExperimentStore.getState().set({importMessage}));
                     }} />
                 </div>
-                {message && <ActionMessage message={message} onDone={setMessage} testId="exp-import-message" />}
                 {saved.length === 0 ? <div className="empty-state">No experiment yet: set one up and run it.</div> : (
                     <div className="table-scroll">
                         <table className="table compact">

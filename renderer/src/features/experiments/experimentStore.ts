@@ -49,6 +49,8 @@ type ExperimentState = {
     busy: boolean,
     error: string | null,
     saveNote: string | null,
+    /** What opening a file in History did (shown above the tabs' content, whichever tab it opened on). */
+    importMessage: {ok: boolean, text: string} | null,
     saved: SavedExperimentInfo[],
     /** Row (dataset index) whose detail is open. */
     detailRow: number | null,
@@ -65,6 +67,7 @@ export const useExperimentStore = create<ExperimentState>()((set) => ({
     busy: false,
     error: null,
     saveNote: null,
+    importMessage: null,
     saved: [],
     detailRow: null,
     set: (change) => set(change)
