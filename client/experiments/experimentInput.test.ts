@@ -1,5 +1,5 @@
 // An experiment's input before anything is sent: the file read field by field, the dataset file (sheets, row limit),
-// variables, checks, labels and repeated rows, thresholds, and the estimate.
+// variables, checks, labels and repeated rows, and the estimate (thresholds: thresholds.test.ts).
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdtemp, rm, writeFile} from "node:fs/promises";
@@ -12,8 +12,7 @@ import {checkExperimentInput, ExperimentInputError, maxDatasetRows, maxExperimen
 import {estimateExperiment} from "./estimate.ts";
 import {ExperimentFileError, parseExperimentSpec, serializeExperimentSpec} from "./experimentFile.ts";
 import {readDatasetFile} from "./node/experimentFiles.ts";
-import {evaluateThresholds, parseThreshold, ThresholdError} from "./thresholds.ts";
-import type {Dataset, ExperimentSpec, ExperimentSummary, Variant} from "./types.ts";
+import type {Dataset, ExperimentSpec, Variant} from "./types.ts";
 import {bodyVariables, compileBody, VariableError} from "./variables.ts";
 
 let dir: string;
@@ -126,23 +125,6 @@ test("dataset files: an XLSX with several sheets must name one; a CSV over the r
     const csv = path.join(dir, "big.csv");
     await writeFile(csv, `id,text\n${Array.from({length: maxDatasetRows + 1}, (_, index) => `${index},row ${index}`).join("\n")}\n`);
     await assert.rejects(readDatasetFile({file: "big.csv", labelColumns: []}, dir), /big\.csv has more than 100,000 rows, the most a dataset holds: sample or split the file first/);
-});
-
-test("thresholds: variant, check and question names checked; lower-is-better metrics are ceilings; unmeasured fails", () => {
-    const experiment = spec({checks: [{kind: "grader", name: "grounded", question: "?", template: "{{reply}}"}]});
-    assert.deepEqual(parseThreshold("B:accuracy@positive=0.8", experiment), {text: "B:accuracy@positive=0.8", variant: 1, metric: "accuracy", question: "positive", value: 0.8});
-    assert.deepEqual(parseThreshold("check:grounded=0.7", experiment), {text: "check:grounded=0.7", variant: null, metric: "check:grounded", question: null, value: 0.7});
-    assert.equal(parseThreshold("A:check:grounded=0.7", experiment).variant, 0);
-    for (const [text, message] of [["accuracy", /write metric=value/], ["speed=1", /unknown metric "speed"/], ["check:nope=1", /no check "nope"/], ["accuracy@stars=1", /no decision variant has a question "stars"/], ["ece=x", /"x" is not a number/]] as const)
-        assert.throws(() => parseThreshold(text, experiment), (error: unknown) => error instanceof ThresholdError && message.test(error.message));
-    const summary = {rows: 4, differences: [], disagreements: [], variants: [
-        {variant: 0, name: "A", metrics: [{metric: "check:grounded", calibrated: false, value: 0.9, n: 4}]},
-        {variant: 1, name: "B", metrics: [{metric: "ece", question: "positive", calibrated: false, value: 0.12, n: 4}, {metric: "accuracy", question: "positive", calibrated: false, value: 0.75, n: 4}]}
-    ]} as unknown as ExperimentSummary;
-    const results = evaluateThresholds(["ece=0.1", "B:ece=0.2", "accuracy=0.7", "check:grounded=0.95", "auc=0.5"].map((text) => parseThreshold(text, experiment)), summary);
-    assert.deepEqual(results.map((result) => result.ok), [false, true, true, false, false]);
-    assert.match(results[0].message, /ece=0\.1: missed, at most 0\.1 wanted \(B positive · ECE 0\.120\)/);
-    assert.match(results[4].message, /auc=0\.5: not measured by this run/);
 });
 
 test("the estimate: requests (graders included), prompt tokens from the filled requests, output budgets, time", () => {

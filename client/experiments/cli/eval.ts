@@ -1,7 +1,8 @@
 // `svc-studio eval <experiment file> [--out report.html] [--csv rows.csv] [--fail-under metric=value ...]` (Node
 // only): runs an experiment file with the same runner as the app, against the servers its variants name, storing
 // every cell in a SQLite file as it arrives (a run again resumes), then prints the metrics, writes the report and
-// exits 1 when a threshold is missed.
+// exits 1 when a gate is missed. Everything that can be checked before a request is sent is checked first: the
+// file, its dataset, the gates and every output path.
 import {createHash} from "node:crypto";
 import {formatDuration} from "../../../base/common/format.ts";
 import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
@@ -12,27 +13,43 @@ import {checkExperimentInput, ExperimentInputError, sampleIndexes} from "../data
 import {estimateExperiment} from "../estimate.ts";
 import {ExperimentFileError} from "../experimentFile.ts";
 import {ExperimentMismatchError, ExperimentRunner, experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../ExperimentRunner.ts";
-import {readExperimentFile} from "../node/experimentFiles.ts";
+import {outputPathProblem, readExperimentFile} from "../node/experimentFiles.ts";
 import {summarizeExperiment} from "../summary.ts";
 import {renderExperimentReport} from "../report.ts";
 import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
-import {evaluateThresholds, parseThreshold, ThresholdError} from "../thresholds.ts";
+import {describeScope, evaluateThresholds, parseThreshold, ThresholdError, type Threshold} from "../thresholds.ts";
 import type {CellResult, ConnectionRef} from "../types.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
 import {formatSummary} from "./formatSummary.ts";
 
-/** Exit codes: 0 every threshold met, 1 one missed, 2 bad input, 3 the run failed, 130 interrupted. */
+/**
+ * Exit codes (evalUsage says them too): 0 every gate met, 1 a gate missed, 2 bad input or usage (nothing was sent),
+ * 3 the run failed (resumable), 70 an unexpected error (a bug: its stack is printed), 130 interrupted.
+ */
+export const evalExitCodes = {met: 0, missed: 1, badInput: 2, runFailed: 3, internalError: 70, interrupted: 130} as const;
+
 export async function runEval(argv: string[]): Promise<number> {
     try {
         return await evaluate(argv);
     } catch (error) {
-        const known = error instanceof UsageError || error instanceof ExperimentFileError || error instanceof ExperimentInputError || error instanceof ThresholdError
-            || error instanceof ExperimentMismatchError || (error as NodeJS.ErrnoException)?.code === "ENOENT";
-        if (error instanceof ExperimentInputError) for (const problem of error.problems) log(`${problem.path}: ${problem.message}`);
-        else log(error instanceof Error ? error.message : String(error));
-        if (error instanceof UsageError) process.stderr.write(`${evalUsage}\n`);
-        else if (!known && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-        return known ? 2 : 1;
+        if (error instanceof ExperimentInputError) {
+            for (const problem of error.problems) log(`${problem.path}: ${problem.message}`);
+            return evalExitCodes.badInput;
+        }
+        if (error instanceof UsageError || error instanceof ExperimentFileError || error instanceof ThresholdError || error instanceof ExperimentMismatchError) {
+            log(error.message);
+            if (error instanceof UsageError) process.stderr.write(`${evalUsage}\n`);
+            return evalExitCodes.badInput;
+        }
+        const errno = error as NodeJS.ErrnoException | null;
+        if (errno?.code === "ENOENT" && typeof errno.path === "string") {
+            log(`no such file: ${errno.path}`);
+            return evalExitCodes.badInput;
+        }
+        // Anything else is a fault of eval itself, not of its input or of a missed gate (1): said apart, with its stack.
+        log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+        return evalExitCodes.internalError;
     }
 }
 
@@ -43,7 +60,6 @@ async function evaluate(argv: string[]): Promise<number> {
     }
     const args = parseEvalArgs(argv);
     const {spec, dataset} = await readExperimentFile(args.file);
-    const thresholds = args.failUnder.map((text) => parseThreshold(text, spec));
     let rows: number[];
     try {
         rows = sampleIndexes(dataset, spec.sample);
@@ -57,16 +73,42 @@ async function evaluate(argv: string[]): Promise<number> {
         if ("profile" in connection) input.errors.push({path, message: `the app's connection ${JSON.stringify(connection.profile)} is not reachable from the command line: give the server's "baseUrl" (and "apiKeyEnv") instead`});
         else if (connection.apiKeyEnv !== undefined && !process.env[connection.apiKeyEnv]) input.errors.push({path: `${path}.apiKeyEnv`, message: `the environment variable ${connection.apiKeyEnv} is not set`});
     }
+    const thresholds: Threshold[] = [];
+    for (const text of args.failUnder) {
+        try {
+            thresholds.push(parseThreshold(text, spec, dataset));
+        } catch (error) {
+            if (!(error instanceof ThresholdError)) throw error;
+            input.errors.push({path: `--fail-under ${error.text}`, message: error.reason});
+        }
+    }
+    // Every output is checked before anything is sent: a report that cannot be written is found now, not after the run.
+    const outputs = [{flag: "--out", file: args.out, createsFolders: true}, {flag: "--csv", file: args.csv, createsFolders: true}, {flag: "--db", file: args.db, createsFolders: false}];
+    for (const {flag, file, createsFolders} of outputs) {
+        const problem = file === undefined ? null : await outputPathProblem(file, {createsFolders});
+        if (problem !== null) input.errors.push({path: flag, message: problem});
+    }
     if (input.errors.length > 0) throw new ExperimentInputError(input.errors);
     for (const warning of input.warnings) log(`warning: ${warning.path}: ${warning.message}`);
+    for (const threshold of thresholds) if (threshold.variant === null) log(describeScope(threshold, spec));
+    if (thresholds.length > 0 && !thresholds.some((threshold) => threshold.metric === "error_rate"))
+        log("with --fail-under, an errored cell fails the run; --fail-under error_rate=<max> allows some");
 
-    const store = new SqliteResultStore<StoredCell, ExperimentRunSpec>(args.db);
+    let store: SqliteResultStore<StoredCell, ExperimentRunSpec>;
+    try {
+        store = new SqliteResultStore<StoredCell, ExperimentRunSpec>(args.db);
+    } catch (error) {
+        throw new ExperimentInputError([{path: "--db", message: `${args.db} cannot be opened as a results database: ${error instanceof Error ? error.message : String(error)}`}]);
+    }
     try {
         const jobId = createHash("sha256").update(`${spec.id}\n${experimentFingerprint(spec, dataset)}`).digest("hex").slice(0, 16);
-        const stored = (await store.getJob(jobId)) === null ? 0 : (await store.doneRowIndexes(jobId)).size;
+        const {cells: storedCells, errored, latencies} = await storedCounts(store, jobId, new Set(rows));
+        const erroredCells = `${errored} stored cell${errored === 1 ? "" : "s"} with an error`;
+        if (args.retryErrors) log(errored === 0 ? "--retry-errors: no stored cell has an error, so none is sent again" : `--retry-errors: the ${erroredCells} will be sent again`);
+        else if (errored > 0) log(`the ${erroredCells} ${errored === 1 ? "is" : "are"} kept; --retry-errors sends ${errored === 1 ? "it" : "them"} again`);
+        const stored = storedCells - (args.retryErrors ? errored : 0);
         // A resumed run estimates its time from the latency its first cells had, not the assumed pace.
-        const earlier = stored === 0 ? [] : (await store.readResults(jobId, 0, 200)).filter((cell) => cell.ok).map((cell) => cell.cell.latencyMs / 1000);
-        const pace = earlier.length === 0 ? undefined : earlier.reduce((sum, seconds) => sum + seconds, 0) / earlier.length;
+        const pace = latencies.length === 0 ? undefined : latencies.reduce((sum, seconds) => sum + seconds, 0) / latencies.length;
         const estimate = estimateExperiment(spec, dataset, rows, {concurrency: args.concurrency, ...(pace === undefined ? {} : {secondsPerRequest: pace})});
         const left = Math.max(0, estimate.cells - stored);
         log(`${rows.length} rows x ${spec.variants.length} variants: ${estimate.requests.toLocaleString("en-US")} requests, about ` +
@@ -85,12 +127,12 @@ async function evaluate(argv: string[]): Promise<number> {
         const final = await runInConsole(runner, display);
         if (final.status === "cancelled") {
             log(`interrupted: ${final.done} of ${final.totalRows} cells are stored in ${args.db}; run the same command again to finish`);
-            return 130;
+            return evalExitCodes.interrupted;
         }
         if (final.status === "failed") {
             log(`failed: ${final.fatalError}`);
             log(`${final.done} of ${final.totalRows} cells are stored in ${args.db}; fix the cause and run the same command again`);
-            return 3;
+            return evalExitCodes.runFailed;
         }
         const cells = await readCells(store, jobId);
         const summary = summarizeExperiment(spec, dataset, cells, {rowIndexes: rows});
@@ -101,9 +143,29 @@ async function evaluate(argv: string[]): Promise<number> {
         log(`${final.totalRows} cells (${final.scoredThisRun} this run, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
         const results = evaluateThresholds(thresholds, summary);
         for (const result of results) log(result.message);
-        return results.every((result) => result.ok) ? 0 : 1;
+        return results.every((result) => result.ok) ? evalExitCodes.met : evalExitCodes.missed;
     } finally {
         await store.close();
+    }
+}
+
+/**
+ * The cells of the sample's rows an earlier run stored, those with an error (what --retry-errors sends again), and
+ * the latency in seconds of the first 200 that succeeded (a resumed run's pace), read page by page.
+ */
+async function storedCounts(store: SqliteResultStore<StoredCell, ExperimentRunSpec>, jobId: string, inSample: ReadonlySet<number>): Promise<{cells: number, errored: number, latencies: number[]}> {
+    const counts = {cells: 0, errored: 0, latencies: [] as number[]};
+    if ((await store.getJob(jobId)) === null) return counts;
+    for (let from = 0; ;) {
+        const page = await store.readResults(jobId, from, 1000);
+        for (const stored of page) {
+            if (!inSample.has(stored.cell.rowIndex)) continue;
+            counts.cells++;
+            if (!stored.ok) counts.errored++;
+            else if (counts.latencies.length < 200) counts.latencies.push(stored.cell.latencyMs / 1000);
+        }
+        if (page.length < 1000) return counts;
+        from = page[page.length - 1].rowIndex + 1;
     }
 }
 

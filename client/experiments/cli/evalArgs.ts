@@ -3,12 +3,20 @@ import {integerFlag, parseCliArgs, UsageError} from "../../scoring/cli/scoreArgs
 export {UsageError};
 
 export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json> [options]
-  runs an experiment file (as the app exports it) against the servers its variants name, prints the metrics,
-  and exits 1 when a --fail-under threshold is missed (2: bad input, 3: the run failed, 130: interrupted)
+  runs an experiment file (as the app exports it) against the servers its variants name and prints the metrics
+  exit codes: 0 every gate met, 1 a gate missed, 2 bad input or usage (nothing sent), 3 the run failed
+  (run again to resume), 70 internal error (a bug), 130 interrupted
   --out <report.html>        write the HTML report
   --csv <rows.csv>           write every row with each variant's reply, answers, checks, usage and latency
-  --fail-under <m=value>     a threshold, repeatable: accuracy=0.8, B:pass_rate=0.9, check:grounded=0.7,
-                             accuracy@sentiment=0.75; for brier, log_loss, ece and mae the value is a ceiling
+  --fail-under <gate>        a gate, repeatable: [variant:]metric[@question]=value, e.g. accuracy=0.8,
+                             B:pass_rate=0.9, pass:grounded=0.7, accuracy@sentiment=0.75, error_rate=0.05
+                             question-set variants, per question: accuracy, macro_f1, brier, log_loss, ece,
+                             auc (yes/no questions), mae (score questions); chat variants: pass_rate,
+                             pass:<check> (share of rows passing it), score:<grader> (mean P(yes));
+                             any variant: error_rate (errored cells / cells)
+                             brier, log_loss, ece, mae and error_rate are ceilings; without a variant a gate
+                             applies to every variant that has its metric; with any gate, an errored cell
+                             fails the run unless an error_rate gate allows it
   --db <file>                results database (default: beside the experiment file, <name>.results.sqlite);
                              a run again with the same database resumes and sends no finished cell twice
   --retry-errors             send again the cells an earlier run stored with an error

@@ -3,7 +3,7 @@
 // database as it arrives, then writes the input's columns plus the answer columns. Killed or interrupted,
 // it is resumed with --resume and scores only the rows that have no result yet.
 import {createHash} from "node:crypto";
-import {readFile} from "node:fs/promises";
+import {open, readFile, rm, stat} from "node:fs/promises";
 import path from "node:path";
 import {stableStringify} from "../../../protocol/decisions/stableStringify.ts";
 import {exportRows, resultLayout} from "../results.ts";
@@ -21,7 +21,7 @@ import {formatDuration} from "../../../base/common/format.ts";
 import {parseScoreArgs, scoreUsage, UsageError, type ScoreArgs} from "./scoreArgs.ts";
 import {progressDisplay, runInConsole} from "./jobConsole.ts";
 
-/** Exit codes: 0 done (row errors are in the error column), 2 usage, 3 job failed, 130 interrupted. */
+/** Exit codes: 0 done (row errors are in the error column), 2 usage, 3 job failed, 70 internal error, 130 interrupted. */
 async function main(argv: string[]): Promise<number> {
     if (argv.includes("--help") || argv.includes("-h")) {
         console.log(scoreUsage);
@@ -41,6 +41,7 @@ async function main(argv: string[]): Promise<number> {
     if (input.kind === "row") log(`the model sees ${modelColumns(spec).join(", ") || "no column"}${roles.labelColumns.length > 0 ? `; label columns left out: ${roles.labelColumns.join(", ")}` : ""}`);
     const jobId = createHash("sha256").update(stableStringify({input: path.resolve(args.input), sheet: table.sheet, job: jobFingerprint(spec)})).digest("hex").slice(0, 16);
 
+    await checkOutputPaths(args);
     const store = new SqliteResultStore(args.db);
     try {
         const existing = await store.getJob(jobId);
@@ -108,12 +109,46 @@ function log(line: string) {
     process.stderr.write(`score: ${line}\n`);
 }
 
+/** An --out or --db that could not be written: refused before anything is sent. */
+class OutputPathError extends Error {}
+
+/**
+ * Refuses, before anything is sent, an --out or --db that could not be written: neither may be a folder, and each
+ * one's folder must exist and take a new file (probed by creating and removing one, which also answers for
+ * read-only disks and for root, whom permission bits do not stop).
+ */
+async function checkOutputPaths(args: ScoreArgs): Promise<void> {
+    for (const [flag, file] of [["--out", args.out], ["--db", args.db]] as const) {
+        if ((await stat(file).catch(() => null))?.isDirectory()) throw new OutputPathError(`${flag} ${file}: is a folder`);
+        const folder = path.dirname(path.resolve(file));
+        const probe = path.join(folder, `.${path.basename(file)}.${process.pid}.probe`);
+        try {
+            await (await open(probe, "wx")).close();
+        } catch (error) {
+            const code = (error as NodeJS.ErrnoException).code;
+            const why = code === "ENOENT" ? "no such folder" : code === "ENOTDIR" ? "a file on its path is not a folder" : `no file can be created there (${code ?? String(error)})`;
+            throw new OutputPathError(`${flag} ${file}: cannot write in ${folder}: ${why}`);
+        }
+        await rm(probe, {force: true});
+    }
+}
+
+/** Exit code of an unexpected error (EX_SOFTWARE): a fault of score itself, told apart from bad input (2). */
+const internalErrorExitCode = 70;
+
 main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
 }, (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof LabelColumnError || error instanceof JobMismatchError || error instanceof SyntaxError || error instanceof RangeError || (error as NodeJS.ErrnoException)?.code === "ENOENT";
-    log(error instanceof Error ? error.message : String(error));
+    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof LabelColumnError || error instanceof JobMismatchError || error instanceof OutputPathError || error instanceof SyntaxError || error instanceof RangeError;
+    const errno = error as NodeJS.ErrnoException | null;
+    if (errno?.code === "ENOENT" && typeof errno.path === "string") {
+        log(`no such file: ${errno.path}`);
+        process.exitCode = 2;
+        return;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    log(known ? message : `internal error: ${message}`);
     if (error instanceof UsageError) process.stderr.write(`${scoreUsage}\n`);
     else if (!known && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-    process.exitCode = known ? 2 : 1;
+    process.exitCode = known ? 2 : internalErrorExitCode;
 });
