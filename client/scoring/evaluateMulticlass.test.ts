@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {parseQuestionSet, questionInfos} from "./questions.ts";
-import {evaluateMulticlass} from "./metrics.ts";
+import {evaluateBinary, evaluateMulticlass} from "./metrics.ts";
 import {evaluateQuestion, readLabel} from "./evaluation.ts";
 
 const close = (actual: number | null | undefined, expected: number, message?: string) =>
@@ -17,7 +17,9 @@ const close = (actual: number | null | undefined, expected: number, message?: st
 // a: tp 1, predicted 2, support 1: P 1/2, R 1, F1 = 2/(2+1+0) = 2/3
 // b: tp 1, predicted 2, support 2: P 1/2, R 1/2, F1 = 2/(2+1+1) = 1/2
 // c: tp 0, predicted 0, support 1: P undefined, R 0, F1 = 0/(0+0+1) = 0;  macro F1 = (2/3 + 1/2 + 0) / 3 = 7/18
-// Brier: (.3²+.2²+.1²) + (.1²+.4²+.3²) + (.2²+.5²+.7²) + (.6²+.7²+.1²) = .14 + .26 + .78 + .86 = 2.04; / 4 = 0.51
+// Brier, the mean over the 3 classes of the squared gap, averaged over rows: (.3²+.2²+.1²)/3 + (.1²+.4²+.3²)/3 +
+//   (.2²+.5²+.7²)/3 + (.6²+.7²+.1²)/3 = (.14 + .26 + .78 + .86)/3 = 0.68; / 4 = 0.17
+//   (numpy: np.mean(np.mean((P - np.eye(3)[y]) ** 2, axis=1)) = 0.16999999999999998)
 // Log loss: -(ln .7 + ln .6 + ln .3 + ln .3) / 4 = (0.3566749 + 0.5108256 + 1.2039728 + 1.2039728) / 4 = 0.8188615
 // ECE on the top probability: bin .7 {.7 right}: |1 - .7| * 1/4; bin .6 {.6 right, .6 wrong}: |.5 - .6| * 2/4;
 //   bin .5 {.5 wrong}: |0 - .5| * 1/4  ->  .075 + .05 + .125 = 0.25
@@ -41,7 +43,7 @@ test("accuracy, per-class precision / recall / F1, confusion matrix, Brier, log 
     close(report.perClass[2].recall, 0);
     close(report.perClass[2].f1, 0);
     close(report.macroF1, 7 / 18);
-    close(report.brier, 0.51);
+    close(report.brier, 0.17);
     close(report.logLoss, 0.8188615);
     close(report.ece, 0.25);
     assert.equal(report.meanAbsoluteError, undefined);
@@ -82,4 +84,16 @@ test("labels: yes/no spellings, choice values with their types, case folded only
     assert.equal(readLabel(choice, "RED"), 0, "then case- and space-insensitive");
     assert.equal(readLabel(choice, false), 2);
     assert.equal(readLabel(choice, "blue"), undefined);
+});
+
+test("a yes/no question and the same question asked as a two-option choice have one Brier score, (P(yes) − y)²", () => {
+    // P(yes) .9 .8 .3 .2 .1 .6 .7 .4 against yes yes yes no no no yes no: squared gaps .01 .04 .49 .04 .01 .36 .09 .16,
+    // mean 1.2 / 8 = 0.15 (numpy: np.mean((p - y) ** 2) = 0.15, scikit-learn's brier_score_loss; as two options
+    // [p, 1 - p] against one-hot labels, np.mean(np.mean((P - Y) ** 2, axis=1)) = 0.15 as well).
+    const probabilities = [0.9, 0.8, 0.3, 0.2, 0.1, 0.6, 0.7, 0.4];
+    const labels = [true, true, true, false, false, false, true, false];
+    const binary = evaluateBinary(probabilities.map((probability, index) => ({probability, label: labels[index]})));
+    const choice = evaluateMulticlass(probabilities.map((probability, index) => ({probabilities: [probability, 1 - probability], label: labels[index] ? 0 : 1})), ["yes", "no"]);
+    close(binary.brier, 0.15);
+    close(choice.brier, 0.15);
 });

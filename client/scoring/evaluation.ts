@@ -36,7 +36,10 @@ export type RocPoint = {threshold: number | null, falsePositiveRate: number, tru
 export type CalibrationMetrics = {
     /** Mean negative log-likelihood, probabilities clipped to [probabilityFloor, 1 - probabilityFloor]. */
     logLoss: number,
-    /** Binary: mean (p - y)^2; multiclass: mean sum over classes of (p_k - y_k)^2 (0 to 2). */
+    /**
+     * Mean over rows of the mean over the options of (p_k - y_k)^2 (y one-hot): binary (p - y)^2 (scikit-learn's
+     * brier_score_loss); k options 0 to 2/k, a two-option choice the same number as the yes/no question.
+     */
     brier: number,
     /** Expected calibration error over `reliability`: sum of |observed - meanPredicted| weighted by bin share. */
     ece: number,
@@ -152,11 +155,30 @@ export function f1Score(tp: number, fp: number, fn: number): number | null {
 /** Reliability bins of every ECE the app computes: cards, charts and calibration before / after alike. */
 export const eceBinCount = 10;
 
-/** How an ECE is measured, for the hover text next to one (yes/no: P(true); choice and score: the top label). */
-export function eceDefinition(kind: QuestionInfo["kind"]): string {
+/**
+ * How an ECE is measured, for the hover text next to one (yes/no: P(true); choice and score: the top label);
+ * without a kind, both.
+ */
+export function eceDefinition(kind?: QuestionInfo["kind"]): string {
+    if (kind === undefined)
+        return `Expected calibration error: the rows go into ${eceBinCount} equal-width bins (0–0.1, …, 0.9–1) of P(true) for a yes/no question, ` +
+            `of the predicted option's probability for a choice or score question, and each bin's gap between that probability and the fraction ` +
+            `labelled true (yes/no) or predicted right (choice, score) is weighted by its share of the rows. Lower is better.`;
     const what = kind === "yesno" ? "P(true) against the fraction of rows labelled true" : "the predicted option's probability against the fraction predicted right";
     return `Expected calibration error: the rows go into ${eceBinCount} equal-width bins of ${kind === "yesno" ? "P(true)" : "that probability"} ` +
         `(0–0.1, …, 0.9–1), and each bin's gap between ${what} is weighted by its share of the rows. Lower is better.`;
+}
+
+/**
+ * How the Brier score is measured, for the hover text next to one: one definition for every kind (the mean over
+ * the options of the squared gap), written for the kind at hand; without a kind, for both.
+ */
+export function brierDefinition(kind?: QuestionInfo["kind"]): string {
+    const mean = "Mean over the options of the squared gap between the option's probability and the label (1 for the labelled option, 0 for the others), averaged over the rows";
+    const yesno = "For a yes/no question this is (P(true) − y)², y = 1 when labelled true, and a two-option choice gives the same number";
+    const body = kind === "yesno" ? `${mean}. ${yesno}; 0.25 is a constant 50%.`
+        : kind === undefined ? `${mean}. ${yesno}.` : `${mean}; with k options it runs from 0 to 2/k. ${yesno}.`;
+    return `${body} Lower is better.`;
 }
 
 /** The bin of a probability among `binCount` equal-width bins over [0, 1]; 1.0 goes in the last one. */

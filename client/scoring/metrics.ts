@@ -139,8 +139,8 @@ export type MulticlassOptions = {
 
 /**
  * Metrics of a choice (or score) question against labels: accuracy, per-class precision / recall / F1 with
- * support, macro F1, the confusion matrix, multiclass Brier score, log loss of the labelled class, and the
- * top-label ECE (confidence = the predicted class's probability, observed = fraction correct).
+ * support, macro F1, the confusion matrix, the Brier score (mean over the classes), log loss of the labelled class,
+ * and the top-label ECE (confidence = the predicted class's probability, observed = fraction correct).
  */
 export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: readonly string[], options: MulticlassOptions = {}): MulticlassReport {
     const n = totalWeight(rows);
@@ -190,18 +190,20 @@ export function evaluateMulticlass(rows: readonly MulticlassRow[], labels: reado
 
 /**
  * What one choice or score row adds to a report: its predicted class, whether that is the label, its Brier term
- * (sum over classes of (p_k - y_k)^2), its log loss (-ln of the label's clipped probability), the predicted class's
- * probability (the top-label ECE's confidence) and, for score questions (`ordinal`), |expected level - label|.
- * The report's numbers are weighted means, counts and bins of these terms.
+ * (the mean over the k classes of (p_k - y_k)^2, y the one-hot label: for two classes exactly (p - y)^2 of either
+ * class, so a yes/no question and the same question asked as a two-option choice score alike), its log loss (-ln
+ * of the label's clipped probability), the predicted class's probability (the top-label ECE's confidence) and, for
+ * score questions (`ordinal`), |expected level - label|. The report's numbers are weighted means, counts and bins
+ * of these terms.
  */
 export function multiclassRowTerms(row: MulticlassRow, ordinal = false): {predicted: number, hit: boolean, brier: number, logLoss: number, confidence: number, absoluteError: number} {
     const predicted = row.predicted ?? argmax(row.probabilities);
-    let brier = 0;
-    row.probabilities.forEach((probability, index) => brier += (probability - (index === row.label ? 1 : 0)) ** 2);
+    let squares = 0;
+    row.probabilities.forEach((probability, index) => squares += (probability - (index === row.label ? 1 : 0)) ** 2);
     return {
         predicted,
         hit: predicted === row.label,
-        brier,
+        brier: squares / row.probabilities.length,
         logLoss: -Math.log(clipProbability(row.probabilities[row.label])),
         confidence: row.probabilities[predicted],
         absoluteError: ordinal ? Math.abs((row.expected ?? expectedScore(row.probabilities)) - row.label) : 0
