@@ -1,8 +1,12 @@
 import type {CellResult, MetricKey} from "./types.ts";
 import {type MetricTable, GroupedRows} from "./metricTables.ts";
+import {passMetric, scoreMetric} from "./metricDefinitions.ts";
 
-// A chat or Responses variant's check results: pass_rate (every check passed) and, per check, the mean of its
-// scores (1 pass / 0 fail; a grader's P(yes)). A row counts when its cell succeeded and carries every check.
+// A chat or Responses variant's check results as two tables. Pass / fail: pass_rate (every check passed) and, per
+// check, `pass:<name>` (the share of rows whose reply passed it); a cell that ended in an error (a 400, a timeout)
+// is a row that passed nothing, so errors lower these shares instead of leaving the denominator. Scores: per
+// grader, `score:<name>`, the mean of its P(yes) over the replies it graded; an errored row has no score and is
+// left out (its n says so).
 
 /** Check names in the order they first appear across the cells. */
 export function checkNames(cells: readonly CellResult[]): string[] {
@@ -24,29 +28,50 @@ function weightedMeans(values: readonly Float64Array[], weights: Float64Array, w
     return sums.map((sum) => total === 0 ? Number.NaN : sum / total);
 }
 
-/** One table holding pass_rate and `check:<name>` per check of `names`; null when there are no checks. */
-export function chatTable(cells: readonly CellResult[], names: readonly string[], positionOf: (rowIndex: number) => number, positions: number): MetricTable | null {
-    if (names.length === 0) return null;
-    const metrics: MetricKey[] = ["pass_rate", ...names.map((name): MetricKey => `check:${name}`)];
-    const groups = new GroupedRows<Float64Array>(positions);
-    const correct = new Uint8Array(positions);
-    for (const cell of cells) {
-        const position = positionOf(cell.rowIndex);
-        if (position < 0 || !cell.ok || cell.checks === undefined) continue;
-        const results = names.map((name) => cell.checks!.find((check) => check.name === name));
-        if (results.some((result) => result === undefined)) continue;
-        const pass = results.every((result) => result!.pass) ? 1 : 0;
-        const row = Float64Array.from([pass, ...results.map((result) => result!.score)]);
-        correct[position] = pass;
-        groups.add(position, row.join(","), () => row);
-    }
+/** A table of weighted means over grouped rows (rows with the same values share a group). */
+function meansTable(key: string, metrics: MetricKey[], groups: GroupedRows<Float64Array>, outcomes: ReadonlyMap<MetricKey, Uint8Array>): MetricTable {
     return {
-        key: "checks",
+        key,
         calibrated: false,
         metrics,
         used: groups.used(),
         evaluate: (at, counts) => weightedMeans(groups.members, groups.weigh(at, counts), metrics.length),
-        correct,
-        pairedOutcome: "pass_rate"
+        outcomes
     };
+}
+
+/**
+ * The chat tables of a variant's cells for the checks `names`, of which `graders` are graders: the pass / fail
+ * table (pass_rate, then `pass:<name>` per check; every row with a result, an errored one failing every check),
+ * and, when there are graders, the score table (`score:<name>` per grader, over the rows whose reply was graded).
+ * Empty when there are no checks. A reply missing one of the checks' results is left out of both.
+ */
+export function chatTables(cells: readonly CellResult[], names: readonly string[], graders: ReadonlySet<string>, positionOf: (rowIndex: number) => number, positions: number): MetricTable[] {
+    if (names.length === 0) return [];
+    const scored = names.filter((name) => graders.has(name));
+    const passMetrics: MetricKey[] = ["pass_rate", ...names.map(passMetric)];
+    const passGroups = new GroupedRows<Float64Array>(positions), scoreGroups = new GroupedRows<Float64Array>(positions);
+    const passed = passMetrics.map(() => new Uint8Array(positions));
+    for (const cell of cells) {
+        const position = positionOf(cell.rowIndex);
+        if (position < 0) continue;
+        if (!cell.ok) {
+            const row = new Float64Array(passMetrics.length);
+            passGroups.add(position, row.join(","), () => row);
+            continue;
+        }
+        if (cell.checks === undefined) continue;
+        const results = names.map((name) => cell.checks!.find((check) => check.name === name));
+        if (results.some((result) => result === undefined)) continue;
+        const row = Float64Array.from([results.every((result) => result!.pass) ? 1 : 0, ...results.map((result) => result!.pass ? 1 : 0)]);
+        row.forEach((value, metric) => passed[metric][position] = value);
+        passGroups.add(position, row.join(","), () => row);
+        if (scored.length > 0) {
+            const scores = Float64Array.from(scored, (name) => results[names.indexOf(name)]!.score);
+            scoreGroups.add(position, scores.join(","), () => scores);
+        }
+    }
+    const tables = [meansTable("checks", passMetrics, passGroups, new Map(passMetrics.map((metric, index) => [metric, passed[index]])))];
+    if (scored.length > 0) tables.push(meansTable("scores", scored.map(scoreMetric), scoreGroups, new Map()));
+    return tables;
 }

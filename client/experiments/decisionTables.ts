@@ -131,8 +131,7 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
             };
             return Float64Array.from(metrics, (metric) => values[metric] ?? Number.NaN);
         },
-        correct,
-        pairedOutcome: "accuracy",
+        outcomes: new Map([["accuracy", correct]]),
         reliability: (at) => summed(at, null).reliability.reliability
     };
 }

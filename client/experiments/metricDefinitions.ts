@@ -1,6 +1,5 @@
-import type {MetricKey} from "./types.ts";
-import type {QuestionInfo} from "../scoring/questions.ts";
-import {eceDefinition, probabilityFloor} from "../scoring/evaluation.ts";
+import type {MetricKey, QuestionKind} from "./types.ts";
+import {brierDefinition, eceDefinition, probabilityFloor} from "../scoring/evaluation.ts";
 import {scoreDefinitions} from "../scoring/scoreLevels.ts";
 
 // Every metric's name, definition and direction, and how its numbers are written: the one place the matrix, the
@@ -14,29 +13,68 @@ export type MetricDefinition = {
     higherIsBetter: boolean
 };
 
-const fixed: Record<Exclude<MetricKey, `check:${string}`>, MetricDefinition> = {
-    accuracy: {label: "Accuracy", higherIsBetter: true, definition: "Share of labelled rows whose predicted option is the labelled one (yes/no: P(yes) ≥ 0.5 predicts yes)."},
+const definitions: Record<Exclude<MetricKey, `pass:${string}` | `score:${string}`>, MetricDefinition> = {
+    accuracy: {label: "Accuracy", higherIsBetter: true, definition: "Share of labelled rows whose predicted option is the labelled one (yes/no: P(yes) ≥ 0.5 predicts yes). A row whose request ended in an error has no answer and is left out: n counts the rows scored."},
     macro_f1: {label: "Macro F1", higherIsBetter: true, definition: "Mean over the options of F1 (the harmonic mean of precision and recall), every option counted equally however rare."},
-    brier: {label: "Brier", higherIsBetter: false, definition: "Mean squared gap between the answer's probabilities and the label (1 for the labelled option, 0 for the others), summed over the options. Lower is better."},
+    brier: {label: "Brier", higherIsBetter: false, definition: brierDefinition()},
     log_loss: {label: "Log loss", higherIsBetter: false, definition: `Mean of −ln P(labelled option), probabilities clipped to [${probabilityFloor}, ${1 - probabilityFloor}]. Lower is better.`},
-    ece: {label: "ECE", higherIsBetter: false, definition: eceDefinition("choice")},
+    ece: {label: "ECE", higherIsBetter: false, definition: eceDefinition()},
     auc: {label: "ROC AUC", higherIsBetter: true, definition: "Yes/no questions: the chance that a row labelled yes gets a higher P(yes) than a row labelled no (ties count half); 0.5 is guessing."},
     mae: {label: "MAE", higherIsBetter: false, definition: `Score questions: mean |expected score − labelled level|. ${scoreDefinitions.expected} Lower is better.`},
-    pass_rate: {label: "Pass rate", higherIsBetter: true, definition: "Share of rows whose reply passed every check."}
+    pass_rate: {label: "Pass rate", higherIsBetter: true, definition: "Share of rows whose reply passed every check; a row whose request ended in an error counts as failed."}
 };
 
-/** The check's name inside a `check:<name>` key, or null for the other metrics. */
-export function checkName(metric: MetricKey): string | null {
-    return metric.startsWith("check:") ? metric.slice("check:".length) : null;
+const passPrefix = "pass:", scorePrefix = "score:";
+
+/** The metric key of a check's pass share: `pass:<name>`. */
+export function passMetric(check: string): MetricKey {
+    return `${passPrefix}${check}`;
 }
 
-/** A metric's label, definition and direction; `kind` picks the ECE wording of a yes/no question. */
-export function metricDefinition(metric: MetricKey, kind?: QuestionInfo["kind"]): MetricDefinition {
-    const check = checkName(metric);
-    if (check !== null)
-        return {label: check, higherIsBetter: true, definition: `Mean score of the check "${check}" over the rows: 1 pass, 0 fail; a grader's score is its P(yes).`};
-    const definition = fixed[metric as keyof typeof fixed];
-    return metric === "ece" && kind !== undefined ? {...definition, definition: eceDefinition(kind)} : definition;
+/** The metric key of a grader check's mean score (mean P(yes)): `score:<name>`. */
+export function scoreMetric(check: string): MetricKey {
+    return `${scorePrefix}${check}`;
+}
+
+/** The check's name inside a `pass:<name>` key (the share of rows that passed it), or null for other metrics. */
+export function passCheckName(metric: string): string | null {
+    return metric.startsWith(passPrefix) ? metric.slice(passPrefix.length) : null;
+}
+
+/** The check's name inside a `score:<name>` key (a grader's mean P(yes)), or null for other metrics. */
+export function scoreCheckName(metric: string): string | null {
+    return metric.startsWith(scorePrefix) ? metric.slice(scorePrefix.length) : null;
+}
+
+/** Whether a metric is a share of rows that passed or were right, compared with McNemar's exact test. */
+export function isPassFailMetric(metric: MetricKey): boolean {
+    return metric === "accuracy" || metric === "pass_rate" || passCheckName(metric) !== null;
+}
+
+/**
+ * A metric's label, definition and direction. `kind`, the question's kind, picks the wording of the ECE and the
+ * Brier score (a yes/no question's ECE is on P(yes), a choice's on the top option); without it both are described.
+ */
+export function metricDefinition(metric: MetricKey, kind?: QuestionKind): MetricDefinition {
+    const passed = passCheckName(metric);
+    if (passed !== null)
+        return {label: passed, higherIsBetter: true, definition: `Share of rows whose reply passed the check "${passed}" (a grader passes at its threshold); a row whose request ended in an error counts as failed.`};
+    const scored = scoreCheckName(metric);
+    if (scored !== null)
+        return {label: `${scored} score`, higherIsBetter: true, definition: `Mean of the grader "${scored}"'s score, its P(yes), over the replies it graded (a row whose request ended in an error has none and is left out). Not the share that passed: that is "${scored}".`};
+    const definition = definitions[metric as keyof typeof definitions] as MetricDefinition | undefined;
+    // A key no run produces (a gate naming a retired metric) reads as itself, so callers can say it was not measured.
+    if (definition === undefined) return {label: metric, higherIsBetter: true, definition: `No metric is called "${metric}".`};
+    if (kind === undefined) return definition;
+    if (metric === "ece") return {...definition, definition: eceDefinition(kind)};
+    if (metric === "brier") return {...definition, definition: brierDefinition(kind)};
+    return definition;
+}
+
+/** The hover text of a metric: "Brier: <its definition>", the direction said once, inside the definition. */
+export function metricHover(metric: MetricKey, kind?: QuestionKind): string {
+    const definition = metricDefinition(metric, kind);
+    return `${definition.label}: ${definition.definition}`;
 }
 
 /** "Accuracy", "Accuracy (calibrated)", with the question in front when there is one: "sentiment · Brier". */
@@ -45,19 +83,53 @@ export function metricTitle(metric: MetricKey, question?: string, calibrated = f
     return question === undefined ? label : `${question} · ${label}`;
 }
 
+/**
+ * How a verdict is reached, for the hover next to the verdicts and the report: the rule every verdict follows.
+ */
+export const verdictRule = "Pass/fail metrics (accuracy, pass rate, a check's pass share) are compared with McNemar's exact test on the rows " +
+    "only one variant got right, and their interval is the exact one that goes with it (Clopper–Pearson on those rows), so it excludes 0 " +
+    "exactly when p < 0.05. Other metrics have a paired bootstrap 95% interval over the rows both variants have. One primary metric per " +
+    "comparison says which variant is better (question sets: the first question's accuracy, uncalibrated; chat prompts: the pass rate); " +
+    "with several comparisons, their primary tests get Holm's correction, and each primary interval is at the level of its Holm step. " +
+    "Every other metric is secondary: its verdict gives a direction, not a winner. While some rows have no result yet, verdicts are provisional.";
+
+/** An interval's coverage: "95%", "98.3%". */
+export function formatLevel(level: number): string {
+    return `${Number((level * 100).toFixed(1))}%`;
+}
+
 /** A metric's value as every screen writes it: 3 decimals, "–" when undefined. */
 export function formatMetric(value: number | null | undefined): string {
     return value == null || !Number.isFinite(value) ? "–" : value.toFixed(3);
 }
 
+/** Decimals that show a non-zero number's sign and first significant digit: 2 for 0.03, 3 for 0.004. */
+function significantDecimals(value: number): number {
+    if (value === 0 || !Number.isFinite(value)) return 0;
+    let decimals = Math.max(0, -Math.floor(Math.log10(Math.abs(value))));
+    while (decimals < maxDecimals && Number(Math.abs(value).toFixed(decimals)) === 0) decimals++;
+    return decimals;
+}
+
+const maxDecimals = 15;
+
+/** A number at `decimals`, never "-0.00": a value that rounds to zero is written without a sign. */
+function fixedText(value: number, decimals: number): string {
+    const text = value.toFixed(decimals);
+    return Number(text) === 0 ? (0).toFixed(decimals) : text;
+}
+
 /**
  * A difference and its interval, "0.06 (0.02–0.10)", or "-0.13 (-0.16 to -0.10)" when an end is negative (a dash
- * would read as a minus): 2 decimals, 3 when the interval is too narrow for 2 to tell its ends apart. Signs are
- * kept; verdicts pass the gain in the better variant's favour, which is positive.
+ * would read as a minus): 2 decimals, 3 when the interval is too narrow for 2 to tell its ends apart, and more
+ * when a non-zero end would otherwise round to 0, so an end never reads "0.00" unless it is 0: "0.04 (0.003–0.08)"
+ * is written "0.040 (0.003–0.080)". Signs are kept; verdicts pass the gain in the better variant's favour.
  */
 export function formatInterval(delta: number, low: number, high: number): string {
-    const decimals = Math.abs(high - low) < 0.02 ? 3 : 2;
-    return `${delta.toFixed(decimals)} (${low.toFixed(decimals)}${low < 0 || high < 0 ? " to " : "–"}${high.toFixed(decimals)})`;
+    const width = Math.abs(high - low);
+    const decimals = Math.min(maxDecimals, Math.max(width > 1e-12 && width < 0.02 ? 3 : 2, significantDecimals(low), significantDecimals(high)));
+    const lowText = fixedText(low, decimals), highText = fixedText(high, decimals);
+    return `${fixedText(delta, decimals)} (${lowText}${lowText.startsWith("-") || highText.startsWith("-") ? " to " : "–"}${highText})`;
 }
 
 /** Whole numbers with thousands separators: "12,345". */

@@ -21,10 +21,12 @@ export type MetricTable = {
      * times, or once when `counts` is null; NaN where undefined on those rows.
      */
     evaluate: (positions: Int32Array, counts: Int32Array | null) => Float64Array,
-    /** Per position, for McNemar: 1 when the row is right (decision) or passed every check (chat), else 0. */
-    correct: Uint8Array,
-    /** The metric McNemar's test goes with: accuracy (decision) or pass_rate (chat). */
-    pairedOutcome: MetricKey,
+    /**
+     * The pass / fail metrics among `metrics` (accuracy; pass_rate and each `pass:<name>`), each with its per-row
+     * outcome (per position: 1 right or passed, else 0). Their differences are compared with McNemar's exact test
+     * and its conditional exact interval; the other metrics with the bootstrap.
+     */
+    outcomes: ReadonlyMap<MetricKey, Uint8Array>,
     /** Decision tables: the reliability bins over these rows, for the chart beside the ECE. */
     reliability?: (positions: Int32Array) => ReliabilityBin[]
 };

@@ -1,7 +1,7 @@
-import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, VariantSummary} from "./types.ts";
+import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, MetricValue, VariantSummary} from "./types.ts";
 import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
-import {formatCost, formatCount, formatInterval, formatLatency, formatMetric, formatPValue, metricDefinition, metricTitle} from "./metricDefinitions.ts";
+import {formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, metricHover, metricTitle, verdictRule} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
 
 // The experiment as one self-contained HTML file to send to a customer: what was compared (dataset, sample,
@@ -58,15 +58,18 @@ function variantsTable(spec: ExperimentSpec, summary: ExperimentSummary): string
 }
 
 function matrixTable(summary: ExperimentSummary): string {
-    const keys = new Map<string, {metric: VariantSummary["metrics"][number]["metric"], question?: string, calibrated: boolean}>();
+    const keys = new Map<string, Pick<MetricValue, "metric" | "question" | "kind" | "calibrated">>();
     for (const variant of summary.variants) for (const value of variant.metrics)
-        keys.set(`${value.question ?? ""}\u0000${value.metric}\u0000${value.calibrated}`, {metric: value.metric, ...(value.question === undefined ? {} : {question: value.question}), calibrated: value.calibrated});
+        keys.set(`${value.question ?? ""}\u0000${value.metric}\u0000${value.calibrated}`, {metric: value.metric, ...(value.question === undefined ? {} : {question: value.question}),
+            ...(value.kind === undefined ? {} : {kind: value.kind}), calibrated: value.calibrated});
     if (keys.size === 0) return `<p class="muted">No metrics yet: no labelled, answered rows or checks.</p>`;
+    // A value computed on fewer rows than the sample (errored, unlabelled or missing rows) shows its n.
+    const valueCell = (value: MetricValue | undefined) => value === undefined ? cell("–", "num") :
+        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(summary.rows)} rows`)}">${escapeHtml(formatMetric(value.value))}` +
+        `${value.n === summary.rows ? "" : ` <span class="muted">n=${formatCount(value.n)}</span>`}</td>`;
     const rows = [...keys.values()].map((key) => {
-        const definition = metricDefinition(key.metric);
         const values = summary.variants.map((variant) => variant.metrics.find((value) => value.metric === key.metric && value.question === key.question && value.calibrated === key.calibrated));
-        return `<tr>${cell(metricTitle(key.metric, key.question, key.calibrated), undefined, definition.definition)}` +
-            values.map((value) => cell(formatMetric(value?.value), "num", value === undefined ? undefined : `${formatCount(value.n)} rows`)).join("") + "</tr>";
+        return `<tr>${cell(metricTitle(key.metric, key.question, key.calibrated), undefined, metricHover(key.metric, key.kind))}${values.map(valueCell).join("")}</tr>`;
     }).join("");
     return `<table>${header(["Metric", ...summary.variants.map((variant) => variant.name)])}${rows}</table>`;
 }
@@ -74,13 +77,17 @@ function matrixTable(summary: ExperimentSummary): string {
 function verdictsTable(summary: ExperimentSummary, differences: readonly Difference[]): string {
     const rows = differences.map((difference) => {
         const names = `${summary.variants[difference.b].name} vs ${summary.variants[difference.a].name}`;
-        const interval = difference.delta === null || difference.low === null || difference.high === null ? "–" : formatInterval(difference.delta, difference.low, difference.high);
+        const interval = difference.delta === null || difference.low === null || difference.high === null ? "–" :
+            `${formatInterval(difference.delta, difference.low, difference.high)}${difference.level === 0.95 ? "" : `, ${formatLevel(difference.level)}`}`;
+        const method = difference.method === "exact" ? "McNemar's conditional exact interval (Clopper–Pearson on the rows only one variant got right)" : "paired bootstrap over rows";
         const mcnemar = difference.mcnemar ? `${formatPValue(difference.mcnemar.pValue)} (${difference.mcnemar.onlyA} / ${difference.mcnemar.onlyB})` : "";
-        return `<tr>${cell(metricTitle(difference.metric, difference.question, difference.calibrated), undefined, metricDefinition(difference.metric).definition)}${cell(names)}` +
-            `${cell(`${formatMetric(difference.valueA)} → ${formatMetric(difference.valueB)}`, "num")}${cell(interval, "num")}` +
-            `${cell(difference.verdict, difference.better === null ? "muted" : "better")}${cell(mcnemar, "num", "McNemar's exact test on the rows only one variant got right (only first / only second)")}</tr>`;
+        const title = metricTitle(difference.metric, difference.question, difference.calibrated) + (difference.primary ? " (primary)" : "");
+        const verdictClass = difference.better === null ? "muted" : difference.primary ? "better" : undefined;
+        return `<tr>${cell(title, undefined, metricHover(difference.metric, difference.kind))}${cell(names)}` +
+            `${cell(`${formatMetric(difference.valueA)} → ${formatMetric(difference.valueB)}`, "num")}${cell(interval, "num", method)}` +
+            `${cell(difference.verdict, verdictClass)}${cell(mcnemar, "num", "McNemar's exact test on the rows only one variant got right (only first / only second), before any correction")}</tr>`;
     }).join("");
-    return `<table>${header(["Metric", "Comparison", "First → second", "Difference (95% interval)", "Verdict", "McNemar"])}${rows}</table>`;
+    return `<table>${header(["Metric", "Comparison", "First → second", "Difference (95% interval unless noted)", "Verdict", "McNemar"])}${rows}</table>`;
 }
 
 function disagreementsTable(summary: ExperimentSummary, options: ReportOptions): string {
@@ -116,10 +123,11 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <title>${escapeHtml(spec.name)}</title><style>${style}</style></head><body>
 <h1>${escapeHtml(spec.name)}</h1>
 <p class="meta">Dataset ${escapeHtml(datasetName)} · ${escapeHtml(describeSample(spec.sample))} · ${formatCount(summary.rows)} rows · ${summary.variants.length} variants</p>
-<p class="meta">Intervals: paired bootstrap over rows, 95%, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
+<p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
 <h2>Metrics</h2>${matrixTable(summary)}
-<h2>Is the difference real?</h2>${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
+<h2>Is the difference real?</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
+${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
 ${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}
 <h2>Disagreements</h2>${disagreementsTable(summary, options)}
 ${warnings}</body></html>

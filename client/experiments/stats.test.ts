@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {bootstrapIntervals, mcnemarExact, medianAndP95, percentile, type ResampledStatistic} from "./stats.ts";
+import {binomialCdf, bootstrapIntervals, clopperPearson, holm, mcnemarExact, medianAndP95, pairedExact, percentile, type ResampledStatistic} from "./stats.ts";
 import {seededRandom} from "../../base/common/seededRandom.ts";
 
 /** Two-sided exact binomial p-value computed with whole numbers, independently of mcnemarExact's log space. */
@@ -84,4 +84,113 @@ test("the percentile interval of a mean is close to the normal one on many rows"
 test("a statistic undefined on most resamples has no interval", () => {
     const [[interval]] = bootstrapIntervals(10, [{width: 1, evaluate: () => [Number.NaN]}], {seed: 1, resamples: 50});
     assert.equal(interval, null);
+});
+
+test("Clopper–Pearson bounds equal scipy's exact interval", () => {
+    // scipy 1.17: binomtest(k, n).proportion_ci(method="exact", confidence_level=level) -> (low, high).
+    const scipy: Array<[number, number, number, number, number]> = [
+        [4, 4, 0.95, 0.3976353643835142, 1],
+        [5, 5, 0.95, 0.47817624989501856, 1],
+        [0, 4, 0.95, 0, 0.6023646356164858],
+        [3, 10, 0.95, 0.06673951117773447, 0.652452850060008],
+        [7, 20, 0.95, 0.1539092047845412, 0.5921885345328283],
+        [50, 50, 0.95, 0.9288782635357954, 1],
+        [40, 100, 0.95, 0.30329476870284483, 0.5027908495776665],
+        [1, 1, 0.95, 0.025000000000000022, 1],
+        [12, 13, 0.95, 0.6397025647321226, 0.9980543715026514],
+        [480, 1000, 0.95, 0.4486329426945337, 0.5114851175478534],
+        [9, 10, 0.975, 0.5093638940444761, 0.9987429125763632],
+        [9, 10, 1 - 0.05 / 3, 0.48476236118084276, 0.9991635250733867]
+    ];
+    for (const [k, n, level, low, high] of scipy) {
+        const interval = clopperPearson(k, n, level);
+        close(interval.low, low, 1e-9);
+        close(interval.high, high, 1e-9);
+    }
+    assert.deepEqual(clopperPearson(0, 0), {low: 0, high: 1});
+    close(clopperPearson(4800, 10000).low, 0.47016504851394325, 1e-9);
+    close(clopperPearson(4800, 10000).high, 0.489846605280135, 1e-9);
+    // The binomial distribution function, against scipy.stats.binom.cdf(k, n, θ): below the mode, above it, a far tail.
+    close(binomialCdf(2, 10, 0.3), 0.3827827863999998, 1e-12);
+    close(binomialCdf(40, 100, 0.3), 0.9875015928335618, 1e-12);
+    close(binomialCdf(990, 1000, 0.98), 0.9953192495685856, 1e-12);
+    close(binomialCdf(10, 1000, 0.03) / 1.812991346796405e-05, 1, 1e-9);
+});
+
+/** Whether McNemar's two-sided exact p-value is below 0.05, in whole numbers: 2·tail/2^m < 1/20 ⇔ 40·tail < 2^m. */
+function exactlySignificant(onlyA: number, onlyB: number): boolean {
+    const m = BigInt(onlyA + onlyB);
+    let choose = 1n, tail = 0n;
+    for (let k = 0n; k <= BigInt(Math.min(onlyA, onlyB)); k++) {
+        if (k > 0n) choose = choose * (m - k + 1n) / k;
+        tail += choose;
+    }
+    return 40n * tail < 2n ** m;
+}
+
+test("the paired exact interval excludes 0 exactly when McNemar's exact test is below 0.05, on every table up to 60 discordant rows each way", () => {
+    let significant = 0;
+    for (let onlyA = 0; onlyA <= 60; onlyA++)
+        for (let onlyB = 0; onlyB <= 60; onlyB++) {
+            const n = onlyA + onlyB + 37;
+            const paired = pairedExact(onlyA, onlyB, n);
+            const excludes = paired.low > 0 || paired.high < 0;
+            assert.equal(excludes, exactlySignificant(onlyA, onlyB), `${onlyA} / ${onlyB}: [${paired.low}, ${paired.high}], p ${paired.pValue}`);
+            assert.equal(excludes, paired.pValue < 0.05, `${onlyA} / ${onlyB}: p ${paired.pValue}`);
+            assert.ok(paired.low <= paired.delta && paired.delta <= paired.high, `${onlyA} / ${onlyB}: the difference lies in its interval`);
+            close(paired.delta, (onlyB - onlyA) / n);
+            if (excludes) significant++;
+        }
+    assert.ok(significant > 2000, `${significant} significant tables`);
+    // At another level the same holds against that level: 9 of 10 discordant rows for B, p = 0.021484375.
+    assert.ok(pairedExact(1, 9, 50, 0.975).low > 0);
+    assert.ok(pairedExact(1, 9, 50, 0.98).low < 0);
+});
+
+test("the paired exact interval of the few-discordant-rows cases the bootstrap called clear", () => {
+    // 150 rows, 4 discordant, all B's: McNemar p = 0.125 (scipy binomtest(4, 4).pvalue); θ's interval is
+    // (0.3976353643835142, 1), so the difference's is (4/150)(2θ − 1) = (-0.0054597, 0.0266667): it holds 0.
+    const four = pairedExact(0, 4, 150);
+    close(four.pValue, 0.125);
+    close(four.low, 4 / 150 * (2 * 0.3976353643835142 - 1), 1e-10);
+    close(four.high, 4 / 150, 1e-12);
+    assert.ok(four.low < 0);
+    // 5 of 5: p = 0.0625, θ from 0.47817624989501856: still holds 0.
+    const five = pairedExact(0, 5, 150);
+    close(five.pValue, 0.0625);
+    close(five.low, 5 / 150 * (2 * 0.47817624989501856 - 1), 1e-10);
+    assert.ok(five.low < 0);
+    // 8 of 8: p = 0.0078125, θ from 0.6305833524471808: (0.013930, 0.053333), clear.
+    const eight = pairedExact(0, 8, 150);
+    close(eight.low, 8 / 150 * (2 * 0.6305833524471808 - 1), 1e-10);
+    assert.ok(eight.low > 0);
+    // No discordant row: no difference on these rows, and a degenerate interval at 0.
+    assert.deepEqual(pairedExact(0, 0, 20), {onlyA: 0, onlyB: 0, pValue: 1, delta: 0, low: 0, high: 0});
+});
+
+test("Holm's step-down: adjusted p-values, rejections, and the interval level that agrees with them", () => {
+    // Hand-computed: sorted 0.01 (x3 = 0.03 <= 0.05, rejected), 0.03 (x2 = 0.06 > 0.05, stop), 0.04 (not rejected);
+    // adjusted as running maxima of (m − k + 1)·p(k): 0.03, 0.06, max(0.06, 0.04) = 0.06.
+    const corrected = holm([0.01, 0.04, 0.03]);
+    close(corrected[0].adjusted, 0.03);
+    close(corrected[1].adjusted, 0.06);
+    close(corrected[2].adjusted, 0.06);
+    assert.deepEqual(corrected.map((entry) => entry.rejected), [true, false, false]);
+    close(corrected[0].level, 1 - 0.05 / 3);
+    // The procedure stopped at its second step (alpha/2): the others' intervals are at 97.5%.
+    close(corrected[1].level, 0.975);
+    close(corrected[2].level, 0.975);
+    // One p-value: no correction at all.
+    assert.deepEqual(holm([0.03]), [{adjusted: 0.03, rejected: true, level: 0.95}]);
+    // Adjusted p-values never pass 1.
+    assert.equal(holm([0.6, 0.7])[1].adjusted, 1);
+    // Against the exact intervals: three comparisons with 8/0, 6/0 and 7/1 discordant rows, p = 0.0078125, 0.03125,
+    // 0.0703125 (scipy binomtest). Holm rejects only the first; each interval at its level agrees.
+    const tables: Array<[number, number]> = [[0, 8], [0, 6], [1, 7]];
+    const decided = holm(tables.map(([onlyA, onlyB]) => mcnemarExact(onlyA, onlyB)));
+    assert.deepEqual(decided.map((entry) => entry.rejected), [true, false, false]);
+    tables.forEach(([onlyA, onlyB], index) => {
+        const paired = pairedExact(onlyA, onlyB, 150, decided[index].level);
+        assert.equal(paired.low > 0, decided[index].rejected, `table ${index}`);
+    });
 });

@@ -1,7 +1,8 @@
 import {seededRandom} from "../../base/common/seededRandom.ts";
 
-// The statistics behind "is the difference real?": percentiles, McNemar's exact test and a paired, seeded
-// bootstrap over rows. Pure functions; the same seed gives the same interval on every machine and every view.
+// The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
+// interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
+// Pure functions; the same seed gives the same interval on every machine and every view.
 
 /** The q-quantile (0..1) of values sorted ascending, interpolating between neighbours; null when there are none. */
 export function percentile(sorted: ArrayLike<number>, q: number): number | null {
@@ -19,6 +20,46 @@ export function medianAndP95(values: readonly number[]): {p50: number | null, p9
     return {p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95)};
 }
 
+/** ln(n!) for whole n, summed once and kept, so binomial terms start anywhere without a gamma function. */
+const logFactorials: number[] = [0];
+
+function logFactorial(n: number): number {
+    for (let next = logFactorials.length; next <= n; next++) logFactorials.push(logFactorials[next - 1] + Math.log(next));
+    return logFactorials[n];
+}
+
+/**
+ * The sum of the Binomial(n, θ) probabilities from `start` away from the mode (`step` -1: down to 0; +1: up to n),
+ * where every next term is smaller: the first term from logarithms, each next one by the ratio of neighbours, until
+ * the terms no longer change the sum. About √n terms near the middle, so thousands of trials cost little.
+ */
+function binomialTail(start: number, step: 1 | -1, n: number, theta: number): number {
+    let term = Math.exp(logFactorial(n) - logFactorial(start) - logFactorial(n - start) + start * Math.log(theta) + (n - start) * Math.log1p(-theta));
+    const odds = theta / (1 - theta);
+    let sum = term;
+    for (let j = start; step === -1 ? j > 0 : j < n; j += step) {
+        term *= step === -1 ? j / (n - j + 1) / odds : (n - j) / (j + 1) * odds;
+        sum += term;
+        if (term <= sum * 1e-17) break;
+    }
+    return sum;
+}
+
+/**
+ * P(X ≤ k) for X ~ Binomial(n, θ): the terms below k summed down from k when k is at most the mode, else one less
+ * the terms above k summed up, each from its largest term, so that neither thousands of trials nor tiny tails lose
+ * precision. McNemar's test and the Clopper–Pearson bounds both read it, so the test and the interval agree to the
+ * last bit at θ = ½.
+ */
+export function binomialCdf(k: number, n: number, theta: number): number {
+    if (k < 0) return 0;
+    if (k >= n) return 1;
+    if (theta <= 0) return 1;
+    if (theta >= 1) return 0;
+    const mode = Math.floor((n + 1) * theta);
+    return k <= mode ? Math.min(1, binomialTail(k, -1, n, theta)) : Math.max(0, 1 - binomialTail(k + 1, 1, n, theta));
+}
+
 /**
  * McNemar's exact test on paired right / wrong outcomes: of the rows where exactly one variant was right,
  * `onlyA` were A's and `onlyB` B's. Under "no difference" each such row is a fair coin, so the two-sided p-value
@@ -27,15 +68,80 @@ export function medianAndP95(values: readonly number[]): {p50: number | null, p9
 export function mcnemarExact(onlyA: number, onlyB: number): number {
     const m = onlyA + onlyB;
     if (m === 0) return 1;
-    const smaller = Math.min(onlyA, onlyB);
-    // Terms C(m, k) / 2^m in log space, so thousands of discordant rows neither overflow nor underflow.
-    let logTerm = -m * Math.LN2;
-    let tail = Math.exp(logTerm);
-    for (let k = 1; k <= smaller; k++) {
-        logTerm += Math.log((m - k + 1) / k);
-        tail += Math.exp(logTerm);
+    return Math.min(1, 2 * binomialCdf(Math.min(onlyA, onlyB), m, 0.5));
+}
+
+/**
+ * The Clopper–Pearson ("exact") interval for a binomial proportion, k successes of n, at two-sided coverage
+ * `level` (default 0.95): the lower end is the θ where P(X ≥ k | θ) = (1 − level)/2 (0 when k = 0), the upper end
+ * the θ where P(X ≤ k | θ) = (1 − level)/2 (1 when k = n); [0, 1] when n = 0. Found by bisection on binomialCdf.
+ */
+export function clopperPearson(k: number, n: number, level = 0.95): Interval {
+    if (n <= 0) return {low: 0, high: 1};
+    const tail = (1 - level) / 2;
+    // P(X ≥ k | θ) = P(n − X ≤ n − k) with n − X ~ Binomial(n, 1 − θ): rises with θ.
+    const low = k <= 0 ? 0 : bisect((theta) => binomialCdf(n - k, n, 1 - theta) >= tail);
+    // P(X ≤ k | θ) falls with θ: the upper end is the last θ where it is still at least the tail.
+    const high = k >= n ? 1 : 1 - bisect((complement) => binomialCdf(k, n, 1 - complement) >= tail);
+    return {low, high};
+}
+
+/**
+ * The smallest θ in (0, 1) where `reached(θ)` holds, for a condition that turns from false to true once as θ
+ * rises: bisection kept to the point where the bracket is two neighbouring numbers, returning its upper end (a θ
+ * where the condition holds).
+ */
+function bisect(reached: (theta: number) => boolean): number {
+    let below = 0, above = 1;
+    for (let step = 0; step < 200; step++) {
+        const middle = (below + above) / 2;
+        if (middle <= below || middle >= above) break;
+        if (reached(middle)) above = middle;
+        else below = middle;
     }
-    return Math.min(1, 2 * tail);
+    return above;
+}
+
+/** A paired difference in a share of rows with McNemar's exact test and the interval that goes with it. */
+export type PairedExact = {onlyA: number, onlyB: number, pValue: number, delta: number, low: number, high: number};
+
+/**
+ * B's share less A's over n paired pass / fail rows, of which `onlyA` only A passed and `onlyB` only B: the
+ * difference (onlyB − onlyA)/n with McNemar's exact p-value and the conditional exact interval. Given the m =
+ * onlyA + onlyB discordant rows, each is B's with probability θ and the difference is (m/n)(2θ − 1); the
+ * Clopper–Pearson interval (θL, θU) of onlyB of m at `level` gives (m/n)(2θL − 1) to (m/n)(2θU − 1). It excludes 0
+ * exactly when McNemar's two-sided p-value is below 1 − level, since both are the same doubled binomial tail at ½.
+ */
+export function pairedExact(onlyA: number, onlyB: number, n: number, level = 0.95): PairedExact {
+    const m = onlyA + onlyB;
+    const pValue = mcnemarExact(onlyA, onlyB);
+    if (n <= 0) return {onlyA, onlyB, pValue, delta: 0, low: 0, high: 0};
+    const share = m / n;
+    const theta = clopperPearson(onlyB, m, level);
+    return {onlyA, onlyB, pValue, delta: (onlyB - onlyA) / n, low: m === 0 ? 0 : share * (2 * theta.low - 1), high: m === 0 ? 0 : share * (2 * theta.high - 1)};
+}
+
+/**
+ * Holm's step-down correction (Holm 1979) of m p-values at family-wise level `alpha`: sorted ascending, the k-th
+ * smallest (k from 1) is rejected while every one so far is at most alpha/(m − k + 1). Per p-value, in the input
+ * order: the adjusted p-value (the largest (m − j + 1)·p(j) over j ≤ k, at most 1: rejected exactly when it is at
+ * most alpha), whether it is rejected, and `level`, the coverage of an interval that agrees with that decision:
+ * 1 − alpha/(m − k + 1) at its own step when rejected, else that of the step where the procedure stopped (its
+ * p-value, no smaller than that step's, is then above the step's alpha, so such an interval holds 0).
+ */
+export function holm(pValues: readonly number[], alpha = 0.05): Array<{adjusted: number, rejected: boolean, level: number}> {
+    const m = pValues.length;
+    const order = pValues.map((_p, index) => index).sort((x, y) => pValues[x] - pValues[y] || x - y);
+    const results = new Array<{adjusted: number, rejected: boolean, level: number}>(m);
+    let running = 0, stopped = -1;
+    order.forEach((index, rank) => {
+        const divisor = m - rank;
+        running = Math.min(1, Math.max(running, divisor * pValues[index]));
+        if (stopped < 0 && pValues[index] > alpha / divisor) stopped = rank;
+        const rejected = stopped < 0;
+        results[index] = {adjusted: running, rejected, level: 1 - alpha / (rejected ? divisor : m - stopped)};
+    });
+    return results;
 }
 
 /**

@@ -75,14 +75,15 @@ test("identical variants: every interval holds 0 and the verdict says no clear d
         assert.equal(difference.delta, 0);
         assert.ok(difference.low! <= 0 && difference.high! >= 0, difference.metric);
         assert.equal(difference.better, null);
-        assert.equal(difference.verdict, "no clear difference on 8 rows");
+        // The interval is shown even without a difference; only the primary metric (accuracy) is not marked secondary.
+        assert.equal(difference.verdict, `${difference.primary ? "" : "secondary: "}no clear difference: 0.00 (0.00–0.00) on 8 rows`);
     }
     assert.deepEqual(summary.disagreements.map((row) => row.rowIndex), [2, 5]);
 });
 
-test("chat variants: pass rate and check means, McNemar on passes, a clear verdict, cost from the local prices", () => {
+test("chat variants: pass rate, each check's pass share and a grader's mean score, McNemar on passes, a clear verdict, cost from the local prices", () => {
     const rows = Array.from({length: 60}, (_unused, index) => [`question ${index}`]);
-    const chat = experiment([chatVariant("short", "small"), chatVariant("long", "large")]);
+    const chat = {...experiment([chatVariant("short", "small"), chatVariant("long", "large")]), checks: [{kind: "grader" as const, name: "grounded", question: "Grounded?", template: "{{reply}}"}]};
     const checksOf = (pass: boolean, grade: number) => [{name: "has_answer", pass, score: pass ? 1 : 0}, {name: "grounded", pass: grade >= 0.5, score: grade}];
     const chatCells: CellResult[] = rows.flatMap((_row, rowIndex) => [0, 1].map((variant): CellResult => {
         // "short" passes 20 of 60 rows, "long" 50 (every row "short" passes, too); the grader likes "long" more.
@@ -94,14 +95,18 @@ test("chat variants: pass rate and check means, McNemar on passes, a clear verdi
     const [short, long] = summary.variants;
     close(metric(short.metrics, "pass_rate")?.value, 0, "short pass rate: grounded never passes");
     close(metric(long.metrics, "pass_rate")?.value, 50 / 60, "long pass rate");
-    close(metric(short.metrics, "check:has_answer")?.value, 20 / 60, "short has_answer");
-    close(metric(long.metrics, "check:grounded")?.value, 0.9, "long grounded mean P(yes)");
+    close(metric(short.metrics, "pass:has_answer")?.value, 20 / 60, "short has_answer");
+    close(metric(short.metrics, "pass:grounded")?.value, 0, "short grounded: 0.4 never passes");
+    close(metric(long.metrics, "score:grounded")?.value, 0.9, "long grounded mean P(yes)");
     // 60 rows × (1000 × 1 + 500 × 4) / 1e6 = 0.18
     close(short.cost, 0.18, "cost");
     const passRate = summary.differences.find((difference) => difference.metric === "pass_rate")!;
     assert.deepEqual(passRate.mcnemar && {onlyA: passRate.mcnemar.onlyA, onlyB: passRate.mcnemar.onlyB}, {onlyA: 0, onlyB: 50});
     assert.equal(passRate.better, 1);
-    assert.match(passRate.verdict, /^long is better by 0\.83 \(0\.7\d–0\.9\d\)$/);
+    // McNemar's conditional exact interval: 50 of 50 discordant rows, θL = 0.9288782635357954 (scipy
+    // binomtest(50, 50).proportion_ci(method="exact")), so (50/60)(2θL − 1) = 0.7148 to 50/60 = 0.8333.
+    close(passRate.low, 50 / 60 * (2 * 0.9288782635357954 - 1), "pass rate interval's low end");
+    assert.equal(passRate.verdict, "long is better by 0.83 (0.71–0.83)");
     assert.ok(summary.disagreements.length > 0 && summary.disagreements.every((row) => row.question === undefined));
 });
 

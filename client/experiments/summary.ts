@@ -1,14 +1,18 @@
 import type {CellResult, CellUsage, Difference, ExperimentSpec, MetricValue, Prices, Variant, VariantSummary, ExperimentSummary} from "./types.ts";
 import {type MetricTable, usedPositions} from "./metricTables.ts";
 import {decisionTables, type DecisionAnswers, type DecisionDataset} from "./decisionTables.ts";
-import {chatTable, checkNames} from "./chatTables.ts";
-import {bootstrapIntervals, defaultResamples, mcnemarExact, medianAndP95, type ResampledStatistic} from "./stats.ts";
-import {formatInterval, metricDefinition} from "./metricDefinitions.ts";
+import {chatTables, checkNames} from "./chatTables.ts";
+import {checkNames as specCheckNames} from "./checks.ts";
+import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, type Interval, type ResampledStatistic} from "./stats.ts";
+import {formatInterval, formatLevel, formatPValue, metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
 
 // An experiment's results in numbers: per variant its metrics, usage, cost and latency; for every metric the
-// difference between variants with a paired, seeded bootstrap 95% interval and a verdict in words; and the rows
-// where the variants disagree. Pure: the app, the CLI and the HTML report all summarise through this function.
+// difference between compared variants with a 95% interval and a verdict in words; and the rows where the variants
+// disagree. Pass / fail metrics are compared with McNemar's exact test and the conditional exact interval that goes
+// with it, so verdict and test never disagree; the other metrics with a paired, seeded bootstrap. One primary
+// metric per comparison decides which variant is better, with Holm's correction when there are several
+// comparisons; the rest are secondary. Pure: the app, the CLI and the HTML report all summarise through this.
 
 export type SummaryDataset = DecisionDataset;
 
@@ -17,13 +21,20 @@ export type SummaryOptions = {
     rowIndexes?: readonly number[],
     /** Bootstrap resamples; default 2000, fewer only where resamples × rows would pass `maxBootstrapWork`. */
     resamples?: number,
-    /** Which variants are compared: the first against each other (default) or every pair. */
+    /**
+     * Which variants are compared: "first" (default), per kind (question sets, chat prompts) the first variant of
+     * that kind against each other variant of that kind; "all", every pair of variants that share a metric.
+     */
     pairs?: "first" | "all",
     /** Prices for variants on the local engine (`{profile: "local"}`) that carry none of their own. */
     localPrices?: Prices,
     /** Rows visited across all resamples before the resample count is lowered (the time a summary may take). */
     maxBootstrapWork?: number
 };
+
+/** Family-wise level of the verdicts, and the coverage of an interval that is not a corrected primary one. */
+const alpha = 0.05;
+const defaultLevel = 1 - alpha;
 
 /** Resamples never drop below this, however large the experiment: enough for stable 2.5% and 97.5% quantiles. */
 export const minimumResamples = 300;
@@ -46,6 +57,8 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     const byVariant = spec.variants.map(() => [] as CellResult[]);
     for (const cell of cells) if (positions.positionOf(cell.rowIndex) >= 0 && byVariant[cell.variant] !== undefined) byVariant[cell.variant].push(cell);
     const names = checkNames(cells);
+    const declared = specCheckNames(spec.checks);
+    const graders = new Set(spec.checks.flatMap((check, index) => check.kind === "grader" ? [declared[index]] : []));
     const warnings: string[] = [];
     const tables: MetricTable[][] = [];
     const answers: Array<DecisionAnswers[] | null> = [];
@@ -56,8 +69,7 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
             answers.push(result.answers);
             warnings.push(...result.warnings.map((warning) => `${variant.name}: ${warning}`));
         } else {
-            const table = chatTable(byVariant[index], names, positions.positionOf, positions.count);
-            tables.push(table === null ? [] : [table]);
+            tables.push(chatTables(byVariant[index], names, graders, positions.positionOf, positions.count));
             answers.push(null);
         }
     });
@@ -65,28 +77,81 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices));
     const sides = new Map<MetricTable, Side>();
     const sideOf = (table: MetricTable) => sides.get(table) ?? sides.set(table, new Side(table)).get(table)!;
-    const comparisons = pairsOf(spec.variants.length, options.pairs ?? "first").flatMap(([a, b]) => comparisonsOf(a, b, tables[a], tables[b], sideOf));
+    const pairs = pairsOf(spec.variants, options.pairs ?? "first");
+    const comparisons = pairs.flatMap(([a, b]) => comparisonsOf(a, b, tables[a], tables[b], sideOf));
+    // Only tables with a metric other than pass / fail ones need the bootstrap.
+    const resampled = comparisons.filter((comparison) => comparison.tableA.metrics.some((metric) => !comparison.tableA.outcomes.has(metric)));
     // Rows visited per resample: each table once over all its rows, plus again per comparison on fewer rows.
-    const work = [...sides.values()].reduce((sum, side) => sum + side.all.length, 0) +
-        comparisons.reduce((sum, comparison) => sum + (comparison.common.length < comparison.sideA.all.length ? comparison.common.length : 0) + (comparison.common.length < comparison.sideB.all.length ? comparison.common.length : 0), 0);
+    const resampledSides = new Set(resampled.flatMap((comparison) => [comparison.sideA, comparison.sideB]));
+    const work = [...resampledSides].reduce((sum, side) => sum + side.all.length, 0) +
+        resampled.reduce((sum, comparison) => sum + (comparison.common.length < comparison.sideA.all.length ? comparison.common.length : 0) + (comparison.common.length < comparison.sideB.all.length ? comparison.common.length : 0), 0);
     const requested = options.resamples ?? defaultResamples;
     const budget = Math.floor((options.maxBootstrapWork ?? defaultMaxBootstrapWork) / Math.max(1, work));
     const resamples = Math.max(Math.min(requested, minimumResamples), Math.min(requested, budget));
     // Every resample draws from all the sample's rows, shared by every comparison; each comparison reads the drawn
     // rows that both its variants used (all of them once the experiment has finished without errors).
-    const intervals = bootstrapIntervals(positions.count, comparisons.map((comparison) => comparison.statistic), {seed: spec.seed, resamples});
-    const differences = comparisons.flatMap((comparison, index) => differencesOf(comparison, intervals[index], spec.variants));
+    const intervals = bootstrapIntervals(positions.count, resampled.map((comparison) => comparison.statistic), {seed: spec.seed, resamples});
+    const intervalsOf = new Map(resampled.map((comparison, index) => [comparison, intervals[index]]));
+    const primaries = new Set(pairs.flatMap(([a, b]) => {
+        const primary = comparisons.find((comparison) => comparison.a === a && comparison.b === b && comparison.tableA.outcomes.has(primaryMetricOf(comparison)) && !comparison.tableA.calibrated);
+        return primary === undefined ? [] : [primary];
+    }));
+    const differences = comparisons.flatMap((comparison) => differencesOf(comparison, intervalsOf.get(comparison) ?? null, primaries.has(comparison) ? primaryMetricOf(comparison) : null));
+    correctPrimaries(differences);
+    for (const difference of differences) {
+        difference.provisional = variants[difference.a].done < positions.count || variants[difference.b].done < positions.count;
+        difference.verdict = verdictText(difference, spec.variants.map((variant) => variant.name), positions.count);
+    }
+    const compared = pairs.filter(([a, b]) => comparisons.some((comparison) => comparison.a === a && comparison.b === b)).map(([a, b]) => ({a, b}));
     const disagreements = findDisagreements(spec.variants.length, byVariant, answers, positions);
-    return {rows: positions.count, variants, differences, disagreements, resamples, warnings};
+    return {rows: positions.count, comparisons: compared, comparedText: comparedText(spec.variants, pairs, compared, options.pairs ?? "first"), variants, differences, disagreements, resamples, warnings};
 }
 
-function pairsOf(count: number, which: "first" | "all"): Array<[number, number]> {
+/** Question sets and chat (or Responses) prompts: variants of one kind share metrics, of two kinds none. */
+function kindOf(variant: Variant): "decision" | "chat" {
+    return variant.version.prompt.kind;
+}
+
+/**
+ * The pairs compared, B after A: "first", per kind, the first variant of the kind with each later one of it;
+ * "all", every pair (those sharing no metric are dropped later).
+ */
+function pairsOf(variants: readonly Variant[], which: "first" | "all"): Array<[number, number]> {
     const pairs: Array<[number, number]> = [];
-    for (let a = 0; a < count; a++) {
-        for (let b = a + 1; b < count; b++) pairs.push([a, b]);
-        if (which === "first") break;
+    for (let a = 0; a < variants.length; a++) {
+        const baseline = which === "all" || variants.findIndex((variant) => kindOf(variant) === kindOf(variants[a])) === a;
+        if (!baseline) continue;
+        for (let b = a + 1; b < variants.length; b++) if (which === "all" || kindOf(variants[b]) === kindOf(variants[a])) pairs.push([a, b]);
     }
     return pairs;
+}
+
+const kindNames = {decision: "question sets", chat: "chat prompts"} as const;
+
+/** Names joined for a sentence: "B", "B and C", "B, C and D". */
+function joinNames(names: readonly string[]): string {
+    return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** What was compared with what, for the screen, the report and the CLI; "" with fewer than two variants. */
+function comparedText(variants: readonly Variant[], pairs: ReadonlyArray<[number, number]>, compared: ReadonlyArray<{a: number, b: number}>, which: "first" | "all"): string {
+    if (variants.length < 2) return "";
+    const name = (index: number) => variants[index].name;
+    const sentences: string[] = [];
+    if (compared.length === 0) sentences.push("Nothing compared: no two variants share a metric.");
+    else if (which === "all") sentences.push(`Every pair of variants that share a metric is compared: ${compared.map(({a, b}) => `${name(b)} with ${name(a)}`).join(", ")}.`);
+    else {
+        const baselines = [...new Set(compared.map(({a}) => a))];
+        const groups = baselines.map((a) => `${joinNames(compared.filter((pair) => pair.a === a).map(({b}) => name(b)))} with ${name(a)} (${kindNames[kindOf(variants[a])]})`);
+        sentences.push(`Each variant is compared with the first variant of its kind: ${groups.join("; ")}.`);
+    }
+    const missed = pairs.filter(([a, b]) => kindOf(variants[a]) === kindOf(variants[b]) && !compared.some((pair) => pair.a === a && pair.b === b));
+    if (missed.length > 0) sentences.push(`Not compared, no metric in common: ${missed.map(([a, b]) => `${name(b)} with ${name(a)}`).join(", ")}.`);
+    if (new Set(variants.map(kindOf)).size > 1) sentences.push("Question sets and chat prompts share no metric and are not compared with each other.");
+    const kinds = new Set(compared.map(({a}) => kindOf(variants[a])));
+    const primaries = [...(kinds.has("decision") ? ["the first question's accuracy, uncalibrated (question sets)"] : []), ...(kinds.has("chat") ? ["the pass rate (chat prompts)"] : [])];
+    if (primaries.length > 0) sentences.push(`Primary metric, which decides: ${primaries.join("; ")}; the others are secondary.`);
+    return sentences.join(" ");
 }
 
 function variantSummary(variant: Variant, index: number, cells: readonly CellResult[], tables: readonly MetricTable[], total: number, localPrices?: Prices): VariantSummary {
@@ -111,6 +176,7 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
         return table.metrics.map((metric, at) => ({
             metric,
             ...(table.question === undefined ? {} : {question: table.question}),
+            ...(table.kind === undefined ? {} : {kind: table.kind}),
             calibrated: table.calibrated,
             value: Number.isFinite(values[at]) ? values[at] : null,
             n: positions.length,
@@ -163,7 +229,28 @@ function comparisonsOf(a: number, b: number, tablesA: readonly MetricTable[], ta
     });
 }
 
-function differencesOf(comparison: Comparison, intervals: ReadonlyArray<{low: number, high: number} | null>, variants: readonly Variant[]): Difference[] {
+/** The metric that decides a comparison: pass_rate between chat variants, accuracy between decision variants. */
+function primaryMetricOf(comparison: Comparison): "pass_rate" | "accuracy" {
+    return comparison.tableA.outcomes.has("pass_rate") ? "pass_rate" : "accuracy";
+}
+
+/** The variant on whose side an interval lies (B when it is above 0 on a higher-is-better metric), else null. */
+function favoured(interval: Interval | null, higherIsBetter: boolean, a: number, b: number): number | null {
+    if (interval === null || !(interval.low > 0 || interval.high < 0)) return null;
+    return (interval.low > 0) === higherIsBetter ? b : a;
+}
+
+/** Rows only A passed (or got right) and only B, among the rows both have. */
+function discordance(outcomeA: Uint8Array, outcomeB: Uint8Array, common: Int32Array): {onlyA: number, onlyB: number} {
+    let onlyA = 0, onlyB = 0;
+    for (const position of common) {
+        if (outcomeA[position] > outcomeB[position]) onlyA++;
+        else if (outcomeB[position] > outcomeA[position]) onlyB++;
+    }
+    return {onlyA, onlyB};
+}
+
+function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval | null> | null, primaryMetric: string | null): Difference[] {
     const {a, b, tableA, tableB, common} = comparison;
     const valuesA = tableA.evaluate(common, null);
     const valuesB = tableB.evaluate(common, null);
@@ -171,13 +258,20 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<{low: nu
         const valueA = Number.isFinite(valuesA[index]) ? valuesA[index] : null;
         const valueB = Number.isFinite(valuesB[index]) ? valuesB[index] : null;
         const delta = valueA === null || valueB === null ? null : valueB - valueA;
-        const interval = delta === null ? null : intervals[index];
-        const higherIsBetter = metricDefinition(metric).higherIsBetter;
-        let better: number | null = null;
-        if (interval !== null && (interval.low > 0 || interval.high < 0)) better = (interval.low > 0) === higherIsBetter ? b : a;
+        const outcomeA = tableA.outcomes.get(metric), outcomeB = tableB.outcomes.get(metric);
+        const exact = outcomeA !== undefined && outcomeB !== undefined;
+        let interval: Interval | null = null;
+        let mcnemar: Difference["mcnemar"];
+        if (exact) {
+            const {onlyA, onlyB} = discordance(outcomeA, outcomeB, common);
+            const paired = pairedExact(onlyA, onlyB, common.length, defaultLevel);
+            mcnemar = {onlyA, onlyB, pValue: paired.pValue};
+            if (delta !== null) interval = {low: paired.low, high: paired.high};
+        } else if (delta !== null) interval = intervals?.[index] ?? null;
         const difference: Difference = {
             metric,
             ...(tableA.question === undefined ? {} : {question: tableA.question}),
+            ...(tableA.kind === undefined ? {} : {kind: tableA.kind}),
             calibrated: tableA.calibrated,
             a,
             b,
@@ -185,38 +279,69 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<{low: nu
             delta,
             low: interval?.low ?? null,
             high: interval?.high ?? null,
-            better,
+            level: defaultLevel,
+            method: exact ? "exact" : "bootstrap",
+            better: favoured(interval, metricDefinition(metric).higherIsBetter, a, b),
+            primary: metric === primaryMetric,
+            provisional: false,
             valueA,
             valueB,
             verdict: ""
         };
-        if (metric === tableA.pairedOutcome) difference.mcnemar = mcnemarOf(comparison);
-        difference.verdict = verdictText(difference, variants[better ?? a].name);
+        if (mcnemar !== undefined) difference.mcnemar = mcnemar;
         return difference;
     });
 }
 
-function mcnemarOf({tableA, tableB, common}: Comparison): {onlyA: number, onlyB: number, pValue: number} {
-    let onlyA = 0, onlyB = 0;
-    for (const position of common) {
-        const rightA = tableA.correct[position], rightB = tableB.correct[position];
-        if (rightA > rightB) onlyA++;
-        else if (rightB > rightA) onlyB++;
-    }
-    return {onlyA, onlyB, pValue: mcnemarExact(onlyA, onlyB)};
+/**
+ * Holm's correction over the comparisons' primary tests, when there are several: each primary difference gets its
+ * adjusted p-value and the interval at the level of its Holm step (stats.ts holm), so that its interval excludes 0
+ * exactly when the corrected test rejects, and `better` follows.
+ */
+function correctPrimaries(differences: readonly Difference[]): void {
+    const tested = differences.filter((difference) => difference.primary && difference.delta !== null && difference.mcnemar !== undefined);
+    if (tested.length < 2) return;
+    const corrected = holm(tested.map((difference) => difference.mcnemar!.pValue), alpha);
+    tested.forEach((difference, index) => {
+        const {onlyA, onlyB} = difference.mcnemar!;
+        const paired = pairedExact(onlyA, onlyB, difference.n, corrected[index].level);
+        difference.low = paired.low;
+        difference.high = paired.high;
+        difference.level = corrected[index].level;
+        difference.better = favoured(paired, true, difference.a, difference.b);
+        difference.holm = {comparisons: tested.length, pValue: corrected[index].adjusted};
+    });
 }
 
+const rowCount = (n: number) => `${n} ${n === 1 ? "row" : "rows"}`;
+
+export type VerdictInput = Pick<Difference, "metric" | "a" | "b" | "n" | "delta" | "low" | "high" | "better" | "primary" | "provisional" | "level"> & Partial<Pick<Difference, "holm">>;
+
 /**
- * "B is better by 0.06 (0.02–0.10)": the gain in the better variant's favour (for a lower-is-better metric, how
- * much lower), with its interval; else "no clear difference on 50 rows".
+ * The verdict in words. The primary metric names the better variant with its gain (for a lower-is-better metric,
+ * how much lower) and interval: "B is better by 0.06 (0.02–0.10)". A secondary metric says only the direction:
+ * "secondary: B lower by 0.02 (0.01–0.03)". Without a clear difference the interval is still shown, B less A, so
+ * that a wide one reads as wide: "no clear difference: 0.01 (-0.08 to 0.10) on 50 rows". Holm's correction follows
+ * when it applies; "provisional, on 49 of 200 rows: " goes in front while a variant still lacks rows (`rows` is
+ * the sample's size). `names` are the variants' names by index.
  */
-export function verdictText(difference: Pick<Difference, "metric" | "a" | "b" | "n" | "delta" | "low" | "high" | "better">, betterName: string): string {
-    const {delta, low, high, better, n} = difference;
-    const rows = `${n} ${n === 1 ? "row" : "rows"}`;
-    if (delta === null || low === null || high === null) return `not enough rows to compare (${rows})`;
-    if (better === null) return `no clear difference on ${rows}`;
-    // The gain is B less A when B is better on a higher-is-better metric or A is better on a lower-is-better one.
-    const sign = (better === difference.b) === metricDefinition(difference.metric).higherIsBetter ? 1 : -1;
-    const [gainLow, gainHigh] = sign === 1 ? [low, high] : [-high, -low];
-    return `${betterName} is better by ${formatInterval(sign * delta, gainLow, gainHigh)}`;
+export function verdictText(difference: VerdictInput, names: readonly string[], rows: number): string {
+    const {delta, low, high, better, n, primary} = difference;
+    if (n === 0) return `not enough rows to compare (${rowCount(n)})`;
+    if (delta === null) return `undefined on the ${rowCount(n)} both have (an AUC needs rows of both labels)`;
+    if (low === null || high === null) return `${primary ? "" : "secondary: "}no interval on ${rowCount(n)}: too few rows of one label for the bootstrap`;
+    let text: string;
+    if (better === null) text = `${primary ? "" : "secondary: "}no clear difference: ${formatInterval(delta, low, high)}${difference.provisional ? "" : ` on ${rowCount(n)}`}`;
+    else {
+        const {higherIsBetter} = metricDefinition(difference.metric);
+        // The gain is B less A when B is better on a higher-is-better metric or A is better on a lower-is-better one.
+        const sign = (better === difference.b) === higherIsBetter ? 1 : -1;
+        const [gainLow, gainHigh] = sign === 1 ? [low, high] : [-high, -low];
+        const gain = formatInterval(sign * delta, gainLow, gainHigh);
+        const name = names[better] ?? String(better);
+        text = primary ? `${name} is better by ${gain}` : `secondary: ${name} ${higherIsBetter ? "higher" : "lower"} by ${gain}`;
+    }
+    if (difference.holm !== undefined)
+        text += `; after Holm's correction over ${difference.holm.comparisons} comparisons, ${formatPValue(difference.holm.pValue)}, ${formatLevel(difference.level)} interval`;
+    return difference.provisional ? `provisional, on ${n} of ${rowCount(rows)}: ${text}` : text;
 }

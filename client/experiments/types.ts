@@ -1,4 +1,4 @@
-import type {QuestionSet, StoredResponse} from "../scoring/questions.ts";
+import type {QuestionInfo, QuestionSet, StoredResponse} from "../scoring/questions.ts";
 import type {CellValue, InputMapping, SheetRow} from "../scoring/types.ts";
 import type {ReliabilityBin} from "../scoring/evaluation.ts";
 
@@ -145,19 +145,29 @@ export type LabelRow = Record<string, CellValue>;
 /**
  * Metric keys. Decision variants, per question: accuracy, macro_f1, brier, log_loss, ece, auc (yes/no questions),
  * mae (score questions), each with and without the question set's saved calibration. Chat variants: pass_rate
- * (every check passed) and one `check:<name>` per check (mean score; a grader's mean P(yes)).
+ * (share of rows that passed every check), per check `pass:<name>` (share of rows whose reply passed it; an
+ * errored row counts as failed in both) and, per grader check, `score:<name>` (mean P(yes) over graded replies).
  */
-export type MetricKey = "accuracy" | "macro_f1" | "brier" | "log_loss" | "ece" | "auc" | "mae" | "pass_rate" | `check:${string}`;
+export type MetricKey = "accuracy" | "macro_f1" | "brier" | "log_loss" | "ece" | "auc" | "mae" | "pass_rate" | `pass:${string}` | `score:${string}`;
+
+/** A decision question's kind, which some definitions depend on (the ECE of a yes/no question is on P(yes)). */
+export type QuestionKind = QuestionInfo["kind"];
 
 /** One number of the matrix: a metric of one variant on one question (decision) or over the checks (chat). */
 export type MetricValue = {
     metric: MetricKey,
     /** The question's name for decision metrics; absent for chat metrics. */
     question?: string,
+    /** The question's kind for decision metrics, for its definition; absent for chat metrics. */
+    kind?: QuestionKind,
     calibrated: boolean,
     /** Null when undefined on the data (an AUC without both classes). */
     value: number | null,
-    /** Rows it was computed on (labelled, answered). */
+    /**
+     * Rows it was computed on: decision metrics, the labelled rows with an answer (an errored row has no
+     * probabilities and is left out); pass / fail chat metrics, every row with a result, errored ones failing;
+     * grader scores, the graded replies.
+     */
     n: number,
     /** ECE only: the reliability bins behind it, for the reliability chart. */
     reliability?: ReliabilityBin[]
@@ -166,9 +176,10 @@ export type MetricValue = {
 export type VariantSummary = {
     variant: number,
     name: string,
-    /** Cells with a result / cells in the experiment for this variant. */
+    /** Cells with a result / cells in the experiment for this variant (done < total: the run is incomplete). */
     done: number,
     total: number,
+    /** Cells that ended in an error (counted as failed rows in pass rates, left out of decision metrics). */
     errors: number,
     metrics: MetricValue[],
     usage: CellUsage,
@@ -179,13 +190,25 @@ export type VariantSummary = {
 };
 
 /**
- * B's metric less A's over the rows both answered, with a paired, seeded bootstrap 95% interval; McNemar's exact
- * test for accuracy-like metrics (correct / pass per row). `better` is the variant whose side the whole interval
- * lies on (taking lower-is-better metrics into account), else null: "no clear difference".
+ * B's metric less A's over the rows both have (for pass / fail chat metrics every row with a result, errors
+ * failing), with an interval at coverage `level` and a verdict.
+ *
+ * Pass / fail metrics (accuracy, pass_rate, `pass:<name>`: `method` "exact") carry McNemar's exact test and the
+ * conditional exact interval built from it, which excludes 0 exactly when the test's p-value is below 1 − level;
+ * the other metrics (`method` "bootstrap") a paired, seeded percentile bootstrap interval.
+ *
+ * One metric per comparison is `primary` and decides which variant is better: the first question's uncalibrated
+ * accuracy for decision variants, pass_rate for chat variants. When several comparisons have a primary, their
+ * tests get Holm's correction (`holm`) and each primary interval is at the level that agrees with it. `better`:
+ * for the primary, the variant the (corrected) test favours, else null; for a secondary metric, the variant on
+ * whose side its whole interval lies (lower-is-better metrics taken into account), which its verdict reports as a
+ * direction, never as "better".
  */
 export type Difference = {
     metric: MetricKey,
     question?: string,
+    /** The question's kind for decision metrics. */
+    kind?: QuestionKind,
     calibrated: boolean,
     a: number,
     b: number,
@@ -193,12 +216,27 @@ export type Difference = {
     delta: number | null,
     low: number | null,
     high: number | null,
+    /** Two-sided coverage of low–high: 0.95, or above for a primary interval under Holm's correction. */
+    level: number,
+    /** How the interval was computed: McNemar's conditional exact interval, or the paired bootstrap. */
+    method: "exact" | "bootstrap",
     better: number | null,
+    /** The metric that decides the comparison's verdict; every other metric is secondary. */
+    primary: boolean,
+    /** Primary metrics when several comparisons have one: their number and the Holm-adjusted p-value. */
+    holm?: {comparisons: number, pValue: number},
+    /** True while a variant of the comparison has sampled rows without a result: the verdict may still change. */
+    provisional: boolean,
+    /** Pass / fail metrics: McNemar's exact test on the rows only one variant got right (unadjusted p-value). */
     mcnemar?: {onlyA: number, onlyB: number, pValue: number},
     /** A's and B's metric on the rows both answered (what `delta` subtracts). */
     valueA: number | null,
     valueB: number | null,
-    /** "B is better by 0.06 (0.02–0.10)" or "no clear difference on 50 rows" (summary.ts verdictText). */
+    /**
+     * "B is better by 0.06 (0.02–0.10)", "secondary: B lower by 0.02 (0.01–0.03)", "no clear difference: 0.01
+     * (-0.08 to 0.10) on 50 rows", with "provisional, on 49 of 200 rows: " in front and Holm's correction after
+     * when they apply (summary.ts verdictText).
+     */
     verdict: string
 };
 
@@ -213,6 +251,10 @@ export type Disagreement = {
 
 export type ExperimentSummary = {
     rows: number,
+    /** The pairs of variants compared (B against A), in order: each has at least one metric in `differences`. */
+    comparisons: Array<{a: number, b: number}>,
+    /** What was compared with what, in a sentence for the screen, the report and the CLI ("" with one variant). */
+    comparedText: string,
     variants: VariantSummary[],
     differences: Difference[],
     disagreements: Disagreement[],

@@ -94,7 +94,7 @@ describe("Experiments: a chat prompt with variables, checks and a grader", {skip
         await eventually(async () => {
             const metrics = await page.getByTestId("exp-matrix-row").evaluateAll((rows) => rows.map((row) => row.getAttribute("data-metric")));
             assert.ok(metrics.includes("pass_rate"), metrics.join(", "));
-            assert.ok(metrics.some((metric) => metric?.startsWith("check:")), metrics.join(", "));
+            assert.ok(metrics.some((metric) => metric?.startsWith("pass:")), metrics.join(", "));
         });
         await expectCount(page.getByTestId("exp-usage-row"), 2);
         const rows = page.getByTestId("exp-disagreement");

@@ -4,7 +4,8 @@ import type {ExperimentSpec, ExperimentSummary} from "../types.ts";
 
 /**
  * The metrics table the CLI prints: one line per metric (per question for decision variants; calibrated ones
- * marked), one column per variant, then cells done, errors, tokens, cost and latency; then each comparison's verdict.
+ * marked), one column per variant, a value computed on fewer rows than the sample followed by its n, then cells
+ * done, errors, tokens, cost and latency; then what was compared and each comparison's verdict, primary first.
  * Numbers are written by metricDefinitions' formatters, as the app and the report write them.
  */
 export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary): string {
@@ -16,7 +17,8 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
         }
     const value = (variant: ExperimentSummary["variants"][number], key: string) => {
         const found = variant.metrics.find((metric) => `${metric.metric}\u0000${metric.question ?? ""}\u0000${metric.calibrated}` === key);
-        return found === undefined ? "" : formatMetric(found.value);
+        if (found === undefined) return "";
+        return found.n === summary.rows ? formatMetric(found.value) : `${formatMetric(found.value)} (n=${formatCount(found.n)})`;
     };
     const rows = [
         ...keys.map(({title, key}) => [title, ...summary.variants.map((variant) => value(variant, key))]),
@@ -28,11 +30,12 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
         ["latency p95", ...summary.variants.map((variant) => formatLatency(variant.latencyP95Ms))]
     ];
     const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
-    const verdicts = summary.differences.filter((difference) => !difference.calibrated);
+    const verdicts = summary.differences.filter((difference) => !difference.calibrated).sort((x, y) => Number(y.primary) - Number(x.primary));
+    if (summary.comparedText !== "") lines.push("", summary.comparedText);
     if (verdicts.length > 0) {
         lines.push("");
         for (const difference of verdicts)
-            lines.push(`${spec.variants[difference.b]?.name ?? difference.b} vs ${spec.variants[difference.a]?.name ?? difference.a}, ${metricTitle(difference.metric, difference.question)}: ${difference.verdict}`);
+            lines.push(`${spec.variants[difference.b]?.name ?? difference.b} vs ${spec.variants[difference.a]?.name ?? difference.a}, ${metricTitle(difference.metric, difference.question)}${difference.primary ? " (primary)" : ""}: ${difference.verdict}`);
     }
     return lines.join("\n");
 }

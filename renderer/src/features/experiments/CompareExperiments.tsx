@@ -1,8 +1,8 @@
 // Two kept experiments side by side: each variant's metrics, usage and latency, so a change between two runs (a new
-// version, another model) reads at a glance.
+// version, another model) reads at a glance; each number's n on hover.
 import {useEffect, useState} from "react";
-import {formatCost, formatLatency, formatMetric, metricDefinition, metricTitle} from "../../../../client/experiments/metricDefinitions.ts";
-import type {ExperimentSummary} from "../../../../client/experiments/types.ts";
+import {formatCost, formatCount, formatLatency, formatMetric, metricHover, metricTitle} from "../../../../client/experiments/metricDefinitions.ts";
+import type {ExperimentSummary, MetricValue} from "../../../../client/experiments/types.ts";
 import {cellKey} from "./experimentStore.ts";
 import {savedExperiments} from "./savedExperiments.ts";
 import {summarizeOnce} from "./summaryClient.ts";
@@ -31,7 +31,7 @@ export function CompareExperiments({ids}: {ids: [string, string]}) {
     if (error) return <div className="field-error" role="alert">Could not compare: {error}</div>;
     if (sides === null) return <section className="card muted small" data-testid="exp-compare-loading">Summarising both experiments…</section>;
     const columns = sides.flatMap((side, sideIndex) => side.summary.variants.map((variant) => ({side: sideIndex, variant})));
-    const keys = new Map<string, {metric: Parameters<typeof metricTitle>[0], question?: string, calibrated: boolean}>();
+    const keys = new Map<string, Pick<MetricValue, "metric" | "question" | "kind" | "calibrated">>();
     for (const column of columns) for (const value of column.variant.metrics) keys.set(`${value.question ?? ""}\u0000${value.metric}\u0000${value.calibrated}`, value);
     return (
         <section className="card exp-compare" data-testid="exp-compare">
@@ -45,10 +45,12 @@ export function CompareExperiments({ids}: {ids: [string, string]}) {
                     <tbody>
                         {[...keys.entries()].map(([key, value]) => (
                             <tr key={key} data-testid="exp-compare-row">
-                                <th scope="row" title={metricDefinition(value.metric).definition}>{metricTitle(value.metric, value.question, value.calibrated)}</th>
+                                <th scope="row" title={metricHover(value.metric, value.kind)}>{metricTitle(value.metric, value.question, value.calibrated)}</th>
                                 {columns.map((column) => {
                                     const found = column.variant.metrics.find((item) => item.metric === value.metric && item.question === value.question && item.calibrated === value.calibrated);
-                                    return <td key={`${column.side}-${column.variant.variant}`} className="num mono">{formatMetric(found?.value)}</td>;
+                                    const total = sides[column.side].summary.rows;
+                                    return <td key={`${column.side}-${column.variant.variant}`} className="num mono"
+                                        title={found === undefined ? undefined : `On ${formatCount(found.n)} of ${formatCount(total)} rows.`}>{formatMetric(found?.value)}</td>;
                                 })}
                             </tr>
                         ))}

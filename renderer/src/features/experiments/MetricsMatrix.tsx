@@ -1,11 +1,12 @@
-// The results in numbers: the matrix (metrics × variants, each metric's definition on hover), the verdicts with their
-// intervals and McNemar's test, and per variant its usage, cost and latency. Every number is written by
+// The results in numbers: the matrix (metrics × variants, each metric's definition and n on hover, n beside a value
+// computed on fewer rows than the sample), what was compared with what, the verdicts with their intervals, the rule
+// behind them and McNemar's test, and per variant its usage, cost and latency. Every number is written by
 // client/experiments/metricDefinitions, as in the HTML report and the CLI.
 import {useState} from "react";
-import {formatCost, formatCount, formatLatency, formatMetric, formatPValue, metricDefinition, metricTitle} from "../../../../client/experiments/metricDefinitions.ts";
-import type {ExperimentSummary, MetricKey, MetricValue} from "../../../../client/experiments/types.ts";
+import {formatCost, formatCount, formatLatency, formatMetric, formatPValue, metricHover, metricTitle, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
+import type {ExperimentSummary, MetricKey, MetricValue, QuestionKind} from "../../../../client/experiments/types.ts";
 
-type MatrixRow = {key: string, metric: MetricKey, question?: string, calibrated: boolean, values: Array<MetricValue | undefined>};
+type MatrixRow = {key: string, metric: MetricKey, question?: string, kind?: QuestionKind, calibrated: boolean, values: Array<MetricValue | undefined>};
 
 function matrixRows(summary: ExperimentSummary, calibrated: boolean): MatrixRow[] {
     const rows = new Map<string, MatrixRow>();
@@ -14,7 +15,7 @@ function matrixRows(summary: ExperimentSummary, calibrated: boolean): MatrixRow[
             if (value.calibrated !== calibrated && hasBoth(summary, value)) continue;
             const key = `${value.question ?? ""}\u0000${value.metric}\u0000${value.calibrated}`;
             let row = rows.get(key);
-            if (row === undefined) rows.set(key, row = {key, metric: value.metric, question: value.question, calibrated: value.calibrated, values: []});
+            if (row === undefined) rows.set(key, row = {key, metric: value.metric, question: value.question, kind: value.kind, calibrated: value.calibrated, values: []});
             row.values[index] = value;
         }
     });
@@ -26,9 +27,9 @@ function hasBoth(summary: ExperimentSummary, value: MetricValue): boolean {
     return summary.variants.some((variant) => variant.metrics.some((other) => other.metric === value.metric && other.question === value.question && other.calibrated !== value.calibrated));
 }
 
-function definitionOf(metric: MetricKey): string {
-    const definition = metricDefinition(metric);
-    return `${definition.label}: ${definition.definition}${definition.higherIsBetter ? "" : " (lower is better)"}`;
+/** "On 50 rows." or "On 47 of 50 rows.": how many of the sample's rows a value was computed on. */
+function rowsOf(value: MetricValue, rows: number): string {
+    return value.n === rows ? `On ${formatCount(value.n)} rows.` : `On ${formatCount(value.n)} of ${formatCount(rows)} rows.`;
 }
 
 export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
@@ -58,11 +59,14 @@ export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
                         <tbody>
                             {rows.map((row) => (
                                 <tr key={row.key} data-testid="exp-matrix-row" data-metric={row.metric} data-question={row.question ?? ""}>
-                                    <th scope="row" title={definitionOf(row.metric)} className="exp-metric-name">{metricTitle(row.metric, row.question, row.calibrated)}</th>
+                                    <th scope="row" title={metricHover(row.metric, row.kind)} className="exp-metric-name">{metricTitle(row.metric, row.question, row.calibrated)}</th>
                                     {summary.variants.map((variant, index) => {
                                         const value = row.values[index];
-                                        return <td key={variant.variant} className="num mono" title={value ? `${definitionOf(row.metric)} On ${formatCount(value.n)} rows.` : undefined}
-                                            data-testid="exp-matrix-value">{formatMetric(value?.value)}</td>;
+                                        return <td key={variant.variant} className="num mono" title={value ? `${metricHover(row.metric, row.kind)} ${rowsOf(value, summary.rows)}` : undefined}
+                                            data-testid="exp-matrix-value" data-n={value?.n}>
+                                            {formatMetric(value?.value)}
+                                            {value !== undefined && value.n !== summary.rows && <span className="muted small exp-n" data-testid="exp-matrix-n"> n={formatCount(value.n)}</span>}
+                                        </td>;
                                     })}
                                 </tr>
                             ))}
@@ -70,6 +74,7 @@ export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
                     </table>
                 </div>
             )}
+            {summary.comparedText !== "" && <div className="muted small" data-testid="exp-compared">{summary.comparedText}</div>}
         </section>
     );
 }
@@ -82,8 +87,8 @@ export function VerdictsCard({summary}: {summary: ExperimentSummary}) {
         <section className="card exp-verdicts" data-testid="exp-verdicts">
             <div className="card-title-row">
                 <h3>Which is better</h3>
-                <span className="muted small" title="The difference's paired bootstrap 95% interval over the rows both variants answered: a variant is better when the whole interval lies on its side.">
-                    paired bootstrap 95% intervals
+                <span className="muted small exp-metric-name" title={verdictRule} data-testid="exp-verdict-rule">
+                    how a verdict is reached
                 </span>
             </div>
             <div className="table-scroll">
@@ -92,8 +97,8 @@ export function VerdictsCard({summary}: {summary: ExperimentSummary}) {
                     <tbody>
                         {differences.map((difference) => (
                             <tr key={`${difference.question ?? ""}-${difference.metric}-${difference.calibrated}-${difference.a}-${difference.b}`} data-testid="exp-verdict"
-                                className={difference.better === null ? "" : "is-better"}>
-                                <th scope="row" title={definitionOf(difference.metric)} className="exp-metric-name">{metricTitle(difference.metric, difference.question, difference.calibrated)}</th>
+                                data-primary={difference.primary} className={[difference.primary ? "is-primary" : "", difference.primary && difference.better !== null ? "is-better" : ""].join(" ").trim()}>
+                                <th scope="row" title={metricHover(difference.metric, difference.kind)} className="exp-metric-name">{metricTitle(difference.metric, difference.question, difference.calibrated)}{difference.primary ? " (primary)" : ""}</th>
                                 <td className="mono">{name(difference.b)} vs {name(difference.a)}</td>
                                 <td data-testid="exp-verdict-text">{difference.verdict}</td>
                                 <td className="mono" title={difference.mcnemar ? `${name(difference.a)} only right: ${difference.mcnemar.onlyA}; ${name(difference.b)} only right: ${difference.mcnemar.onlyB}` : undefined}>
