@@ -1,16 +1,27 @@
-import type {CellResult, Disagreement} from "./types.ts";
+import type {CellResult, DecisionPrompt, Disagreement} from "./types.ts";
 import type {DecisionAnswers} from "./decisionTables.ts";
-import type {NormalizedAnswer, QuestionInfo} from "../scoring/questions.ts";
+import {parseQuestionSet, questionInfos, readAnswers, type NormalizedAnswer, type QuestionInfo, type StoredResponse} from "../scoring/questions.ts";
 import {predictedIndex} from "../scoring/evaluation.ts";
 import {formatScoreReading, readScore} from "../scoring/scoreLevels.ts";
-import {formatMetric} from "./metricDefinitions.ts";
+import {formatCount, formatMetric} from "./metricDefinitions.ts";
 
-// The rows worth reading first: where the variants pick different answers, one of them is wrong (or failed a
-// check), or one failed outright. Sorted by how far apart the variants' scores are: for a question, the
-// probability each gives the labelled option (the first variant's pick when unlabelled); for checks, the mean
-// check score.
+// The rows where the variants part ways, the ones worth reading first. A row is a disagreement when two or more
+// variants have a result for it and they differ: on a question the decision variants share, one failed (or gave no
+// readable answer) while another answered, they failed with different errors, or they picked different options (so
+// on a labelled row one may be right where another is wrong); for the chat variants, their outcomes differ, their
+// checks pass differently, or their check scores differ. A row where every variant does the same (all right, all
+// picking the same wrong option, all failing alike) tells the variants nothing apart and is not listed. Entries are
+// one per row and question (per row for the chat checks), sorted by their spread (spreadDefinition), then by row.
 
 type Cell = Disagreement["cells"][number];
+
+/** What the app and the report call the sort key of the disagreements. */
+export const spreadName = "Spread";
+
+/** The spread in words, for the hover text of its column in the app and the report. */
+export const spreadDefinition = "Spread: the largest difference between the variants' scores on this row, from 0 to 1. " +
+    "On a question, a variant's score is the probability it gives the labelled option (on an unlabelled row, the option the first variant picked); " +
+    "on the chat checks, the mean of its check scores. A variant that failed has no score.";
 
 const replyPreview = 80;
 
@@ -18,11 +29,20 @@ function errorCell(variant: number, cell: CellResult): Cell {
     return {variant, summary: `error: ${cell.error?.message ?? cell.error?.code ?? "failed"}`, correct: null, score: null};
 }
 
+/** A failed cell's outcome: failures with the same error code are the same outcome. */
+function failure(cell: CellResult): string {
+    return `failed ${cell.error?.code ?? ""}`;
+}
+
 /** "yes 0.83", "positive 0.71", "expected 2.30 · most likely 2": the answer as the disagreements table shows it. */
 export function answerSummary(info: QuestionInfo, answer: NormalizedAnswer, picked = predictedIndex(info, answer)): string {
     if (info.kind === "score") return formatScoreReading(readScore(answer));
-    const name = info.kind === "yesno" ? (picked === 0 ? "yes" : "no") : info.options[picked].label;
-    return `${name} ${formatMetric(answer.probabilities[picked])}`;
+    return `${optionName(info, picked)} ${formatMetric(answer.probabilities[picked])}`;
+}
+
+function optionName(info: QuestionInfo, index: number): string {
+    if (info.kind === "yesno") return index === 0 ? "yes" : "no";
+    return info.options[index].label;
 }
 
 function spread(cells: readonly Cell[]): number {
@@ -36,44 +56,49 @@ function spread(cells: readonly Cell[]): number {
     return scored < 2 ? 0 : high - low;
 }
 
+/** Whether at least two outcomes were seen and they are not all the same. */
+function differ(outcomes: readonly string[]): boolean {
+    return outcomes.length >= 2 && outcomes.some((outcome) => outcome !== outcomes[0]);
+}
+
 function questionDisagreements(name: string, variantAnswers: ReadonlyArray<DecisionAnswers | undefined>, cellAt: ReadonlyArray<Array<CellResult | undefined>>, rowIndexOf: (position: number) => number): Disagreement[] {
     const found: Disagreement[] = [];
     const positions = cellAt[0]?.length ?? 0;
-    // Each variant's pick on the current row (-1: no answer), reused across rows: most rows are read and let go.
+    // Each variant's pick on the current row (-1: none), reused across rows: most rows are read and let go.
     const picks = new Int32Array(variantAnswers.length);
+    const outcomes: string[] = [];
     for (let position = 0; position < positions; position++) {
-        let kept = false, first: unknown = undefined, reference = -1;
+        outcomes.length = 0;
         variantAnswers.forEach((entry, variant) => {
             picks[variant] = -1;
             const cell = cellAt[variant][position];
             if (entry === undefined || cell === undefined) return;
             if (!cell.ok) {
-                kept = true;
+                outcomes.push(failure(cell));
                 return;
             }
             const answer = entry.answers[position];
-            if (answer === null) return;
-            const picked = predictedIndex(entry.info, answer);
-            picks[variant] = picked;
-            const label = entry.labels[position];
-            if (label !== null && picked !== label) kept = true;
-            const value = entry.info.options[picked].value;
-            if (reference < 0) {
-                reference = label ?? picked;
-                first = value;
-            } else if (value !== first) kept = true;
+            if (answer === null) {
+                outcomes.push("no readable answer");
+                return;
+            }
+            picks[variant] = predictedIndex(entry.info, answer);
+            // Compared by the option's value: two versions of a question may order or extend their options differently.
+            outcomes.push(`picked ${JSON.stringify(entry.info.options[picks[variant]].value)}`);
         });
-        if (!kept) continue;
+        if (!differ(outcomes)) continue;
         const cells: Cell[] = [];
+        let reference = -1;
         variantAnswers.forEach((entry, variant) => {
             const cell = cellAt[variant][position];
             if (entry === undefined || cell === undefined) return;
             if (!cell.ok) cells.push(errorCell(variant, cell));
             else if (picks[variant] >= 0) {
                 const answer = entry.answers[position]!, label = entry.labels[position];
+                if (reference < 0) reference = picks[variant];
                 cells.push({variant, summary: answerSummary(entry.info, answer, picks[variant]), correct: label === null ? null : picks[variant] === label,
                     score: answer.probabilities[label ?? reference] ?? null});
-            }
+            } else cells.push({variant, summary: "no readable answer", correct: null, score: null});
         });
         found.push({rowIndex: rowIndexOf(position), question: name, size: spread(cells), cells});
     }
@@ -85,25 +110,25 @@ function checkDisagreements(variants: readonly number[], cellAt: ReadonlyArray<A
     const positions = cellAt[0]?.length ?? 0;
     for (let position = 0; position < positions; position++) {
         const cells: Cell[] = [];
-        let notable = false;
+        const outcomes: string[] = [];
         for (const variant of variants) {
             const cell = cellAt[variant][position];
             if (cell === undefined) continue;
             if (!cell.ok) {
                 cells.push(errorCell(variant, cell));
-                notable = true;
+                outcomes.push(failure(cell));
                 continue;
             }
             const checks = cell.checks ?? [];
             const passed = checks.every((check) => check.pass);
-            if (!passed) notable = true;
+            outcomes.push(`checks ${checks.map((check) => check.pass ? "1" : "0").join("")}`);
             const score = checks.length === 0 ? null : checks.reduce((sum, check) => sum + check.score, 0) / checks.length;
             const reply = (cell.reply ?? "").replace(/\s+/g, " ").trim();
             const text = reply.length > replyPreview ? `${reply.slice(0, replyPreview - 1)}…` : reply;
             cells.push({variant, summary: `${checks.filter((check) => check.pass).length}/${checks.length} checks · ${text}`, correct: checks.length === 0 ? null : passed, score});
         }
         const size = spread(cells);
-        if (cells.length > 0 && (notable || size > 0)) found.push({rowIndex: rowIndexOf(position), size, cells});
+        if (outcomes.length >= 2 && (differ(outcomes) || size > 0)) found.push({rowIndex: rowIndexOf(position), size, cells});
     }
     return found;
 }
@@ -130,5 +155,42 @@ export function findDisagreements(variantCount: number, cellsByVariant: Readonly
     }
     const chatVariants = Array.from({length: variantCount}, (_unused, variant) => variant).filter((variant) => answers[variant] === null);
     if (chatVariants.length > 0) found.push(...checkDisagreements(chatVariants, cellAt, rowIndexOf));
-    return found.sort((x, y) => y.size - x.size || x.rowIndex - y.rowIndex);
+    return found.sort((x, y) => y.size - x.size || x.rowIndex - y.rowIndex || (x.question ?? "").localeCompare(y.question ?? ""));
+}
+
+/**
+ * One disagreement's identity: a row holds one per question (and one for the checks), so the row alone is not
+ * unique. A list drawn from the disagreements keys its items by this.
+ */
+export function disagreementKey(disagreement: Pick<Disagreement, "rowIndex" | "question">): string {
+    return disagreement.question === undefined ? `${disagreement.rowIndex}` : `${disagreement.rowIndex}:${disagreement.question}`;
+}
+
+/** "653 disagreements on 200 rows": the entries (row × question) and the distinct rows they are on. */
+export function describeDisagreementCount(disagreements: ReadonlyArray<Pick<Disagreement, "rowIndex">>): string {
+    const rows = new Set(disagreements.map((disagreement) => disagreement.rowIndex)).size;
+    const entries = disagreements.length;
+    return `${formatCount(entries)} disagreement${entries === 1 ? "" : "s"} on ${formatCount(rows)} row${rows === 1 ? "" : "s"}`;
+}
+
+/** One answer of a decision response, readably: the option picked and its probability. */
+export type AnswerLine = {question: string, picked: string, probability: number, expected?: number};
+
+/**
+ * The answers of a decision variant's stored response, per question: the option it picks (a score question's most
+ * likely level) and that option's probability, and for a score the expected level. Null when the response does not
+ * fit the question set (the raw JSON says why).
+ */
+export function answerLines(prompt: DecisionPrompt, response: unknown): AnswerLine[] | null {
+    try {
+        const infos = questionInfos(parseQuestionSet(prompt.questionSet).normalized);
+        return readAnswers(prompt.questionSet.format, infos, response as StoredResponse).map((answer, index) => {
+            const info = infos[index];
+            const picked = predictedIndex(info, answer);
+            const line: AnswerLine = {question: info.name, picked: info.kind === "score" ? `${picked}: ${info.options[picked].label}` : optionName(info, picked), probability: answer.probabilities[picked]};
+            return info.kind === "score" ? {...line, expected: readScore(answer).expected} : line;
+        });
+    } catch {
+        return null;
+    }
 }

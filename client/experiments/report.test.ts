@@ -44,7 +44,7 @@ test("the report names the experiment, dataset, sample and variants, and shows m
     assert.ok(html.includes(accuracy.verdict.replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")));
     assert.match(html, /is better by 0\.50 \(/);
     assert.match(html, /urgent: predicted against observed/);
-    assert.match(html, /<h2>Disagreements<\/h2><table>/);
+    assert.match(html, /<h2>Disagreements<\/h2><p class="muted">All \d+ disagreements? on \d+ rows?, the largest spread first\. Spread: [^<]+<\/p><table>/);
     assert.match(html, /generated 2026-01-02 03:04 UTC/);
 });
 

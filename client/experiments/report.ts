@@ -3,6 +3,7 @@ import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import {formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, metricHover, metricTitle, verdictRule} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
+import {describeDisagreementCount, spreadDefinition, spreadName} from "./disagreements.ts";
 
 // The experiment as one self-contained HTML file to send to a customer: what was compared (dataset, sample,
 // variants), the metrics matrix, the verdicts with their intervals, charts, and the rows the variants disagree
@@ -91,8 +92,9 @@ function verdictsTable(summary: ExperimentSummary, differences: readonly Differe
 }
 
 function disagreementsTable(summary: ExperimentSummary, options: ReportOptions): string {
-    const shown = summary.disagreements.slice(0, options.maxDisagreements ?? 25);
-    if (shown.length === 0) return `<p class="muted">No row where the variants disagree or one is wrong.</p>`;
+    const all = summary.disagreements;
+    const shown = all.slice(0, options.maxDisagreements ?? 25);
+    if (shown.length === 0) return `<p class="muted">No row where the variants' answers or outcomes differ.</p>`;
     const dataset = options.dataset;
     const columns = dataset ? dataset.columns.slice(0, options.maxRowColumns ?? 3) : [];
     const rows = shown.map((disagreement) => {
@@ -106,8 +108,11 @@ function disagreementsTable(summary: ExperimentSummary, options: ReportOptions):
         }).join("");
         return `<tr>${cell(String(disagreement.rowIndex + 1), "num")}${rowCells}${cell(disagreement.question ?? "checks")}${variantCells}${cell(formatMetric(disagreement.size), "num")}</tr>`;
     }).join("");
-    const more = summary.disagreements.length > shown.length ? `<p class="muted">${formatCount(shown.length)} of ${formatCount(summary.disagreements.length)} rows shown, largest differences first.</p>` : "";
-    return `<table>${header(["Row", ...columns, "Question", ...summary.variants.map((variant) => variant.name), "Spread"])}${rows}</table>${more}`;
+    const count = describeDisagreementCount(all);
+    const caption = shown.length < all.length ? `Top ${formatCount(shown.length)} of ${count}, the largest ${spreadName.toLowerCase()} first.` : `All ${count}, the largest ${spreadName.toLowerCase()} first.`;
+    const names = ["Row", ...columns, "Question", ...summary.variants.map((variant) => variant.name)];
+    const head = `<tr>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}<th title="${escapeHtml(spreadDefinition)}">${spreadName}</th></tr>`;
+    return `<p class="muted">${escapeHtml(caption)} ${escapeHtml(spreadDefinition)}</p><table>${head}${rows}</table>`;
 }
 
 /** The report as one HTML document. */
