@@ -87,8 +87,8 @@ export function metricTitle(metric: MetricKey, question?: string, calibrated = f
  * How a verdict is reached, for the hover next to the verdicts and the report: the rule every verdict follows.
  */
 export const verdictRule = "Pass/fail metrics (accuracy, pass rate, a check's pass share) are compared with McNemar's exact test on the rows " +
-    "only one variant got right, and their interval is the exact one that goes with it (Clopper–Pearson on those rows), so it excludes 0 " +
-    "exactly when p < 0.05. Other metrics have a paired bootstrap 95% interval over the rows both variants have. One primary metric per " +
+    "only one variant got right, and their interval is the exact one that goes with it (Clopper–Pearson on those rows, widened over the " +
+    "share of rows where the variants disagree, so a few such rows give a wide interval), so it excludes 0 exactly when p < 0.05. Other metrics have a paired bootstrap 95% interval over the rows both variants have. One primary metric per " +
     "comparison says which variant is better (question sets: the first question's accuracy, uncalibrated; chat prompts: the pass rate); " +
     "with several comparisons, their primary tests get Holm's correction, and each primary interval is at the level of its Holm step. " +
     "Every other metric is secondary: its verdict gives a direction, not a winner. While some rows have no result yet, verdicts are provisional.";

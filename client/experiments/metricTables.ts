@@ -24,7 +24,7 @@ export type MetricTable = {
     /**
      * The pass / fail metrics among `metrics` (accuracy; pass_rate and each `pass:<name>`), each with its per-row
      * outcome (per position: 1 right or passed, else 0). Their differences are compared with McNemar's exact test
-     * and its conditional exact interval; the other metrics with the bootstrap.
+     * and its exact interval (stats.ts pairedExact); the other metrics with the bootstrap.
      */
     outcomes: ReadonlyMap<MetricKey, Uint8Array>,
     /** Decision tables: the reliability bins over these rows, for the chart beside the ECE. */

@@ -148,24 +148,32 @@ test("the paired exact interval excludes 0 exactly when McNemar's exact test is 
 });
 
 test("the paired exact interval of the few-discordant-rows cases the bootstrap called clear", () => {
-    // 150 rows, 4 discordant, all B's: McNemar p = 0.125 (scipy binomtest(4, 4).pvalue); θ's interval is
-    // (0.3976353643835142, 1), so the difference's is (4/150)(2θ − 1) = (-0.0054597, 0.0266667): it holds 0.
+    // Clopper–Pearson bounds from scipy 1.17: binomtest(k, n).proportion_ci(method='exact'), for θ (onlyB of m) and
+    // for the share of discordant rows d (m of n). Each end is the widest over d's interval: min(dL, dU)·(2θL − 1) and
+    // max(dL, dU)·(2θU − 1).
+    // 150 rows, 4 discordant, all B's: McNemar p = 0.125 (binomtest(4, 4).pvalue); θ from 0.3976353643835142 to 1,
+    // d from 0.007312546398008253 to 0.06686787667748964: (-0.013680, 0.066868), which holds 0.
     const four = pairedExact(0, 4, 150);
     close(four.pValue, 0.125);
-    close(four.low, 4 / 150 * (2 * 0.3976353643835142 - 1), 1e-10);
-    close(four.high, 4 / 150, 1e-12);
+    close(four.low, 0.06686787667748964 * (2 * 0.3976353643835142 - 1), 1e-9);
+    close(four.high, 0.06686787667748964, 1e-9);
     assert.ok(four.low < 0);
-    // 5 of 5: p = 0.0625, θ from 0.47817624989501856: still holds 0.
+    // 5 of 5: p = 0.0625, θ from 0.47817624989501856, d up to 0.07607232253734696: still holds 0.
     const five = pairedExact(0, 5, 150);
     close(five.pValue, 0.0625);
-    close(five.low, 5 / 150 * (2 * 0.47817624989501856 - 1), 1e-10);
+    close(five.low, 0.07607232253734696 * (2 * 0.47817624989501856 - 1), 1e-9);
     assert.ok(five.low < 0);
-    // 8 of 8: p = 0.0078125, θ from 0.6305833524471808: (0.013930, 0.053333), clear.
+    // 8 of 8: p = 0.0078125, θ from 0.6305833524471808, d from 0.02330381019647001: (0.006077, 0.102382), clear.
     const eight = pairedExact(0, 8, 150);
-    close(eight.low, 8 / 150 * (2 * 0.6305833524471808 - 1), 1e-10);
+    close(eight.low, 0.02330381019647001 * (2 * 0.6305833524471808 - 1), 1e-9);
+    close(eight.high, 0.10238189602332372, 1e-9);
     assert.ok(eight.low > 0);
-    // No discordant row: no difference on these rows, and a degenerate interval at 0.
-    assert.deepEqual(pairedExact(0, 0, 20), {onlyA: 0, onlyB: 0, pValue: 1, delta: 0, low: 0, high: 0});
+    // No discordant row on 20: θ is anything, d is at most 0.16843347098308548, so the interval is ±0.168, not a
+    // degenerate 0 that would read as a tight "no difference".
+    const none = pairedExact(0, 0, 20);
+    assert.deepEqual({...none, low: 0, high: 0}, {onlyA: 0, onlyB: 0, pValue: 1, delta: 0, low: 0, high: 0});
+    close(none.low, -0.16843347098308548, 1e-9);
+    close(none.high, 0.16843347098308548, 1e-9);
 });
 
 test("Holm's step-down: adjusted p-values, rejections, and the interval level that agrees with them", () => {

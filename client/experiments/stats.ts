@@ -107,18 +107,22 @@ export type PairedExact = {onlyA: number, onlyB: number, pValue: number, delta: 
 
 /**
  * B's share less A's over n paired pass / fail rows, of which `onlyA` only A passed and `onlyB` only B: the
- * difference (onlyB − onlyA)/n with McNemar's exact p-value and the conditional exact interval. Given the m =
- * onlyA + onlyB discordant rows, each is B's with probability θ and the difference is (m/n)(2θ − 1); the
- * Clopper–Pearson interval (θL, θU) of onlyB of m at `level` gives (m/n)(2θL − 1) to (m/n)(2θU − 1). It excludes 0
- * exactly when McNemar's two-sided p-value is below 1 − level, since both are the same doubled binomial tail at ½.
+ * difference (onlyB − onlyA)/n with McNemar's exact p-value and an exact interval that agrees with it. The difference
+ * is d(2θ − 1), d the share of rows where the two disagree and θ the chance such a row is B's. The Clopper–Pearson
+ * interval (θL, θU) of onlyB of m = onlyA + onlyB at `level` is McNemar's test inverted; d is not known either, so each
+ * end takes the widest value over d's own Clopper–Pearson interval (dL, dU) of m of n: low = min(dL, dU)·(2θL − 1),
+ * high = max(dL, dU)·(2θU − 1). A few discordant rows thus give a wide interval, never "0.00 (0.00–0.00)" (with none,
+ * θ is anything and the interval is ±dU). The sign of each end is that of 2θ − 1 (dL > 0 once m > 0), so the interval
+ * excludes 0 exactly when McNemar's two-sided p-value is below 1 − level: both are the same doubled binomial tail at ½.
  */
 export function pairedExact(onlyA: number, onlyB: number, n: number, level = 0.95): PairedExact {
     const m = onlyA + onlyB;
     const pValue = mcnemarExact(onlyA, onlyB);
     if (n <= 0) return {onlyA, onlyB, pValue, delta: 0, low: 0, high: 0};
-    const share = m / n;
+    const share = clopperPearson(m, n, level);
     const theta = clopperPearson(onlyB, m, level);
-    return {onlyA, onlyB, pValue, delta: (onlyB - onlyA) / n, low: m === 0 ? 0 : share * (2 * theta.low - 1), high: m === 0 ? 0 : share * (2 * theta.high - 1)};
+    const widest = (gap: number, pick: (x: number, y: number) => number) => pick(share.low * gap, share.high * gap);
+    return {onlyA, onlyB, pValue, delta: (onlyB - onlyA) / n, low: widest(2 * theta.low - 1, Math.min), high: widest(2 * theta.high - 1, Math.max)};
 }
 
 /**

@@ -28,24 +28,27 @@ test("few discordant rows: the verdict agrees with McNemar's exact test (4 and 5
     // A is wrong on the first k rows, B on none: k discordant rows, all B's, of 150.
     const verdicts = [4, 5, 8].map((k) => find(summarizeExperiment(spec, urgentRows(150), urgentCells(150, 2, (row, variant) => variant === 0 && row < k)), "accuracy"));
     const [four, five, eight] = verdicts;
-    // 4 of 4: p = 0.125 (scipy binomtest(4, 4).pvalue); Clopper–Pearson θL = 0.3976353643835142 (scipy
-    // binomtest(4, 4).proportion_ci(method="exact")): (4/150)(2θL − 1) = -0.00546 to 4/150 = 0.02667.
+    // 4 of 4: p = 0.125 (scipy binomtest(4, 4).pvalue); Clopper–Pearson θL = 0.3976353643835142 and the discordant
+    // share 4 of 150 up to dU = 0.06686787667748964 (scipy binomtest(k, n).proportion_ci(method="exact")):
+    // dU(2θL − 1) = -0.01369 to dU = 0.06687.
     assert.deepEqual(four.mcnemar, {onlyA: 0, onlyB: 4, pValue: 0.125});
     assert.equal(four.better, null);
     assert.equal(four.method, "exact");
     assert.equal(four.primary, true);
-    close(four.low, 4 / 150 * (2 * 0.3976353643835142 - 1));
-    close(four.high, 4 / 150);
-    assert.equal(four.verdict, "no clear difference: 0.027 (-0.005 to 0.027) on 150 rows");
-    // 5 of 5: p = 0.0625, θL = 0.47817624989501856: -0.00145 to 0.03333.
+    close(four.low, 0.06686787667748964 * (2 * 0.3976353643835142 - 1));
+    close(four.high, 0.06686787667748964);
+    assert.equal(four.verdict, "no clear difference: 0.03 (-0.01 to 0.07) on 150 rows");
+    // 5 of 5: p = 0.0625, θL = 0.47817624989501856, dU = 0.07607232253734696: -0.00332 to 0.07607.
     close(five.mcnemar?.pValue, 0.0625);
     assert.equal(five.better, null);
-    assert.equal(five.verdict, "no clear difference: 0.033 (-0.001 to 0.033) on 150 rows");
-    // 8 of 8: p = 0.0078125, θL = 0.6305833524471808: 0.01393 to 0.05333, B is better.
+    close(five.low, 0.07607232253734696 * (2 * 0.47817624989501856 - 1));
+    assert.equal(five.verdict, "no clear difference: 0.033 (-0.003 to 0.076) on 150 rows");
+    // 8 of 8: p = 0.0078125, θL = 0.6305833524471808, d from 0.02330381019647001 to 0.10238189602332372:
+    // 0.00609 to 0.10238, B is better.
     close(eight.mcnemar?.pValue, 0.0078125);
     assert.equal(eight.better, 1);
-    close(eight.low, 8 / 150 * (2 * 0.6305833524471808 - 1));
-    assert.equal(eight.verdict, "B is better by 0.05 (0.01–0.05)");
+    close(eight.low, 0.02330381019647001 * (2 * 0.6305833524471808 - 1));
+    assert.equal(eight.verdict, "B is better by 0.053 (0.006–0.102)");
     for (const difference of verdicts) assert.equal(difference.low! > 0, difference.mcnemar!.pValue < 0.05, difference.verdict);
 });
 
@@ -98,15 +101,16 @@ test("Holm's correction over the comparisons' primary tests: a raw p of 0.031 is
     assert.equal(b.better, 1);
     assert.equal(c.better, null);
     assert.equal(d.better, null);
-    // The intervals are at the level of the step: B's at 1 − 0.05/3, θL = 0.5496703919037993; C's and D's at the step
-    // where Holm stopped, 97.5%: C's θL = 0.4817462419994981 (scipy proportion_ci(confidence_level=...)), below ½.
+    // The intervals are at the level of the step: B's at 1 − 0.05/3, θL = 0.5496703919037993 and the discordant share
+    // from 0.01901672969585117; C's and D's at the step where Holm stopped, 97.5%: C's θL = 0.4817462419994981, below ½,
+    // with the share up to 0.09216997505100354 (scipy binomtest(k, n).proportion_ci(confidence_level=..., method="exact")).
     close(b.level, 1 - 0.05 / 3);
-    close(b.low, 8 / 150 * (2 * 0.5496703919037993 - 1));
+    close(b.low, 0.01901672969585117 * (2 * 0.5496703919037993 - 1));
     close(c.level, 0.975);
-    close(c.low, 6 / 150 * (2 * 0.4817462419994981 - 1));
+    close(c.low, 0.09216997505100354 * (2 * 0.4817462419994981 - 1));
     assert.ok(c.low! < 0 && d.low! < 0);
-    assert.equal(b.verdict, "B is better by 0.053 (0.005–0.053); after Holm's correction over 3 comparisons, p = 0.023, 98.3% interval");
-    assert.equal(c.verdict, "no clear difference: 0.040 (-0.001 to 0.040) on 150 rows; after Holm's correction over 3 comparisons, p = 0.063, 97.5% interval");
+    assert.equal(b.verdict, "B is better by 0.053 (0.002–0.114); after Holm's correction over 3 comparisons, p = 0.023, 98.3% interval");
+    assert.equal(c.verdict, "no clear difference: 0.040 (-0.003 to 0.092) on 150 rows; after Holm's correction over 3 comparisons, p = 0.063, 97.5% interval");
     // Secondary metrics are not corrected and carry no Holm p-value.
     assert.ok(summary.differences.filter((difference) => !difference.primary).every((difference) => difference.holm === undefined && difference.level === 0.95));
 });
