@@ -60,3 +60,12 @@ test("a chat experiment's report shows its checks and no calibration section", (
     assert.doesNotMatch(page, /<h2>Calibration<\/h2>/);
     assert.match(page, /local engine/);
 });
+
+test("a chat version's own parameters show under Parameters, the variant's over them; one variant is \"1 variant\"", () => {
+    const chat = {...chatVariant("C", "small"), params: {max_tokens: 8}};
+    chat.version = {...chat.version, prompt: {kind: "chat", endpoint: "chat", body: {messages: [{role: "user", content: "{{question}}"}], temperature: 0.7}}};
+    const one = experiment([chat]);
+    const page = renderExperimentReport(one, summarizeExperiment(one, {columns: ["question"], rows: [["q"]]}, []), {dataset: {name: "q.csv", columns: ["question"], rows: [["q"]]}});
+    assert.match(page, /<code>\{&quot;temperature&quot;:0\.7,&quot;max_tokens&quot;:8\}<\/code>/);
+    assert.match(page, /every row · 1 row · 1 variant<\/p>/);
+});

@@ -43,12 +43,23 @@ const cell = (text: string, className?: string, title?: string) =>
 const header = (names: readonly string[]) => `<tr>${names.map((name) => `<th>${escapeHtml(name)}</th>`).join("")}</tr>`;
 const swatch = (variant: number) => `<span class="swatch" style="background:${colorOf(variant)}"></span>`;
 
+/** Fields of a chat body that are the prompt itself, not its parameters. */
+const promptFields = new Set(["messages", "input", "instructions", "tools", "tool_choice", "response_format", "text"]);
+
+/** The parameters a variant's requests carry: its version's own (temperature, max_tokens...) with the variant's over them. */
+function sentParams(variant: ExperimentSpec["variants"][number]): Record<string, unknown> {
+    const prompt = variant.version.prompt;
+    const own = prompt.kind === "chat" ? Object.fromEntries(Object.entries(prompt.body).filter(([key]) => !promptFields.has(key))) : {};
+    return {...own, ...variant.params};
+}
+
 function variantsTable(spec: ExperimentSpec, summary: ExperimentSummary): string {
     const rows = summary.variants.map((variant: VariantSummary) => {
         const source = spec.variants[variant.variant];
         const prompt = source.version.prompt;
         const what = prompt.kind === "decision" ? `${prompt.questionSet.format} question set` : `${prompt.endpoint === "chat" ? "Chat" : "Responses"} prompt`;
-        const params = source.params && Object.keys(source.params).length > 0 ? JSON.stringify(source.params) : "–";
+        const sent = sentParams(source);
+        const params = Object.keys(sent).length > 0 ? JSON.stringify(sent) : "–";
         return `<tr><td>${swatch(variant.variant)}${escapeHtml(variant.name)}</td>${cell(`${source.version.itemName} v${source.version.version}`)}${cell(what)}` +
             `${cell(describeConnection(source.connection))}${cell(source.model ?? "–")}<td><code>${escapeHtml(params)}</code></td>` +
             `${cell(`${formatCount(variant.done)} / ${formatCount(variant.total)}`, "num")}${cell(formatCount(variant.errors), "num")}` +
@@ -80,7 +91,7 @@ function verdictsTable(summary: ExperimentSummary, differences: readonly Differe
         const names = `${summary.variants[difference.b].name} vs ${summary.variants[difference.a].name}`;
         const interval = difference.delta === null || difference.low === null || difference.high === null ? "–" :
             `${formatInterval(difference.delta, difference.low, difference.high)}${difference.level === 0.95 ? "" : `, ${formatLevel(difference.level)}`}`;
-        const method = difference.method === "exact" ? "McNemar's conditional exact interval (Clopper–Pearson on the rows only one variant got right)" : "paired bootstrap over rows";
+        const method = difference.method === "exact" ? "McNemar's exact interval (Clopper–Pearson on the rows only one variant got right, widened over the share of such rows)" : "paired bootstrap over rows";
         const mcnemar = difference.mcnemar ? `${formatPValue(difference.mcnemar.pValue)} (${difference.mcnemar.onlyA} / ${difference.mcnemar.onlyB})` : "";
         const title = metricTitle(difference.metric, difference.question, difference.calibrated) + (difference.primary ? " (primary)" : "");
         const verdictClass = difference.better === null ? "muted" : difference.primary ? "better" : undefined;
@@ -127,7 +138,7 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(spec.name)}</title><style>${style}</style></head><body>
 <h1>${escapeHtml(spec.name)}</h1>
-<p class="meta">Dataset ${escapeHtml(datasetName)} · ${escapeHtml(describeSample(spec.sample))} · ${formatCount(summary.rows)} rows · ${summary.variants.length} variants</p>
+<p class="meta">Dataset ${escapeHtml(datasetName)} · ${escapeHtml(describeSample(spec.sample))} · ${formatCount(summary.rows)} row${summary.rows === 1 ? "" : "s"} · ${summary.variants.length} variant${summary.variants.length === 1 ? "" : "s"}</p>
 <p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
 <h2>Metrics</h2>${matrixTable(summary)}

@@ -76,7 +76,12 @@ test("identical variants: every interval holds 0 and the verdict says no clear d
         assert.ok(difference.low! <= 0 && difference.high! >= 0, difference.metric);
         assert.equal(difference.better, null);
         // The interval is shown even without a difference; only the primary metric (accuracy) is not marked secondary.
-        assert.equal(difference.verdict, `${difference.primary ? "" : "secondary: "}no clear difference: 0.00 (0.00–0.00) on 8 rows`);
+        if (difference.method === "exact") {
+            // No discordant row on 8: the exact interval is ±dU, dU = 0.3694166475528192 (scipy binomtest(0, 8)
+            // .proportion_ci(method="exact").high): too few rows to call a difference of less than 0.37 absent.
+            close(difference.high, 0.3694166475528192, "exact interval's high end");
+            assert.equal(difference.verdict, `${difference.primary ? "" : "secondary: "}no clear difference: 0.00 (-0.37 to 0.37) on 8 rows`);
+        } else assert.equal(difference.verdict, `${difference.primary ? "" : "secondary: "}no clear difference: 0.00 (0.00–0.00) on 8 rows`);
     }
     assert.deepEqual(summary.disagreements, [], "the same picks on every row, wrong ones included, are no disagreement");
 });
@@ -103,10 +108,12 @@ test("chat variants: pass rate, each check's pass share and a grader's mean scor
     const passRate = summary.differences.find((difference) => difference.metric === "pass_rate")!;
     assert.deepEqual(passRate.mcnemar && {onlyA: passRate.mcnemar.onlyA, onlyB: passRate.mcnemar.onlyB}, {onlyA: 0, onlyB: 50});
     assert.equal(passRate.better, 1);
-    // McNemar's conditional exact interval: 50 of 50 discordant rows, θL = 0.9288782635357954 (scipy
-    // binomtest(50, 50).proportion_ci(method="exact")), so (50/60)(2θL − 1) = 0.7148 to 50/60 = 0.8333.
-    close(passRate.low, 50 / 60 * (2 * 0.9288782635357954 - 1), "pass rate interval's low end");
-    assert.equal(passRate.verdict, "long is better by 0.83 (0.71–0.83)");
+    // McNemar's exact interval: 50 of 50 discordant rows, θL = 0.9288782635357954, and the discordant share 50 of 60
+    // from 0.71478074517137 to 0.9170711898409363 (scipy binomtest(k, n).proportion_ci(method="exact")), so
+    // 0.71478·(2θL − 1) = 0.6131 to 0.9171.
+    close(passRate.low, 0.71478074517137 * (2 * 0.9288782635357954 - 1), "pass rate interval's low end");
+    close(passRate.high, 0.9170711898409363, "pass rate interval's high end");
+    assert.equal(passRate.verdict, "long is better by 0.83 (0.61–0.92)");
     assert.ok(summary.disagreements.length > 0 && summary.disagreements.every((row) => row.question === undefined));
 });
 

@@ -177,7 +177,7 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await report.setContent(html);
         const text = await report.locator("body").textContent() ?? "";
         assert.match(text, /tone: A vs B/);
-        assert.match(text, /(is better by -?\d\.\d+ \(-?\d\.\d+–-?\d\.\d+\))|(no clear difference on 50 rows)/);
+        assert.match(text, /(is better by -?\d\.\d+ \(-?\d\.\d+–-?\d\.\d+\))|(no clear difference: -?\d\.\d+ \(-?\d\.\d+(–| to )-?\d\.\d+\) on 50 rows)/);
         assert.ok(await report.locator("svg").count() > 0, "its charts are inline SVG");
         await report.close();
         const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-csv").click()]);
