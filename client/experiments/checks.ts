@@ -15,7 +15,7 @@ import {VariableError} from "./variables.ts";
 /** The variable a grader's template writes the reply into. */
 export const replyVariable = "reply";
 
-/** A check's name, as results and metrics (`check:<name>`) call it: a grader's own, else from its kind and column. */
+/** A check's name, as results and metrics (`pass:<name>`, `score:<name>`) call it: a grader's own, else from its kind and column. */
 export function checkName(check: Check): string {
     switch (check.kind) {
         case "grader": return check.name;

@@ -95,7 +95,7 @@ export function checkOf(draft: CheckDraft, problems: string[]): Check | null {
 export function graderOf(draft: GraderDraft, problems: string[]): Check | null {
     if (!draft.enabled) return null;
     const threshold = Number(draft.threshold);
-    if (draft.name.trim() === "") problems.push("The grader needs a name (its metric is check:<name>).");
+    if (draft.name.trim() === "") problems.push("The grader needs a name (its metrics are pass:<name> and score:<name>).");
     if (draft.question.trim() === "") problems.push("The grader needs its yes/no question.");
     if (!(threshold >= 0 && threshold <= 1)) problems.push("The grader's threshold must be a number from 0 to 1.");
     return {kind: "grader", name: draft.name.trim(), question: draft.question, template: draft.template, threshold: Number.isFinite(threshold) ? threshold : 0.5};

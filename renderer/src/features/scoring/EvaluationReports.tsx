@@ -1,6 +1,6 @@
 // Evaluation reports: metric tiles, per-class table, confusion matrix, ROC, reliability diagram, the decision threshold.
 import {CartesianGrid, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis, ReferenceDot} from "recharts";
-import {type BinaryReport, type MulticlassReport, type ClassMetrics, type RocPoint, type ReliabilityBin, type QuestionInfo, eceBinCount, eceDefinition, scoreDefinitions} from "../../../../client/scoring/index.ts";
+import {type BinaryReport, type MulticlassReport, type ClassMetrics, type RocPoint, type ReliabilityBin, type QuestionInfo, eceBinCount, eceDefinition, brierDefinition, scoreDefinitions} from "../../../../client/scoring/index.ts";
 import {chartName} from "../../ui/chartName.ts";
 
 /** Axis ticks and titles of the evaluation charts, in the theme's muted text. */
@@ -27,7 +27,7 @@ export function BinaryReportView({report, onThreshold, name}: BinaryReportViewPr
                 {id: "recall", label: "Recall", value: report.recall},
                 {id: "f1", label: "F1", value: report.f1},
                 {id: "auc", label: "AUC", value: report.auc, hint: "Area under the ROC curve"},
-                {id: "brier", label: "Brier", value: report.brier, hint: "Mean squared error of P(true); lower is better"},
+                {id: "brier", label: "Brier", value: report.brier, hint: brierDefinition("yesno")},
                 {id: "logloss", label: "Log loss", value: report.logLoss, hint: "Lower is better"},
                 {id: "ece", label: "ECE", value: report.ece, hint: eceDefinition("yesno")}
             ]} />
@@ -52,7 +52,7 @@ export function MulticlassReportView({report, info}: {report: MulticlassReport, 
             <MetricTiles metrics={[
                 {id: "accuracy", label: "Accuracy", value: report.accuracy},
                 {id: "macro-f1", label: "Macro F1", value: report.macroF1},
-                {id: "brier", label: "Brier", value: report.brier, hint: "Multiclass Brier score (0 to 2); lower is better"},
+                {id: "brier", label: "Brier", value: report.brier, hint: brierDefinition(info.kind)},
                 {id: "logloss", label: "Log loss", value: report.logLoss, hint: "Lower is better"},
                 {id: "ece", label: "ECE", value: report.ece, hint: eceDefinition(info.kind)},
                 ...(report.meanAbsoluteError === undefined ? [] : [{id: "mae", label: "MAE (expected score)", value: report.meanAbsoluteError,
