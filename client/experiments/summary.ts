@@ -25,7 +25,7 @@ export type SummaryOptions = {
      * Which variants are compared: "first" (default), per kind (question sets, chat prompts) the first variant of
      * that kind against each other variant of that kind; "all", every pair of variants that share a metric.
      */
-    pairs?: "first" | "all",
+    pairs?: PairChoice,
     /** Prices for variants on the local engine (`{profile: "local"}`) that carry none of their own. */
     localPrices?: Prices,
     /** Rows visited across all resamples before the resample count is lowered (the time a summary may take). */
@@ -113,10 +113,14 @@ function kindOf(variant: Variant): "decision" | "chat" {
 }
 
 /**
- * The pairs compared, B after A: "first", per kind, the first variant of the kind with each later one of it;
- * "all", every pair (those sharing no metric are dropped later).
+ * Which variants are compared: "first", per kind, the first variant of the kind with each later one of it; "all",
+ * every pair; or the pairs given, [a, b] each (B's metric less A's), e.g. a variant with its namesake in another run.
  */
-function pairsOf(variants: readonly Variant[], which: "first" | "all"): Array<[number, number]> {
+export type PairChoice = "first" | "all" | ReadonlyArray<readonly [number, number]>;
+
+/** The pairs compared, B after A (those sharing no metric are dropped later). */
+function pairsOf(variants: readonly Variant[], which: PairChoice): Array<[number, number]> {
+    if (typeof which !== "string") return which.filter(([a, b]) => a !== b && variants[a] !== undefined && variants[b] !== undefined).map(([a, b]) => [a, b]);
     const pairs: Array<[number, number]> = [];
     for (let a = 0; a < variants.length; a++) {
         const baseline = which === "all" || variants.findIndex((variant) => kindOf(variant) === kindOf(variants[a])) === a;
@@ -134,11 +138,12 @@ function joinNames(names: readonly string[]): string {
 }
 
 /** What was compared with what, for the screen, the report and the CLI; "" with fewer than two variants. */
-function comparedText(variants: readonly Variant[], pairs: ReadonlyArray<[number, number]>, compared: ReadonlyArray<{a: number, b: number}>, which: "first" | "all"): string {
+function comparedText(variants: readonly Variant[], pairs: ReadonlyArray<[number, number]>, compared: ReadonlyArray<{a: number, b: number}>, which: PairChoice): string {
     if (variants.length < 2) return "";
     const name = (index: number) => variants[index].name;
     const sentences: string[] = [];
     if (compared.length === 0) sentences.push("Nothing compared: no two variants share a metric.");
+    else if (typeof which !== "string") sentences.push(`Compared: ${compared.map(({a, b}) => `${name(b)} with ${name(a)}`).join(", ")}.`);
     else if (which === "all") sentences.push(`Every pair of variants that share a metric is compared: ${compared.map(({a, b}) => `${name(b)} with ${name(a)}`).join(", ")}.`);
     else {
         const baselines = [...new Set(compared.map(({a}) => a))];

@@ -237,6 +237,15 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         await page.getByTestId("exp-compare").waitFor({timeout: 30_000});
         const row = page.getByTestId("exp-compare-row").filter({hasText: "polite · Accuracy"}).first();
         assert.equal(await row.locator("td").count(), 4, "two variants of each experiment");
+        // Each run's sample and rows are shown; both ran on the same 50 rows, so each variant is tested against its namesake.
+        for (const side of await page.getByTestId("exp-compare-side").all()) assert.match(await side.textContent() ?? "", /every row · 50 rows/);
+        assert.match(await page.getByTestId("exp-compare-n").textContent() ?? "", /50 \/ 50/);
+        const tests = page.getByTestId("exp-compare-tests");
+        await tests.waitFor({timeout: 30_000});
+        assert.match(await tests.textContent() ?? "", /Compared: #2 A with #1 A, #2 B with #1 B\./);
+        const primary = tests.locator("[data-testid=exp-verdict][data-primary=true]");
+        await expectCount(primary, 2);
+        assert.match(await primary.first().getByTestId("exp-verdict-text").textContent() ?? "", /(#2 A is better by|#1 A is better by|no clear difference: )/);
         await screenshot(page, "experiments/history-compare-1024-light");
         assert.deepEqual(await cutOffControls(page), []);
         await page.getByTestId("theme-toggle").click();

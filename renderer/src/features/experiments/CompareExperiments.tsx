@@ -1,29 +1,50 @@
 // Two kept experiments side by side: each variant's metrics, usage and latency, so a change between two runs (a new
-// version, another model) reads at a glance; each number's n on hover.
+// version, another model) reads at a glance, with each run's sample and the rows each number stands on. When both ran
+// on the same rows, each variant of the second is tested against its namesake in the first (client/experiments
+// jointRuns.ts), with the verdicts and exact tests of one experiment.
 import {useEffect, useState} from "react";
+import {describeSample} from "../../../../client/experiments/dataset.ts";
+import {jointRun, type KeptRun} from "../../../../client/experiments/jointRuns.ts";
 import {formatCost, formatCount, formatLatency, formatMetric, metricHover, metricTitle} from "../../../../client/experiments/metricDefinitions.ts";
 import type {ExperimentSummary, MetricValue} from "../../../../client/experiments/types.ts";
 import {cellKey} from "./experimentStore.ts";
+import {VerdictsCard} from "./MetricsMatrix.tsx";
 import {savedExperiments} from "./savedExperiments.ts";
 import {summarizeOnce} from "./summaryClient.ts";
 
-type Side = {name: string, summary: ExperimentSummary};
+type Side = {name: string, summary: ExperimentSummary, run: KeptRun};
 
 async function summaryOf(id: string): Promise<Side> {
     const loaded = await savedExperiments.load(id, () => undefined);
     const variants = loaded.spec.variants.length;
     const cells = new Map([...loaded.store.all()].map((stored) => [cellKey(stored.cell.rowIndex, stored.cell.variant, variants), stored.cell]));
-    return {name: loaded.spec.name, summary: await summarizeOnce({spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells})};
+    const run: KeptRun = {name: loaded.spec.name, spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells: [...cells.values()]};
+    return {name: loaded.spec.name, run, summary: await summarizeOnce({spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells})};
+}
+
+/** The two runs tested against each other when they ran on the same rows; null when they did not. */
+async function testedTogether(first: Side, second: Side): Promise<ExperimentSummary | null> {
+    const joint = jointRun(first.run, second.run);
+    if (joint === null) return null;
+    const cells = new Map(joint.cells.map((cell) => [cellKey(cell.rowIndex, cell.variant, joint.spec.variants.length), cell]));
+    return summarizeOnce({spec: joint.spec, dataset: joint.dataset, rowIndexes: joint.rowIndexes, cells}, joint.pairs);
 }
 
 export function CompareExperiments({ids}: {ids: [string, string]}) {
     const [sides, setSides] = useState<Side[] | null>(null);
+    const [tested, setTested] = useState<ExperimentSummary | null | undefined>(undefined);
     const [error, setError] = useState<string | null>(null);
     useEffect(() => {
         let current = true;
         setSides(null);
+        setTested(undefined);
         setError(null);
-        Promise.all(ids.map(summaryOf)).then((loaded) => current && setSides(loaded), (reason: Error) => current && setError(reason.message));
+        Promise.all(ids.map(summaryOf)).then(async (loaded) => {
+            if (!current) return;
+            setSides(loaded);
+            const together = await testedTogether(loaded[0], loaded[1]);
+            if (current) setTested(together);
+        }).catch((reason: Error) => current && setError(reason.message));
         return () => {
             current = false;
         };
@@ -39,10 +60,16 @@ export function CompareExperiments({ids}: {ids: [string, string]}) {
             <div className="table-scroll">
                 <table className="table compact">
                     <thead>
-                        <tr><th scope="col">Metric</th>{sides.map((side, index) => <th key={index} scope="colgroup" colSpan={side.summary.variants.length}>{side.name}</th>)}</tr>
+                        <tr><th scope="col">Metric</th>{sides.map((side, index) => (
+                            <th key={index} scope="colgroup" colSpan={side.summary.variants.length} data-testid="exp-compare-side">
+                                #{index + 1} {side.name}<div className="muted small">{describeSample(side.run.spec.sample)} · {formatCount(side.summary.rows)} row{side.summary.rows === 1 ? "" : "s"}</div>
+                            </th>
+                        ))}</tr>
                         <tr><th scope="col"><span className="sr-only">Variant</span></th>{columns.map((column) => <th key={`${column.side}-${column.variant.variant}`} scope="col" className="num mono">{column.variant.name}</th>)}</tr>
                     </thead>
                     <tbody>
+                        <tr data-testid="exp-compare-n"><th scope="row" title="Rows with a result (the n of a metric on labelled rows may be lower: its hover says)">Rows answered</th>
+                            {columns.map((column) => <td key={`${column.side}-${column.variant.variant}`} className="num mono">{formatCount(column.variant.done)} / {formatCount(column.variant.total)}</td>)}</tr>
                         {[...keys.entries()].map(([key, value]) => (
                             <tr key={key} data-testid="exp-compare-row">
                                 <th scope="row" title={metricHover(value.metric, value.kind)}>{metricTitle(value.metric, value.question, value.calibrated)}</th>
@@ -59,6 +86,19 @@ export function CompareExperiments({ids}: {ids: [string, string]}) {
                     </tbody>
                 </table>
             </div>
+            {tested === undefined && <div className="muted small" data-testid="exp-compare-testing">Testing the difference…</div>}
+            {tested === null && (
+                <div className="field-warning" data-testid="exp-compare-untested">
+                    No test: the two ran on different rows ({formatCount(sides[0].summary.rows)} and {formatCount(sides[1].summary.rows)}), so a difference between them
+                    mixes the change with the rows. Run both on the same sample of the same dataset to test it.
+                </div>
+            )}
+            {tested && (
+                <div data-testid="exp-compare-tests">
+                    <p className="muted small">Both ran on the same {formatCount(tested.rows)} rows: #2 is tested against #1 row by row. {tested.comparedText}</p>
+                    <VerdictsCard summary={tested} />
+                </div>
+            )}
         </section>
     );
 }

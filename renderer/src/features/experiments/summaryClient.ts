@@ -2,6 +2,7 @@
 // arrive (a message each few hundred milliseconds, not a copy of them all), and a new summary is asked for at most
 // every `summaryIntervalMs`, only when cells arrived and the last one is back.
 import type {CellResult, ExperimentSummary} from "../../../../client/experiments/types.ts";
+import type {PairChoice} from "../../../../client/experiments/summary.ts";
 import {useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import type {SummaryAnswer, SummaryRequest} from "./summaryWorker.ts";
 import SummaryWorker from "./summaryWorker.ts?worker";
@@ -76,7 +77,7 @@ export function closeSummary() {
 }
 
 /** One summary of an experiment in a worker of its own (comparing two kept experiments), without blocking the page. */
-export function summarizeOnce(experiment: Pick<OpenExperiment, "spec" | "dataset" | "rowIndexes" | "cells">): Promise<ExperimentSummary> {
+export function summarizeOnce(experiment: Pick<OpenExperiment, "spec" | "dataset" | "rowIndexes" | "cells">, pairs?: PairChoice): Promise<ExperimentSummary> {
     const once = new SummaryWorker();
     return new Promise<ExperimentSummary>((resolve, reject) => {
         once.onmessage = (event: MessageEvent<SummaryAnswer>) => {
@@ -84,7 +85,7 @@ export function summarizeOnce(experiment: Pick<OpenExperiment, "spec" | "dataset
             else reject(new Error(event.data.message));
         };
         once.onerror = (event) => reject(new Error(event.message || "the summary failed"));
-        once.postMessage({type: "open", spec: experiment.spec, dataset: experiment.dataset, rowIndexes: experiment.rowIndexes, cells: [...experiment.cells.values()]} satisfies SummaryRequest);
+        once.postMessage({type: "open", spec: experiment.spec, dataset: experiment.dataset, rowIndexes: experiment.rowIndexes, cells: [...experiment.cells.values()], ...(pairs === undefined ? {} : {pairs})} satisfies SummaryRequest);
         once.postMessage({type: "summarize", id: 1} satisfies SummaryRequest);
     }).finally(() => once.terminate());
 }

@@ -1,10 +1,10 @@
 // Summarises an experiment off the page's thread: the paired bootstrap over every metric of 10,000 rows takes long
 // enough to freeze the screen, so the page sends the experiment once, then only the cells that arrived since.
-import {summarizeExperiment} from "../../../../client/experiments/summary.ts";
+import {summarizeExperiment, type PairChoice} from "../../../../client/experiments/summary.ts";
 import type {CellResult, Dataset, ExperimentSpec, ExperimentSummary} from "../../../../client/experiments/types.ts";
 
 export type SummaryRequest =
-    | {type: "open", spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], cells: CellResult[]}
+    | {type: "open", spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], cells: CellResult[], pairs?: PairChoice}
     | {type: "cells", cells: CellResult[]}
     | {type: "summarize", id: number};
 
@@ -18,13 +18,13 @@ const scope = self as unknown as {
     onmessage: ((event: MessageEvent<SummaryRequest>) => void) | null
 };
 
-let experiment: {spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[]} | null = null;
+let experiment: {spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], pairs?: PairChoice} | null = null;
 let cells: CellResult[] = [];
 
 scope.onmessage = (event: MessageEvent<SummaryRequest>) => {
     const request = event.data;
     if (request.type === "open") {
-        experiment = {spec: request.spec, dataset: request.dataset, rowIndexes: request.rowIndexes};
+        experiment = {spec: request.spec, dataset: request.dataset, rowIndexes: request.rowIndexes, pairs: request.pairs};
         cells = request.cells;
         return;
     }
@@ -34,7 +34,7 @@ scope.onmessage = (event: MessageEvent<SummaryRequest>) => {
     }
     if (experiment === null) return;
     try {
-        const summary = summarizeExperiment(experiment.spec, experiment.dataset, cells, {rowIndexes: experiment.rowIndexes});
+        const summary = summarizeExperiment(experiment.spec, experiment.dataset, cells, {rowIndexes: experiment.rowIndexes, ...(experiment.pairs === undefined ? {} : {pairs: experiment.pairs})});
         scope.postMessage({type: "summary", id: request.id, summary, cells: cells.length});
     } catch (error) {
         scope.postMessage({type: "error", id: request.id, message: error instanceof Error ? error.message : String(error)});
