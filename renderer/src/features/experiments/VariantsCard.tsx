@@ -15,7 +15,7 @@ export function VariantsCard() {
         <section className="card exp-variants" data-testid="exp-variants">
             <div className="card-title-row">
                 <h3>Variants</h3>
-                <span className="muted small">The first is the baseline: every other is compared with it.</span>
+                <span className="muted small">The first of each kind (question set, chat prompt) is the baseline: every other of its kind is compared with it.</span>
                 <button type="button" className="btn btn-sm push-right" data-testid="exp-add-variant"
                     onClick={() => set({variants: [...variants, newVariant(variants, {connection: variants.at(-1)?.connection ?? "local"})]})}>
                     <Icon name="plus" /> Add variant
