@@ -17,3 +17,16 @@ export function serviceDataDir(env: NodeJS.ProcessEnv = process.env, platform: N
     const configured = env.SVC_STUDIO_DATA_DIR?.trim();
     return configured ? path.resolve(configured) : userDataDir(env, platform, home);
 }
+
+/**
+ * The platform's per-user cache folder for svc-studio: `$XDG_CACHE_HOME` when set (on any platform), else
+ * `~/.cache` on Linux, `~/Library/Caches` on macOS, `%LOCALAPPDATA%` on Windows (its `Cache` subfolder), + `svc-studio`.
+ * What is kept here can be deleted at any time (the response cache of `eval` and `score`).
+ */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
+    const xdg = env.XDG_CACHE_HOME?.trim();
+    if (xdg) return path.join(xdg, "svc-studio");
+    if (platform === "win32") return path.join(env.LOCALAPPDATA?.trim() || path.join(home, "AppData", "Local"), "svc-studio", "Cache");
+    if (platform === "darwin") return path.join(home, "Library", "Caches", "svc-studio");
+    return path.join(home, ".cache", "svc-studio");
+}

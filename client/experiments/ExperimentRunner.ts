@@ -1,4 +1,5 @@
 import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
+import {CachedCalls, type ResponseCache} from "../scoring/responseCache.ts";
 import {runSettings, TaskRunner, type RunSettings, type WorkUnit} from "../scoring/TaskRunner.ts";
 import type {JobProgress, JobStatus, ResultStore} from "../scoring/types.ts";
 import {compileCellTask, type CellTask, type ConnectionCaller} from "./cellTasks.ts";
@@ -49,6 +50,12 @@ export type ExperimentRunnerOptions = RunSettings & {
     store: ExperimentStore,
     /** A caller for a connection: SvcClient for a base URL (CLI), the gateway's client for a profile (app). */
     clientFor(connection: ConnectionRef): ConnectionCaller,
+    /**
+     * Answers kept by what was sent (responseCache.ts): a cell whose request (and graders' requests) it holds is
+     * answered from it, marked `cached`, and nothing is sent; a cell that succeeded keeps its answers there once
+     * stored. Without it every cell is sent.
+     */
+    cache?: ResponseCache,
     /** Which variants must run apart (see ModelGroup); default localModelGroup. */
     groupOf?: (variant: Variant) => string | null,
     /** Called before a group's first cell is sent, once every cell of the previous group has ended. */
@@ -105,6 +112,8 @@ export class ExperimentRunner {
     private readonly groups: ModelGroup[];
     private readonly perVariant: VariantProgress[];
     private currentGroup: ModelGroup | null = null;
+    /** Answers being put in the response cache; run() ends once they are. */
+    private readonly keeping = new Set<Promise<void>>();
 
     public constructor(options: ExperimentRunnerOptions) {
         const {spec, dataset} = options;
@@ -124,6 +133,8 @@ export class ExperimentRunner {
         this.groups = modelGroups(spec.variants, options.groupOf ?? localModelGroup);
         this.perVariant = spec.variants.map(() => ({done: 0, failed: 0, total: rows.length}));
         const onProgress = options.onProgress;
+        // A stored cell's answers go to the cache once it is stored, so the cache never holds a cell the store lacks.
+        const toKeep = new WeakMap<StoredCell, CachedCalls>();
         this.runner = new TaskRunner<Cell, StoredCell, ExperimentRunSpec>({
             jobId: this.jobId,
             spec: {kind: "experiment", experimentId: spec.id, name: spec.name, variants: variantCount, fingerprint},
@@ -138,8 +149,12 @@ export class ExperimentRunner {
                 const task = this.tasks[unit.variant];
                 const row = dataset.rows[unit.rowIndex];
                 unit.request = task.build(row);
-                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ...await task.send(unit.request, row, context)};
-                return {rowIndex: unit.key, ok: cell.ok, completedAt: cell.completedAt, cell};
+                const calls = options.cache === undefined ? undefined : new CachedCalls(options.cache);
+                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ...await task.send(unit.request, row, context, calls)};
+                if (calls?.answeredFromCache) cell.cached = true;
+                const stored: StoredCell = {rowIndex: unit.key, ok: cell.ok, completedAt: cell.completedAt, cell};
+                if (calls !== undefined && cell.ok) toKeep.set(stored, calls);
+                return stored;
             },
             refused: (unit, error, attempts, latencyMs) => {
                 const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ok: false, request: unit.request ?? {}, error, latencyMs, attempts, completedAt: Date.now()};
@@ -156,6 +171,11 @@ export class ExperimentRunner {
             unitName: "cells",
             onProgress: onProgress === undefined ? undefined : (progress) => onProgress(this.extend(progress)),
             onResult: (stored) => {
+                const keeping = toKeep.get(stored)?.keep();
+                if (keeping !== undefined) {
+                    this.keeping.add(keeping);
+                    void keeping.finally(() => this.keeping.delete(keeping));
+                }
                 const counts = this.perVariant[stored.cell.variant];
                 counts.done++;
                 if (!stored.ok) counts.failed++;
@@ -186,7 +206,9 @@ export class ExperimentRunner {
 
     /** Runs every cell without a result (completed, cancelled or failed) and returns the final progress. */
     public async run(): Promise<ExperimentProgress> {
-        return this.extend(await this.runner.run());
+        const progress = await this.runner.run();
+        await Promise.all(this.keeping);
+        return this.extend(progress);
     }
 
     private extend(progress: JobProgress): ExperimentProgress {

@@ -2,6 +2,7 @@ import {modelIds} from "../../protocol/limits.ts";
 import type {SvcClient} from "../sdk/SvcClient.ts";
 import {askQuestions} from "../scoring/askQuestions.ts";
 import {classifyFailure, type CallContext} from "../scoring/TaskRunner.ts";
+import {connectionCacheId, type CachedCalls} from "../scoring/responseCache.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import type {ScoringRequest} from "../scoring/requests.ts";
 import {compileChecks, type GradeCall} from "./checks.ts";
@@ -16,8 +17,12 @@ export type ConnectionCaller = Pick<SvcClient, "chatCompletions" | "responses" |
 export type CellTask = {
     /** The request body for a row, exactly as it will be sent. */
     build(row: SheetRow): Record<string, unknown>,
-    /** Sends `request` (from build) and reads the answer; throws what the call threw. */
-    send(request: Record<string, unknown>, row: SheetRow, context: CallContext): Promise<Omit<CellResult, "rowIndex" | "variant">>
+    /**
+     * Sends `request` (from build) and reads the answer; throws what the call threw. With `calls`, every call of the
+     * cell (its request and any grader's) goes through the response cache: a cell whose calls were all answered
+     * from it has 0 attempts and the latency its answer first took.
+     */
+    send(request: Record<string, unknown>, row: SheetRow, context: CallContext, calls?: CachedCalls): Promise<Omit<CellResult, "rowIndex" | "variant">>
 };
 
 /** Body fields the runner sets itself: the model is the endpoint's, and replies are read whole, not streamed. */
@@ -38,7 +43,15 @@ function withoutOwnFields(body: Record<string, unknown> | undefined): Record<str
  */
 export function compileCellTask(variant: Variant, index: number, roles: ColumnRoles, checks: readonly Check[], clientFor: (connection: ConnectionRef) => ConnectionCaller): CellTask {
     // Resolved at the first send: compiling a task (to check the input, to estimate) makes no client.
-    const client = () => clientFor(variant.connection);
+    // Through the response cache, a call is keyed by its connection and, on the variant's own connection, the
+    // variant's model (which the app's local engine loads); a grader elsewhere by its connection alone.
+    const callerFor = (connection: ConnectionRef, calls: CachedCalls | undefined): ConnectionCaller => {
+        const caller = clientFor(connection);
+        if (calls === undefined) return caller;
+        const own = connectionCacheId(connection) === connectionCacheId(variant.connection);
+        return calls.wrap(caller, {connection: connectionCacheId(connection), model: own ? variant.model ?? null : null});
+    };
+    const client = (calls: CachedCalls | undefined) => callerFor(variant.connection, calls);
     const prompt = variant.version.prompt;
     const path = `variants[${index}].version.prompt`;
     if (prompt.kind === "decision") {
@@ -46,10 +59,10 @@ export function compileCellTask(variant: Variant, index: number, roles: ColumnRo
         const params = withoutOwnFields(variant.params);
         return {
             build: (row) => ({...ask.build(row).body, ...params}),
-            async send(request, _row, context) {
-                const started = performance.now();
-                const asked = await ask.send(client(), {format: ask.format, body: request} as ScoringRequest, context);
-                const latencyMs = performance.now() - started;
+            async send(request, _row, context, calls) {
+                const asked = await ask.send(client(calls), {format: ask.format, body: request} as ScoringRequest, context);
+                // The call's own duration, as chat cells take theirs: from the cache, the one its answer first took.
+                const latencyMs = asked.durationMs;
                 if (!asked.ok) return {ok: false, request, error: asked.error, latencyMs, attempts: asked.attempts, completedAt: Date.now()};
                 const usage = asked.usage === null ? {} : {usage: tokens(asked.usage.input_tokens, asked.usage.output_tokens)};
                 return {ok: true, request, response: asked.response, ...usage, latencyMs, attempts: asked.attempts, completedAt: Date.now()};
@@ -59,25 +72,25 @@ export function compileCellTask(variant: Variant, index: number, roles: ColumnRo
     const fill = compileBody(prompt.body, roles, `${path}.body`);
     const compiled = compileChecks(checks, roles.columns);
     const params = withoutOwnFields(variant.params);
-    const grade: GradeCall = async (body, connection, context) => {
-        const {data} = await clientFor(connection ?? variant.connection).decisions(body, context);
+    const grade = (calls: CachedCalls | undefined): GradeCall => async (body, connection, context) => {
+        const {data} = await callerFor(connection ?? variant.connection, calls).decisions(body, context);
         const answer = data.answers[0];
         if (answer?.type !== "predicate") throw new Error("the grader's answer is not a yes/no answer");
         return answer.probability;
     };
     return {
         build: (row) => ({...withoutOwnFields(fill(row)), ...params, model: modelIds.chat}),
-        async send(request, row, context) {
+        async send(request, row, context, calls) {
             const chat = prompt.endpoint === "chat";
             const {data, meta} = chat
-                ? await client().chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
-                : await client().responses(request as Parameters<SvcClient["responses"]>[0], context);
+                ? await client(calls).chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
+                : await client(calls).responses(request as Parameters<SvcClient["responses"]>[0], context);
             const response = data as unknown as Record<string, unknown>;
             const reply = chat ? chatReply(response) : responsesReply(response);
             const usage = chat ? chatUsage(response) : responsesUsage(response);
             const results = await compiled.run(reply, row, async (body, connection, callContext) => {
                 try {
-                    return await grade(body, connection, callContext);
+                    return await grade(calls)(body, connection, callContext);
                 } catch (error) {
                     // A grader that refused this reply (too long for its context) fails the check, not the cell.
                     if (classifyFailure(error).kind === "row") throw new GraderRefused(classifyFailure(error).error.message);

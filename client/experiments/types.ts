@@ -134,8 +134,12 @@ export type CellResult = {
     checks?: CheckResult[],
     error?: {status: number | null, code: string, message: string},
     usage?: CellUsage,
+    /** The request's latency; for a cell from the response cache, the latency its answer first had. */
     latencyMs: number,
+    /** HTTP attempts, retries included; 0 for a cell from the response cache. */
     attempts: number,
+    /** Every call of the cell (its request, any grader's) was answered from the response cache: nothing was sent. */
+    cached?: true,
     completedAt: number
 };
 

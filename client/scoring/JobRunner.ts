@@ -1,6 +1,7 @@
 import type {JobSpec, RowBatch, SheetRow, JobProgress, JobStatus, ResultStore, RowResult} from "./types.ts";
 import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
 import {askQuestions, type DecisionCaller} from "./askQuestions.ts";
+import {CachedCalls, type CacheScope, type ResponseCache} from "./responseCache.ts";
 import {runSettings, TaskRunner, type RunSettings, type WorkUnit} from "./TaskRunner.ts";
 
 export {classifyFailure} from "./TaskRunner.ts";
@@ -26,6 +27,12 @@ export type JobRunnerOptions = RunSettings & {
     totalRows?: number | null,
     client: DecisionCaller,
     store: ResultStore,
+    /**
+     * Answers kept by what was sent (responseCache.ts), with the connection (and model) `client` reaches for their
+     * keys: a row whose request it holds is answered from it, marked `cached`, and nothing is sent; a row that
+     * succeeded keeps its answer there once stored. Without it every row is sent.
+     */
+    cache?: {cache: ResponseCache, scope: CacheScope},
     /** Called on every change, at most every `progressIntervalMs` (default 250) for row completions. */
     onProgress?: (progress: JobProgress) => void,
     /** Called with each result once it is stored. */
@@ -49,9 +56,13 @@ type Pending = WorkUnit & {row: SheetRow};
  */
 export class JobRunner {
     private readonly runner: TaskRunner<Pending, RowResult, JobSpec>;
+    /** Answers being put in the response cache; run() ends once they are. */
+    private readonly keeping = new Set<Promise<void>>();
 
     public constructor(options: JobRunnerOptions) {
         const ask = askQuestions(options.spec.questionSet, options.spec.input, options.spec);
+        // A stored row's answer goes to the cache once it is stored, so the cache never holds a row the store lacks.
+        const toKeep = new WeakMap<RowResult, CachedCalls>();
         this.runner = new TaskRunner<Pending, RowResult, JobSpec>({
             jobId: options.jobId,
             spec: options.spec,
@@ -62,19 +73,29 @@ export class JobRunner {
             units: (done, total) => pendingRows(options.rows, done, total),
             totalUnits: options.totalRows,
             async perform({key, row}, context) {
-                const started = performance.now();
-                const asked = await ask.send(options.client, ask.build(row), context);
-                const durationMs = performance.now() - started;
-                return asked.ok
-                    ? {rowIndex: key, ok: true, response: asked.response, attempts: asked.attempts, durationMs, completedAt: Date.now()}
-                    : {rowIndex: key, ok: false, error: asked.error, attempts: asked.attempts, durationMs, completedAt: Date.now()};
+                const calls = options.cache === undefined ? undefined : new CachedCalls(options.cache.cache);
+                const client = calls === undefined ? options.client : calls.wrap(options.client, options.cache!.scope);
+                const asked = await ask.send(client, ask.build(row), context);
+                // The call's own duration: from the cache, the one its answer first took.
+                const durationMs = asked.durationMs;
+                if (!asked.ok) return {rowIndex: key, ok: false, error: asked.error, attempts: asked.attempts, durationMs, completedAt: Date.now()};
+                const result: RowResult = {rowIndex: key, ok: true, response: asked.response, attempts: asked.attempts, durationMs, ...(calls?.answeredFromCache ? {cached: true} : {}), completedAt: Date.now()};
+                if (calls !== undefined) toKeep.set(result, calls);
+                return result;
             },
             refused: ({key}, error, attempts, durationMs) => ({rowIndex: key, ok: false, error, attempts, durationMs, completedAt: Date.now()}),
             ...runSettings(options),
             failFastHint: "check the question set and input mapping",
             unitName: "rows",
             onProgress: options.onProgress,
-            onResult: options.onResult
+            onResult: (result) => {
+                const keeping = toKeep.get(result)?.keep();
+                if (keeping !== undefined) {
+                    this.keeping.add(keeping);
+                    void keeping.finally(() => this.keeping.delete(keeping));
+                }
+                options.onResult?.(result);
+            }
         });
     }
 
@@ -99,8 +120,10 @@ export class JobRunner {
     }
 
     /** Runs the job to its end (completed, cancelled or failed) and returns the final progress. */
-    public run(): Promise<JobProgress> {
-        return this.runner.run();
+    public async run(): Promise<JobProgress> {
+        const progress = await this.runner.run();
+        await Promise.all(this.keeping);
+        return progress;
     }
 }
 

@@ -13,11 +13,12 @@ export type DecisionUsage = {input_tokens: number, output_tokens: number};
 
 /**
  * One row asked: the request body as sent, and the answers as the server sent them, or why they cannot be used
- * (an answer that does not fit the questions would write wrong numbers, so it is the row's error).
+ * (an answer that does not fit the questions would write wrong numbers, so it is the row's error). `durationMs`
+ * is the call's (the client's meta: for an answer from the response cache, the time it first took).
  */
 export type AskedRow =
-    | {ok: true, request: ScoringRequest, response: StoredResponse, usage: DecisionUsage | null, attempts: number}
-    | {ok: false, request: ScoringRequest, error: RowError, attempts: number};
+    | {ok: true, request: ScoringRequest, response: StoredResponse, usage: DecisionUsage | null, attempts: number, durationMs: number}
+    | {ok: false, request: ScoringRequest, error: RowError, attempts: number, durationMs: number};
 
 /** How rows are asked a question set: `build` the body a row sends, `send` it and read the answers. */
 export type QuestionAsker = {
@@ -46,10 +47,10 @@ export function askQuestions(questionSet: QuestionSet, input: InputMapping, role
             const usage = (data as {usage?: DecisionUsage}).usage ?? null;
             try {
                 readAnswers(request.format, infos, response);
-                return {ok: true, request, response, usage, attempts: meta.attempts};
+                return {ok: true, request, response, usage, attempts: meta.attempts, durationMs: meta.durationMs};
             } catch (error) {
                 const message = `the response does not fit the question set: ${error instanceof Error ? error.message : String(error)}`;
-                return {ok: false, request, error: {status: meta.status, code: "invalid_response", message}, attempts: meta.attempts};
+                return {ok: false, request, error: {status: meta.status, code: "invalid_response", message}, attempts: meta.attempts, durationMs: meta.durationMs};
             }
         }
     };

@@ -78,9 +78,12 @@ export type RowResult = {
     response?: StoredResponse,
     /** Not ok: why the server refused this row (400, 413, 422: the row's input is at fault). */
     error?: RowError,
-    /** HTTP attempts, retries included. */
+    /** HTTP attempts, retries included; 0 for a row answered from the response cache. */
     attempts: number,
+    /** The request's duration; for a row from the response cache, the time its answer first took. */
     durationMs: number,
+    /** The row was answered from the response cache: nothing was sent. */
+    cached?: true,
     /** Epoch ms. */
     completedAt: number
 };

@@ -89,8 +89,9 @@ export async function runScore(line: string, baseUrl: string): Promise<{output: 
             args.push("--out", outFile);
         } else args.push(words[index]);
     }
+    // The response cache goes under the example's folder, not the user's cache folder.
     const {stdout, stderr} = await run(process.execPath, ["--import", "tsx", "client/scoring/cli/score.ts", ...args, "--base-url", baseUrl],
-        {cwd: repoRoot, timeout: 180_000});
+        {cwd: repoRoot, timeout: 180_000, env: {...process.env, XDG_CACHE_HOME: dir}});
     return {output: `${stdout}${stderr}`, outFile};
 }
 

@@ -39,7 +39,8 @@ after(async () => {
 });
 
 function run(args: string[]): Promise<{code: number | null, stdout: string, stderr: string}> {
-    const child = spawn(process.execPath, args, {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"]});
+    // The response cache goes under the test's folder, not the user's cache folder.
+    const child = spawn(process.execPath, args, {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: {...process.env, XDG_CACHE_HOME: dir}});
     let stdout = "", stderr = "";
     child.stdout.on("data", (chunk) => stdout += chunk);
     child.stderr.on("data", (chunk) => stderr += chunk);

@@ -67,7 +67,8 @@ after(async () => {
 type Exit = {code: number | null, signal: NodeJS.Signals | null, stderr: string};
 
 function startScore(args: string[]): {child: ChildProcess, exited: Promise<Exit>, scoring: Promise<void>} {
-    const child = spawn(process.execPath, ["--import", "tsx", "client/scoring/cli/score.ts", ...args], {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"]});
+    // The response cache goes under the test's folder, not the user's cache folder.
+    const child = spawn(process.execPath, ["--import", "tsx", "client/scoring/cli/score.ts", ...args], {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: {...process.env, XDG_CACHE_HOME: dir}});
     let stderr = "";
     let markScoring: () => void = () => undefined;
     const scoring = new Promise<void>((resolve) => markScoring = resolve);

@@ -22,6 +22,8 @@ let dir: string;
 
 before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "svc-eval-cli-"));
+    // The default response cache goes under this folder (here and in the CLI's child processes), not the user's.
+    process.env.XDG_CACHE_HOME = dir;
 });
 after(async () => {
     await rm(dir, {recursive: true, force: true});
@@ -98,7 +100,7 @@ test("against the real server on the built-in model: a threshold met exits 0, on
         assert.equal(csvLines.length, 7, "a header and the 6 rows");
         assert.match(csvLines[0], /^\uFEFF?row,question,expected,A\./);
         assert.match(passing.stderr, /6 rows x 2 variants: 12 requests/);
-        assert.match(passing.stderr, /12 cells \(12 this run, 0 with errors\)/);
+        assert.match(passing.stderr, /12 cells \(12 sent, 0 from the cache, 0 with errors\)/);
         assert.match(passing.stderr, /pass:regex=1: met/);
         assert.match(passing.stdout, /^regex\s+1\.000\s+1\.000$/m);
         assert.match(passing.stdout, /^equals_expected\s+0\.000\s+0\.000$/m);
@@ -106,7 +108,7 @@ test("against the real server on the built-in model: a threshold met exits 0, on
 
         const failing = await evalHere([file, "--fail-under", "B:pass:equals_expected=0.5"]);
         assert.equal(failing.code, 1, failing.stderr);
-        assert.match(failing.stderr, /12 cells \(0 this run/, "the second run resumed: nothing was sent again");
+        assert.match(failing.stderr, /12 cells \(0 sent, 0 from the cache, 12 stored by an earlier run/, "the second run resumed: nothing was sent again");
         assert.match(failing.stderr, /beside|already stored/);
         assert.match(failing.stderr, /B:pass:equals_expected=0\.5: missed, at least 0\.5 wanted \(B .*equals_expected.* 0\.000\)/);
     } finally {

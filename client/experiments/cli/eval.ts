@@ -9,6 +9,7 @@ import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
 import {SvcClient} from "../../sdk/SvcClient.ts";
 import {progressDisplay, runInConsole} from "../../scoring/cli/jobConsole.ts";
 import {SqliteResultStore} from "../../scoring/node/SqliteResultStore.ts";
+import {openCliResponseCache, type SqliteResponseCache} from "../../scoring/node/SqliteResponseCache.ts";
 import {checkExperimentInput, ExperimentInputError, sampleIndexes} from "../dataset.ts";
 import {estimateExperiment} from "../estimate.ts";
 import {ExperimentFileError} from "../experimentFile.ts";
@@ -100,7 +101,13 @@ async function evaluate(argv: string[]): Promise<number> {
     } catch (error) {
         throw new ExperimentInputError([{path: "--db", message: `${args.db} cannot be opened as a results database: ${error instanceof Error ? error.message : String(error)}`}]);
     }
+    let cache: SqliteResponseCache | null = null;
     try {
+        try {
+            cache = await openCliResponseCache(args, log);
+        } catch (error) {
+            throw new ExperimentInputError([{path: "--cache", message: `${args.cache} cannot be opened as a response cache: ${error instanceof Error ? error.message : String(error)}`}]);
+        }
         const jobId = createHash("sha256").update(`${spec.id}\n${experimentFingerprint(spec, dataset)}`).digest("hex").slice(0, 16);
         const {cells: storedCells, errored, latencies} = await storedCounts(store, jobId, new Set(rows));
         const erroredCells = `${errored} stored cell${errored === 1 ? "" : "s"} with an error`;
@@ -116,9 +123,14 @@ async function evaluate(argv: string[]): Promise<number> {
             `roughly ${formatDuration((estimate.seconds ?? 0) * left / Math.max(1, estimate.cells))}` +
             `${stored > 0 ? ` for the ${left} cells left (${stored} already stored in ${args.db} are not sent again)` : ""}`);
         const display = progressDisplay("cells");
+        let fromCache = 0;
         const runner = new ExperimentRunner({
             spec, dataset, rows, jobId, store,
             clientFor: clientFor(args.timeoutMs),
+            ...(cache === null ? {} : {cache}),
+            onResult: (cell) => {
+                if (cell.cached) fromCache++;
+            },
             concurrency: args.concurrency,
             timeoutMs: args.timeoutMs,
             rescoreErrors: args.retryErrors,
@@ -140,11 +152,13 @@ async function evaluate(argv: string[]): Promise<number> {
         if (args.out !== undefined) await writeFileAtomic(args.out, renderExperimentReport(spec, summary, {dataset}));
         if (args.csv !== undefined) await writeFileAtomic(args.csv, exportTableCsv(experimentExportTable(spec, dataset, cells, rows)));
         for (const written of [args.out, args.csv]) if (written !== undefined) log(`wrote ${written}`);
-        log(`${final.totalRows} cells (${final.scoredThisRun} this run, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
+        const storedBefore = final.alreadyDone > 0 ? `, ${final.alreadyDone} stored by an earlier run` : "";
+        log(`${final.totalRows} cells (${final.scoredThisRun - fromCache} sent, ${fromCache} from the cache${storedBefore}, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
         const results = evaluateThresholds(thresholds, summary);
         for (const result of results) log(result.message);
         return results.every((result) => result.ok) ? evalExitCodes.met : evalExitCodes.missed;
     } finally {
+        cache?.close();
         await store.close();
     }
 }

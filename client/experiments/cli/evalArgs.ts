@@ -20,6 +20,12 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
   --db <file>                results database (default: beside the experiment file, <name>.results.sqlite);
                              a run again with the same database resumes and sends no finished cell twice
   --retry-errors             send again the cells an earlier run stored with an error
+  --cache <file>             response cache (default: responses.sqlite in the user's cache folder,
+                             $XDG_CACHE_HOME/svc-studio or ~/.cache/svc-studio): a cell whose request was
+                             answered before (same endpoint, server, model, body and seed) is answered from it
+                             and not sent; only successful answers are kept, at most 256 MiB, least recently
+                             used dropped first
+  --no-cache                 send every cell's request, and keep no answer
   --concurrency <n>          requests in flight at once (default: the file's concurrency, else 4)
   --timeout <seconds>        per-request timeout (default 120)`;
 
@@ -30,6 +36,9 @@ export type EvalArgs = {
     failUnder: string[],
     db: string,
     retryErrors: boolean,
+    /** --cache (undefined: the default file) and --no-cache. */
+    cache: string | undefined,
+    noCache: boolean,
     concurrency: number | undefined,
     timeoutMs: number
 };
@@ -41,10 +50,13 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "fail-under": {type: "string", multiple: true},
         "db": {type: "string"},
         "retry-errors": {type: "boolean", default: false},
+        "cache": {type: "string"},
+        "no-cache": {type: "boolean", default: false},
         "concurrency": {type: "string"},
         "timeout": {type: "string", default: "120"}
     });
     if (positionals.length !== 1) throw new UsageError(`expected one experiment file, got ${positionals.length}`);
+    if (values.cache !== undefined && values["no-cache"]) throw new UsageError("--cache and --no-cache exclude each other");
     if (values.out !== undefined && !/\.html?$/i.test(values.out)) throw new UsageError(`--out must end in .html, got ${JSON.stringify(values.out)}`);
     if (values.csv !== undefined && !/\.csv$/i.test(values.csv)) throw new UsageError(`--csv must end in .csv, got ${JSON.stringify(values.csv)}`);
     const file = positionals[0];
@@ -55,6 +67,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         failUnder: values["fail-under"] ?? [],
         db: values.db ?? `${file.replace(/\.json$/i, "")}.results.sqlite`,
         retryErrors: values["retry-errors"],
+        cache: values.cache,
+        noCache: values["no-cache"],
         concurrency: values.concurrency === undefined ? undefined : integerFlag("concurrency", values.concurrency, 1, 256),
         timeoutMs: integerFlag("timeout", values.timeout, 1, 3600) * 1000
     };

@@ -29,7 +29,7 @@ after(async () => {
 });
 
 function score(args: string[]): Promise<{code: number | null, stderr: string}> {
-    const child = spawn(process.execPath, ["--import", "tsx", "client/scoring/cli/score.ts", ...args], {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: {...process.env, TEST_KEY: "ck_test"}});
+    const child = spawn(process.execPath, ["--import", "tsx", "client/scoring/cli/score.ts", ...args], {cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"], env: {...process.env, TEST_KEY: "ck_test", XDG_CACHE_HOME: dir}});
     let stderr = "";
     child.stderr.on("data", (chunk) => stderr += chunk);
     return new Promise((resolve) => child.on("exit", (code) => setImmediate(() => resolve({code, stderr}))));

@@ -9,6 +9,8 @@ import {stableStringify} from "../../../protocol/decisions/stableStringify.ts";
 import {exportRows, resultLayout} from "../results.ts";
 import {JobMismatchError, JobRunner, jobFingerprint} from "../JobRunner.ts";
 import {SqliteResultStore} from "../node/SqliteResultStore.ts";
+import {openCliResponseCache, type SqliteResponseCache} from "../node/SqliteResponseCache.ts";
+import {connectionCacheId} from "../responseCache.ts";
 import type {InputMapping, JobSpec} from "../types.ts";
 import {requestBuilder, TemplateError} from "../requests.ts";
 import {labelColumns} from "../labelColumns.ts";
@@ -42,6 +44,12 @@ async function main(argv: string[]): Promise<number> {
     const jobId = createHash("sha256").update(stableStringify({input: path.resolve(args.input), sheet: table.sheet, job: jobFingerprint(spec)})).digest("hex").slice(0, 16);
 
     await checkOutputPaths(args);
+    let cache: SqliteResponseCache | null;
+    try {
+        cache = await openCliResponseCache(args, log);
+    } catch (error) {
+        throw new CacheFileError(`--cache ${args.cache}: cannot be opened as a response cache: ${error instanceof Error ? error.message : String(error)}`);
+    }
     const store = new SqliteResultStore(args.db);
     try {
         const existing = await store.getJob(jobId);
@@ -53,8 +61,13 @@ async function main(argv: string[]): Promise<number> {
         const apiKey = readApiKey(args);
         const client = new SvcClient({baseUrl: args.baseUrl, apiKey, timeoutMs: args.timeoutMs});
         const display = progressDisplay();
+        let fromCache = 0;
         const runner = new JobRunner({
             jobId, spec, rows: table.batches, totalRows, client, store,
+            ...(cache === null ? {} : {cache: {cache, scope: {connection: connectionCacheId({baseUrl: args.baseUrl}), model: null}}}),
+            onResult: (result) => {
+                if (result.cached) fromCache++;
+            },
             concurrency: args.concurrency,
             rescoreErrors: args.retryErrors,
             onProgress: display.update
@@ -74,9 +87,11 @@ async function main(argv: string[]): Promise<number> {
         const rows = exportRows(table.batches(), store, jobId, layout);
         if (/\.xlsx$/i.test(args.out)) await writeXlsxFile(args.out, columns, rows);
         else await writeCsvFile(args.out, columns, rows);
-        log(`scored ${final.totalRows} rows (${final.scoredThisRun} this run, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}: wrote ${args.out}`);
+        const cached = cache === null ? "" : `; ${final.scoredThisRun - fromCache} sent, ${fromCache} from the cache`;
+        log(`scored ${final.totalRows} rows (${final.scoredThisRun} this run, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}${cached}: wrote ${args.out}`);
         return 0;
     } finally {
+        cache?.close();
         await store.close();
     }
 }
@@ -97,6 +112,9 @@ function columnRoles(args: ScoreArgs, columns: string[], questionNames: string[]
 
 /** Results of this job exist and --resume was not given: said in one line, without the usage text. */
 class JobExistsError extends Error {}
+
+/** A --cache file that cannot be opened: refused before anything is sent. */
+class CacheFileError extends Error {}
 
 function readApiKey(args: ScoreArgs): string | undefined {
     if (args.apiKeyEnv === undefined) return process.env.SVC_API_KEY || undefined;
@@ -139,7 +157,7 @@ const internalErrorExitCode = 70;
 main(process.argv.slice(2)).then((code) => {
     process.exitCode = code;
 }, (error: unknown) => {
-    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof LabelColumnError || error instanceof JobMismatchError || error instanceof OutputPathError || error instanceof SyntaxError || error instanceof RangeError;
+    const known = error instanceof UsageError || error instanceof JobExistsError || error instanceof QuestionSetError || error instanceof TemplateError || error instanceof LabelColumnError || error instanceof JobMismatchError || error instanceof OutputPathError || error instanceof CacheFileError || error instanceof SyntaxError || error instanceof RangeError;
     const errno = error as NodeJS.ErrnoException | null;
     if (errno?.code === "ENOENT" && typeof errno.path === "string") {
         log(`no such file: ${errno.path}`);

@@ -30,6 +30,12 @@ export const scoreUsage = `usage: npm run score -- <in.csv|in.xlsx> --questions 
                          column listed here is sent on purpose
   --header / --no-header force whether the first row names the columns (default: detected)
   --db <file>            job database (default <out>.scoring.sqlite)
+  --cache <file>         response cache (default: responses.sqlite in the user's cache folder,
+                         $XDG_CACHE_HOME/svc-studio or ~/.cache/svc-studio): a row whose request was
+                         answered before (same endpoint, server and body) is answered from it and not
+                         sent; only successful answers are kept, at most 256 MiB, least recently used
+                         dropped first
+  --no-cache             send every row's request, and keep no answer
   --timeout <seconds>    per-request timeout (default 120)`;
 
 export type ScoreArgs = {
@@ -47,6 +53,9 @@ export type ScoreArgs = {
     inputColumns: string[] | undefined,
     header: boolean | "auto",
     db: string,
+    /** --cache (undefined: the default file) and --no-cache. */
+    cache: string | undefined,
+    noCache: boolean,
     timeoutMs: number
 };
 
@@ -66,6 +75,8 @@ export function parseScoreArgs(argv: string[]): ScoreArgs {
         "header": {type: "boolean"},
         "no-header": {type: "boolean"},
         "db": {type: "string"},
+        "cache": {type: "string"},
+        "no-cache": {type: "boolean", default: false},
         "timeout": {type: "string", default: "120"}
     });
     if (positionals.length !== 1) throw new UsageError(`expected one input file, got ${positionals.length}`);
@@ -73,6 +84,7 @@ export function parseScoreArgs(argv: string[]): ScoreArgs {
     if (values.out === undefined) throw new UsageError("--out <out.csv|out.xlsx> is required");
     if (!/\.(csv|xlsx)$/i.test(values.out)) throw new UsageError(`--out must end in .csv or .xlsx, got ${JSON.stringify(values.out)}`);
     if (values.header && values["no-header"]) throw new UsageError("--header and --no-header exclude each other");
+    if (values.cache !== undefined && values["no-cache"]) throw new UsageError("--cache and --no-cache exclude each other");
     try {
         new URL(values["base-url"]);
     } catch {
@@ -93,6 +105,8 @@ export function parseScoreArgs(argv: string[]): ScoreArgs {
         inputColumns: columnList(values["input-columns"]),
         header: values.header ? true : values["no-header"] ? false : "auto",
         db: values.db ?? `${values.out}.scoring.sqlite`,
+        cache: values.cache,
+        noCache: values["no-cache"],
         timeoutMs: integerFlag("timeout", values.timeout, 1, 3600) * 1000
     };
 }
