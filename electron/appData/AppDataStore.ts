@@ -3,10 +3,11 @@ import path from "node:path";
 import {appDataLimits, type SavedJobRecord, type SavedRun} from "../../protocol/gateway/contract.ts";
 import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
 import type {JobRecord, RowResult} from "../../client/scoring/types.ts";
-import {readObject} from "../../protocol/validation.ts";
+import {readNumber, readObject, readString, required} from "../../protocol/validation.ts";
 import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
 import {DocumentStore} from "./DocumentStore.ts";
 import {HistoryStore} from "./HistoryStore.ts";
+import {ResponseCacheStore} from "./ResponseCacheStore.ts";
 import {ScoringJobStore} from "./ScoringJobStore.ts";
 import {paramName} from "./storedNames.ts";
 
@@ -23,7 +24,10 @@ export const appDataBodyLimits: Partial<Record<GatewayRouteName, number>> = {
     createScoringJob: appDataLimits.maxJobTableBytes + appDataLimits.maxJobRecordBytes + envelopeBytes,
     addScoringResult: appDataLimits.maxRowResultBytes + envelopeBytes,
     createExperiment: appDataLimits.maxJobTableBytes + appDataLimits.maxJobRecordBytes + envelopeBytes,
-    addExperimentCell: appDataLimits.maxRowResultBytes + envelopeBytes
+    addExperimentCell: appDataLimits.maxRowResultBytes + envelopeBytes,
+    // A key is a request body as stable JSON (images included); an answer its response.
+    cachedResponse: appDataLimits.maxCachedResponseBytes + envelopeBytes,
+    putCachedResponse: 2 * appDataLimits.maxCachedResponseBytes + envelopeBytes
 };
 
 /** A temporary file this old is what a crash left of an atomic write, not a write under way. */
@@ -32,8 +36,9 @@ const strayAgeMs = 60_000;
 /**
  * The renderer's saved data in the app's data folder, so it survives a restart, an update and a new gateway port (the
  * page's own storage is per origin, and the origin changes with the port at every launch): small documents
- * (`documents/`), the run history (`history/`) and scoring jobs (`scoring-jobs/`). Only plain files: the gateway runs
- * in Electron's main process, which loads no native module. Its routes are `/gateway/api/app-data/...`.
+ * (`documents/`), the run history (`history/`), scoring jobs (`scoring-jobs/`), experiments (`experiments/`) and the
+ * response cache (`response-cache/`). Only plain files: the gateway runs in Electron's main process, which loads no
+ * native module. Its routes are `/gateway/api/app-data/...`.
  */
 export class AppDataStore {
     public readonly dir: string;
@@ -42,6 +47,8 @@ export class AppDataStore {
     public readonly jobs: ScoringJobStore;
     /** Experiments, kept as scoring jobs are: the dataset as the table, one result line per (row, variant) cell. */
     public readonly experiments: ScoringJobStore;
+    /** Answers kept by what was sent, so an edited experiment sends only the cells whose request changed. */
+    public readonly responses: ResponseCacheStore;
     private swept: Promise<void> | null = null;
 
     public constructor(dir: string) {
@@ -50,6 +57,7 @@ export class AppDataStore {
         this.history = new HistoryStore(path.join(this.dir, "history"));
         this.jobs = new ScoringJobStore(path.join(this.dir, "scoring-jobs"));
         this.experiments = new ScoringJobStore(path.join(this.dir, "experiments"), appDataLimits.maxSavedExperiments);
+        this.responses = new ResponseCacheStore(path.join(this.dir, "response-cache"));
     }
 
     /** The app-data routes, by name (protocol/gateway/routes.ts). */
@@ -66,7 +74,21 @@ export class AppDataStore {
         clearHistory: async () => ok({deleted: await this.history.clear()}),
         ...jobHandlers(() => this.jobs, {list: "scoringJobs", create: "createScoringJob", get: "scoringJob", update: "updateScoringJob", add: "addScoringResult", remove: "deleteScoringJob"}),
         deleteScoringErrors: async ({params}) => ok({deleted: await this.jobs.deleteErrors(paramName("the job id", params.id))}),
-        ...jobHandlers(() => this.experiments, {list: "experiments", create: "createExperiment", get: "experiment", update: "updateExperiment", add: "addExperimentCell", remove: "deleteExperiment"})
+        ...jobHandlers(() => this.experiments, {list: "experiments", create: "createExperiment", get: "experiment", update: "updateExperiment", add: "addExperimentCell", remove: "deleteExperiment"}),
+        cachedResponse: async ({readBody}) => {
+            const body = readObject(await readBody(), []);
+            return ok({value: await this.responses.get(required(body, "key", [], readString)) ?? null});
+        },
+        putCachedResponse: async ({readBody}) => {
+            const body = readObject(await readBody(), []);
+            const key = required(body, "key", [], readString);
+            const value = required(body, "value", [], readObject);
+            const durationMs = required(value, "durationMs", ["value"], readNumber);
+            const storedAt = required(value, "storedAt", ["value"], readNumber);
+            const answer = {body: value.body, durationMs, storedAt};
+            const fits = Buffer.byteLength(key, "utf8") <= appDataLimits.maxCachedResponseBytes && JSON.stringify(answer).length <= appDataLimits.maxCachedResponseBytes;
+            return ok({kept: fits && await this.responses.keep(key, answer)});
+        }
     });
 
     /**
@@ -86,7 +108,7 @@ export class AppDataStore {
     }
 
     private async sweep() {
-        const folders = [path.join(this.dir, "documents"), path.join(this.dir, "history")];
+        const folders = [path.join(this.dir, "documents"), path.join(this.dir, "history"), path.join(this.dir, "response-cache")];
         for (const jobs of [path.join(this.dir, "scoring-jobs"), path.join(this.dir, "experiments")])
             for (const name of await readdir(jobs).catch(() => [] as string[])) folders.push(path.join(jobs, name));
         for (const folder of folders) {

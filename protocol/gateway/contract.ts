@@ -251,7 +251,9 @@ export const appDataLimits = {
     maxSavedExperiments: 50,
     maxJobRecordBytes: 4 * 1024 * 1024,
     maxJobTableBytes: 64 * 1024 * 1024,
-    maxRowResultBytes: 1024 * 1024
+    maxRowResultBytes: 1024 * 1024,
+    /** The response cache: a key (a request body, images included) or an answer bigger than this is not kept. */
+    maxCachedResponseBytes: 16 * 1024 * 1024
 } as const;
 
 /** One playground run of the history, as the renderer saves it (its other fields are the renderer's own). */
@@ -270,6 +272,9 @@ export type SavedJobRecord = {
 
 /** One row's outcome of a scoring job (client/scoring's RowResult, as far as the gateway reads it). */
 export type SavedRowResult = {rowIndex: number, ok: boolean, [field: string]: unknown};
+
+/** An answer of the response cache (client/scoring's CachedResponse): the response body as sent, and how long it took. */
+export type SavedCachedResponse = {body: unknown, durationMs: number, storedAt: number};
 
 /** A saved scoring job in the list: its record and what its results count, without the table or the results. */
 export type SavedJobInfo = {record: SavedJobRecord, done: number, failed: number, hasTable: boolean};

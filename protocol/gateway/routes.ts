@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
+import type {DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -45,7 +45,9 @@ export const gatewayRoutes = {
     experiment: {method: "GET", path: "/app-data/experiments/:id"},
     updateExperiment: {method: "POST", path: "/app-data/experiments/:id"},
     addExperimentCell: {method: "POST", path: "/app-data/experiments/:id/cells"},
-    deleteExperiment: {method: "DELETE", path: "/app-data/experiments/:id"}
+    deleteExperiment: {method: "DELETE", path: "/app-data/experiments/:id"},
+    cachedResponse: {method: "POST", path: "/app-data/response-cache/lookup"},
+    putCachedResponse: {method: "POST", path: "/app-data/response-cache"}
 } as const satisfies Record<string, {method: GatewayMethod, path: string}>;
 
 export type GatewayRouteName = keyof typeof gatewayRoutes;
@@ -90,7 +92,9 @@ export type GatewayRouteTypes = {
     experiment: {body: undefined, answer: SavedJob},
     updateExperiment: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
     addExperimentCell: {body: SavedRowResult, answer: {stored: boolean}},
-    deleteExperiment: {body: undefined, answer: {deleted: boolean}}
+    deleteExperiment: {body: undefined, answer: {deleted: boolean}},
+    cachedResponse: {body: {key: string}, answer: {value: SavedCachedResponse | null}},
+    putCachedResponse: {body: {key: string, value: SavedCachedResponse}, answer: {kept: boolean}}
 };
 
 export type GatewayRouteMatch = RouteMatch<GatewayRouteName>;
@@ -172,7 +176,11 @@ export function createGatewayClient(send: GatewaySend) {
         updateExperiment: (id: string, patch: GatewayRouteTypes["updateExperiment"]["body"]) => call("updateExperiment", {params: {id}, body: patch}),
         /** Appends one cell's result unless that cell has one already (`stored: false`); on disk when it answers. */
         addExperimentCell: (id: string, result: SavedRowResult) => call("addExperimentCell", {params: {id}, body: result}),
-        deleteExperiment: (id: string) => call("deleteExperiment", {params: {id}})
+        deleteExperiment: (id: string) => call("deleteExperiment", {params: {id}}),
+        /** The response cache's answer to a request's key (client/scoring/responseCache.ts), null when it holds none. */
+        cachedResponse: (key: string) => call("cachedResponse", {body: {key}}),
+        /** Keeps an answer by its request's key; one too big to keep answers `kept: false`. */
+        putCachedResponse: (key: string, value: SavedCachedResponse) => call("putCachedResponse", {body: {key, value}})
     };
 }
 

@@ -12,6 +12,7 @@ import {buildSpec} from "./buildSpec.ts";
 import {useDraftStore} from "./draftStore.ts";
 import {preflight} from "./preflight.ts";
 import {usePaceStore} from "./pace.ts";
+import {useCacheSetting} from "./cacheSetting.ts";
 import {experimentBusy, startExperiment} from "./experimentRun.ts";
 import {useExperimentStore} from "./experimentStore.ts";
 
@@ -100,6 +101,7 @@ function StartCard() {
     const draft = useDraftStore((state) => state.draft);
     const dataset = useDataset(draft.datasetId);
     const busy = useExperimentStore((state) => state.busy);
+    const reuseAnswers = useCacheSetting((state) => state.reuseAnswers);
     const startError = useExperimentStore((state) => state.error);
     const built = useMemo(() => buildSpec(draft, dataset), [draft, dataset]);
     // A run's measured pace changes the estimate of the same setup.
@@ -132,6 +134,10 @@ function StartCard() {
                 <label className="field exp-concurrency">In flight
                     <input className="input input-sm mono" type="number" min={1} max={32} value={draft.concurrency}
                         onChange={(event) => useDraftStore.getState().set({concurrency: Math.min(32, Math.max(1, Math.floor(Number(event.target.value) || 1)))})} />
+                </label>
+                <label className="check small" title="A cell whose request (prompt, parameters, connection and model) was answered before is answered from the app's response cache and not sent again; errors are never reused">
+                    <input type="checkbox" data-testid="exp-reuse-answers" checked={reuseAnswers} onChange={(event) => useCacheSetting.setState({reuseAnswers: event.target.checked})} />
+                    Reuse earlier answers
                 </label>
                 <button type="button" className="btn btn-primary push-right" data-testid="exp-run" disabled={problems.length > 0 || busy || experimentBusy()}
                     onClick={() => built.spec && void startExperiment(built.spec)}>

@@ -8,11 +8,13 @@ import {SvcClient} from "../../../../client/sdk/index.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
+import {gatewayResponseCache} from "../../gateway/responseCache.ts";
 import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
 import {cellKey, countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {paceRecorder} from "./pace.ts";
+import {useCacheSetting} from "./cacheSetting.ts";
 import {parseExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
 import {isResultsJson, parseExperimentResults, type ExperimentResults} from "../../../../client/experiments/resultsFile.ts";
 
@@ -169,6 +171,7 @@ async function run() {
             jobId: experiment.record.jobId,
             store: experiment.store,
             clientFor,
+            ...(useCacheSetting.getState().reuseAnswers ? {cache: gatewayResponseCache} : {}),
             beforeGroup: (group) => loadModel(group),
             progressIntervalMs: 500,
             onProgress: (progress) => set({progress}),
@@ -180,7 +183,8 @@ async function run() {
                 const count = current.counts[cell.variant];
                 count.done++;
                 if (!cell.ok) count.errors++;
-                pace.add(cell);
+                // A cell from the cache took no time now: it says nothing of the connection's pace.
+                if (!cell.cached) pace.add(cell);
                 addSummaryCell(cell);
                 countsTimer ??= setTimeout(() => {
                     countsTimer = null;
