@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, readFile, rm} from "node:fs/promises";
+import {mkdtemp, readFile, rm, stat} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {openSqlite} from "../../base/node/sqlite.ts";
@@ -31,6 +31,17 @@ test("migrations: a new file is brought to the latest user_version in WAL mode; 
     raw.pragma(`user_version = ${migrations.length + 1}`);
     raw.close();
     assert.throws(() => ServiceStore.open(dir), {code: "schema_too_new"});
+}));
+
+test("service.db and its WAL are created readable by their owner only (0600): they hold key hashes and the ledger", {skip: process.platform === "win32"}, () => withDir(async (dir) => {
+    const store = ServiceStore.open(dir);
+    try {
+        createOrganization(store, "o");
+        assert.equal((await stat(path.join(dir, serviceDbFile))).mode & 0o777, 0o600);
+        assert.equal((await stat(path.join(dir, `${serviceDbFile}-wal`))).mode & 0o777, 0o600);
+    } finally {
+        await store.close();
+    }
 }));
 
 test("keys: ck_ prefix, a lookup and a secret; only the hash is stored; constant-time match; states", () => withDir(async (dir) => {

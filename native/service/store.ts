@@ -1,4 +1,4 @@
-import {mkdirSync} from "node:fs";
+import {closeSync, mkdirSync, openSync} from "node:fs";
 import path from "node:path";
 import {createRequire} from "node:module";
 import {openSqlite, sqliteDriver, type SqliteDatabase, type SqliteStatement} from "../../base/node/sqlite.ts";
@@ -43,6 +43,7 @@ export class ServiceStore {
     public static open(dataDir: string, {backgroundCheckpoints = false} = {}): ServiceStore {
         mkdirSync(dataDir, {recursive: true});
         const filePath = path.join(path.resolve(dataDir), serviceDbFile);
+        createPrivately(filePath);
         const db = openSqlite(filePath);
         try {
             db.pragma("journal_mode = WAL");
@@ -86,6 +87,18 @@ export class ServiceStore {
     public close(): Promise<void> {
         if (this.db.isOpen) this.db.close();
         return this.checkpointer?.stop() ?? Promise.resolve();
+    }
+}
+
+/**
+ * Creates an empty database file readable by its owner only (0600), since it holds key hashes and the ledger; SQLite
+ * would create it 0644, and gives its `-wal` and `-shm` files the main file's mode. An existing file is left as it is.
+ */
+function createPrivately(filePath: string) {
+    try {
+        closeSync(openSync(filePath, "wx", 0o600));
+    } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
 }
 
