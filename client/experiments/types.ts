@@ -222,7 +222,7 @@ export type Difference = {
     high: number | null,
     /** Two-sided coverage of low–high: 0.95, or above for a primary interval under Holm's correction. */
     level: number,
-    /** How the interval was computed: McNemar's conditional exact interval, or the paired bootstrap. */
+    /** How the interval was computed: McNemar's exact interval (stats.ts pairedExact), or the paired bootstrap. */
     method: "exact" | "bootstrap",
     better: number | null,
     /** The metric that decides the comparison's verdict; every other metric is secondary. */

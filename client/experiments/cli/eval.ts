@@ -19,7 +19,8 @@ import {summarizeExperiment} from "../summary.ts";
 import {renderExperimentReport} from "../report.ts";
 import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
 import {describeScope, evaluateThresholds, parseThreshold, ThresholdError, type Threshold} from "../thresholds.ts";
-import type {CellResult, ConnectionRef} from "../types.ts";
+import type {CellResult, ConnectionRef, ExperimentSpec} from "../types.ts";
+import {serializeExperimentResults} from "../resultsFile.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
 import {formatSummary} from "./formatSummary.ts";
 
@@ -60,7 +61,9 @@ async function evaluate(argv: string[]): Promise<number> {
         return 0;
     }
     const args = parseEvalArgs(argv);
-    const {spec, dataset} = await readExperimentFile(args.file);
+    const read = await readExperimentFile(args.file);
+    const dataset = read.dataset;
+    const spec = args.local === undefined ? read.spec : onLocalServer(read.spec, args.local);
     let rows: number[];
     try {
         rows = sampleIndexes(dataset, spec.sample);
@@ -71,7 +74,9 @@ async function evaluate(argv: string[]): Promise<number> {
     const connections = [...spec.variants.map((variant, index) => ({path: `variants[${index}].connection`, connection: variant.connection})),
         ...spec.checks.flatMap((check, index) => check.kind === "grader" && check.connection !== undefined ? [{path: `checks[${index}].connection`, connection: check.connection}] : [])];
     for (const {path, connection} of connections) {
-        if ("profile" in connection) input.errors.push({path, message: `the app's connection ${JSON.stringify(connection.profile)} is not reachable from the command line: give the server's "baseUrl" (and "apiKeyEnv") instead`});
+        if ("profile" in connection) input.errors.push({path, message: connection.profile === "local"
+            ? "the app's local engine: pass --local <url>, a running svc-studio serve (e.g. http://127.0.0.1:8080), to send these requests there"
+            : `the app's connection ${JSON.stringify(connection.profile)} is not reachable from the command line: give the server's "baseUrl" (and "apiKeyEnv") instead`});
         else if (connection.apiKeyEnv !== undefined && !process.env[connection.apiKeyEnv]) input.errors.push({path: `${path}.apiKeyEnv`, message: `the environment variable ${connection.apiKeyEnv} is not set`});
     }
     const thresholds: Threshold[] = [];
@@ -84,7 +89,8 @@ async function evaluate(argv: string[]): Promise<number> {
         }
     }
     // Every output is checked before anything is sent: a report that cannot be written is found now, not after the run.
-    const outputs = [{flag: "--out", file: args.out, createsFolders: true}, {flag: "--csv", file: args.csv, createsFolders: true}, {flag: "--db", file: args.db, createsFolders: false}];
+    const outputs = [{flag: "--out", file: args.out, createsFolders: true}, {flag: "--csv", file: args.csv, createsFolders: true}, {flag: "--results", file: args.results, createsFolders: true},
+        {flag: "--db", file: args.db, createsFolders: false}];
     for (const {flag, file, createsFolders} of outputs) {
         const problem = file === undefined ? null : await outputPathProblem(file, {createsFolders});
         if (problem !== null) input.errors.push({path: flag, message: problem});
@@ -151,7 +157,9 @@ async function evaluate(argv: string[]): Promise<number> {
         console.log(formatSummary(spec, summary));
         if (args.out !== undefined) await writeFileAtomic(args.out, renderExperimentReport(spec, summary, {dataset}));
         if (args.csv !== undefined) await writeFileAtomic(args.csv, exportTableCsv(experimentExportTable(spec, dataset, cells, rows)));
-        for (const written of [args.out, args.csv]) if (written !== undefined) log(`wrote ${written}`);
+        // The results keep the file's own connections (the app's local engine stays `local`), so the app can run them again.
+        if (args.results !== undefined) await writeFileAtomic(args.results, serializeExperimentResults({experiment: {...read.spec, dataset}, rowIndexes: rows, cells}));
+        for (const written of [args.out, args.csv, args.results]) if (written !== undefined) log(`wrote ${written}`);
         const storedBefore = final.alreadyDone > 0 ? `, ${final.alreadyDone} stored by an earlier run` : "";
         log(`${final.totalRows} cells (${final.scoredThisRun - fromCache} sent, ${fromCache} from the cache${storedBefore}, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
         const results = evaluateThresholds(thresholds, summary);
@@ -186,6 +194,16 @@ async function storedCounts(store: SqliteResultStore<StoredCell, ExperimentRunSp
 /** Every stored cell of the run, in (row, variant) order. */
 async function readCells(store: SqliteResultStore<StoredCell, ExperimentRunSpec>, jobId: string): Promise<CellResult[]> {
     return (await store.readResults(jobId)).map((stored) => stored.cell);
+}
+
+/** The experiment with every `{"profile": "local"}` connection (variants' and graders') sent to `baseUrl` instead. */
+function onLocalServer(spec: ExperimentSpec, baseUrl: string): ExperimentSpec {
+    const local = (connection: ConnectionRef): ConnectionRef => "profile" in connection && connection.profile === "local" ? {baseUrl} : connection;
+    return {
+        ...spec,
+        variants: spec.variants.map((variant) => ({...variant, connection: local(variant.connection)})),
+        checks: spec.checks.map((check) => check.kind === "grader" && check.connection !== undefined ? {...check, connection: local(check.connection)} : check)
+    };
 }
 
 /** One SvcClient per server: the key from the connection's environment variable, else SVC_API_KEY when set. */

@@ -8,6 +8,11 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
   (run again to resume), 70 internal error (a bug), 130 interrupted
   --out <report.html>        write the HTML report
   --csv <rows.csv>           write every row with each variant's reply, answers, checks, usage and latency
+  --results <file.json>      write the experiment, its dataset and every cell as one results file, which the
+                             app opens (Experiments → History → Open a file) as if it had run it
+  --local <url>              the server that stands for the app's local engine: variants and graders whose
+                             connection is {"profile": "local"} (as the app exports them) are sent there,
+                             e.g. a running svc-studio serve at http://127.0.0.1:8080
   --fail-under <gate>        a gate, repeatable: [variant:]metric[@question]=value, e.g. accuracy=0.8,
                              B:pass_rate=0.9, pass:grounded=0.7, accuracy@sentiment=0.75, error_rate=0.05
                              question-set variants, per question: accuracy, macro_f1, brier, log_loss, ece,
@@ -33,6 +38,8 @@ export type EvalArgs = {
     file: string,
     out: string | undefined,
     csv: string | undefined,
+    results: string | undefined,
+    local: string | undefined,
     failUnder: string[],
     db: string,
     retryErrors: boolean,
@@ -47,6 +54,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     const {values, positionals} = parseCliArgs(argv, {
         "out": {type: "string"},
         "csv": {type: "string"},
+        "results": {type: "string"},
+        "local": {type: "string"},
         "fail-under": {type: "string", multiple: true},
         "db": {type: "string"},
         "retry-errors": {type: "boolean", default: false},
@@ -59,11 +68,21 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
     if (values.cache !== undefined && values["no-cache"]) throw new UsageError("--cache and --no-cache exclude each other");
     if (values.out !== undefined && !/\.html?$/i.test(values.out)) throw new UsageError(`--out must end in .html, got ${JSON.stringify(values.out)}`);
     if (values.csv !== undefined && !/\.csv$/i.test(values.csv)) throw new UsageError(`--csv must end in .csv, got ${JSON.stringify(values.csv)}`);
+    if (values.results !== undefined && !/\.json$/i.test(values.results)) throw new UsageError(`--results must end in .json, got ${JSON.stringify(values.results)}`);
+    if (values.local !== undefined) {
+        try {
+            new URL(values.local);
+        } catch {
+            throw new UsageError(`--local must be a URL such as http://127.0.0.1:8080, got ${JSON.stringify(values.local)}`);
+        }
+    }
     const file = positionals[0];
     return {
         file,
         out: values.out,
         csv: values.csv,
+        results: values.results,
+        local: values.local,
         failUnder: values["fail-under"] ?? [],
         db: values.db ?? `${file.replace(/\.json$/i, "")}.results.sqlite`,
         retryErrors: values["retry-errors"],

@@ -2,7 +2,7 @@ import {open, readFile, rm, stat} from "node:fs/promises";
 import path from "node:path";
 import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
 import {openSpreadsheetFile} from "../../scoring/node/spreadsheetFiles.ts";
-import {openTable} from "../../scoring/table.ts";
+import {openTable, typeNumberColumns} from "../../scoring/table.ts";
 import type {SheetRow} from "../../scoring/types.ts";
 import {datasetFromTable, ExperimentInputError, maxDatasetRows} from "../dataset.ts";
 import {ExperimentFileError, isDatasetFile, parseExperimentSpec, serializeExperimentSpec, type DatasetFileRef} from "../experimentFile.ts";
@@ -261,5 +261,7 @@ export async function readDatasetFile(ref: DatasetFileRef, baseDir: string): Pro
         if (rows.length > maxDatasetRows)
             throw new ExperimentInputError([{path: "dataset.file", message: `${ref.file} has more than ${maxDatasetRows.toLocaleString("en-US")} rows, the most a dataset holds: sample or split the file first`}]);
     }
+    // A CSV's number columns become numbers, as the app's import types them, so both send `"rating": 3`.
+    if (source.format === "csv") typeNumberColumns(rows, table.columns.length);
     return datasetFromTable({name: path.basename(file), columns: table.columns, rows, labelColumns: ref.labelColumns, inputColumns: ref.inputColumns});
 }

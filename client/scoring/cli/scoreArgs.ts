@@ -36,7 +36,9 @@ export const scoreUsage = `usage: npm run score -- <in.csv|in.xlsx> --questions 
                          sent; only successful answers are kept, at most 256 MiB, least recently used
                          dropped first
   --no-cache             send every row's request, and keep no answer
-  --timeout <seconds>    per-request timeout (default 120)`;
+  --timeout <seconds>    per-request timeout (default 120)
+exit codes: 0 done (row errors are in the error column), 2 usage or bad input (nothing sent), 3 the job failed
+  (resume with --resume), 70 internal error (a bug), 130 interrupted`;
 
 export type ScoreArgs = {
     input: string,
