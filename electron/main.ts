@@ -92,11 +92,14 @@ async function main() {
         cliPath: path.join(appRoot, "out", "engine", "cli.mjs"),
         env: {ELECTRON_RUN_AS_NODE: "1"}
     });
+    const connections = await ConnectionStore.open(path.join(dataDir, "connections.json"));
+    // An unreadable key file is moved aside and the app starts without its keys (KeyVault.open); the user is told below.
+    const vault = await KeyVault.open({filePath: path.join(dataDir, "keys.json"), backend: safeStorageBackend()});
     gateway = await Gateway.start({
         mode: "electron",
         supervisor,
-        connections: await ConnectionStore.open(path.join(dataDir, "connections.json")),
-        vault: await KeyVault.open({filePath: path.join(dataDir, "keys.json"), backend: safeStorageBackend()}),
+        connections,
+        vault,
         rendererDir,
         confirmPlaintextKeyStorage: askPlaintextConsent,
         // The same library as `npm run pull` ($SVC_STUDIO_MODELS_DIR or the user data folder): pulled models show up here.
@@ -113,6 +116,8 @@ async function main() {
     });
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate()));
     await createWindow(gateway);
+    if (vault.recovery != null) void tellKeysLost(vault.recovery.message, connections.list()
+        .filter((profile) => profile.kind === "remote" && !vault.has(profile.id)).map((profile) => profile.name));
     // A demo always works: without SVC_MODEL or a library model the built-in model is served. The window is up
     // first and shows `starting`; a failure is in the state (`crashed` with the engine's message).
     const modelPath = process.env.SVC_MODEL?.trim() || (await library.defaultModel())?.path || builtInModel();
@@ -216,6 +221,18 @@ async function restartEngine() {
     await gateway.supervisor.stop();
     await gateway.supervisor.start().catch((error: unknown) =>
         dialog.showErrorBox("The engine could not start", (error as Error).message));
+}
+
+/** The key file could not be read and was moved aside: which connections lost their key, and what to do. */
+async function tellKeysLost(message: string, remotesWithoutKey: string[]) {
+    const options = {
+        type: "warning" as const,
+        title: "Saved API keys could not be read",
+        message: "Svc Studio started without its saved API keys",
+        detail: message + (remotesWithoutKey.length === 0 ? "" : `\n\nConnections that need their key again: ${remotesWithoutKey.join(", ")}.`)
+    };
+    if (mainWindow != null) await dialog.showMessageBox(mainWindow, options);
+    else await dialog.showMessageBox(options);
 }
 
 /** Asked by the gateway when Linux has no keyring: saving the key anyway must be the user's informed choice. */

@@ -314,6 +314,25 @@ test("browser mode keeps an added key in memory; starting needs a model", async 
     }
 });
 
+test("an unreadable key file: the app starts, its remote connection shows as needing its key, and the state says what was lost", async () => {
+    const appDir = path.join(dir, "lost-keys");
+    await mkdir(appDir);
+    await writeFile(path.join(appDir, "connections.json"), JSON.stringify({version: 1, activeId: "remote-kept", remotes: [{id: "remote-kept", name: "Production", baseUrl: "http://127.0.0.1:9"}]}));
+    await writeFile(path.join(appDir, "keys.json"), "");
+    const app = await Gateway.start({mode: "electron", supervisor: new EngineSupervisor(), rendererDir,
+        connections: await ConnectionStore.open(path.join(appDir, "connections.json")),
+        vault: await KeyVault.open({filePath: path.join(appDir, "keys.json"), backend: safeStorageDouble()})});
+    try {
+        const answer = await gatewayRequest(app.url + "gateway/api/state", {headers: {"x-gateway-token": app.token}});
+        const state = JSON.parse(answer.body) as GatewayState;
+        assert.deepEqual(state.connections.find((connection) => connection.id === "remote-kept"),
+            {id: "remote-kept", kind: "remote", name: "Production", baseUrl: "http://127.0.0.1:9", hasKey: false});
+        assert.match(state.keysNotice!, /saved API keys could not be read .*keys\.json: it is empty.*moved to .*keys\.json\.unreadable-/);
+    } finally {
+        await app.close();
+    }
+});
+
 test("stopping the engine makes /local a 503; a failed start is reported in the state; start brings it back", async () => {
     const stopped = await call("/gateway/api/engine/stop", {method: "POST"});
     assert.equal(JSON.parse(stopped.body).engine.status, "stopped");

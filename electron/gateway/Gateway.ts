@@ -130,7 +130,8 @@ export class Gateway {
                 ? {...profile, hasKey: this.localKey.hint() != null, ...this.localKey.hint() != null ? {keyHint: this.localKey.hint()} : {}}
                 : {...profile, hasKey: this.vault.has(profile.id)}),
             activeConnectionId: this.connections.activeId(),
-            mode: this.mode
+            mode: this.mode,
+            ...this.vault.recovery != null ? {keysNotice: this.vault.recovery.message} : {}
         };
     }
 

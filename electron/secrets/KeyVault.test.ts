@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import {mkdtemp, readFile, rm, stat, writeFile} from "node:fs/promises";
+import {mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
@@ -74,6 +74,44 @@ test("a key that no longer decrypts is a decrypt_failed error, not garbage", asy
     const failing = {...safeStorageDouble("kwallet"), decrypt: () => { throw new Error("wrong keyring"); }};
     const reopened = await KeyVault.open({filePath, backend: failing});
     assert.throws(() => reopened.get("remote-1"), (error: unknown) => error instanceof KeyVaultError && error.code === "decrypt_failed");
+});
+
+test("an empty key file is moved aside with a timestamp, the vault starts empty and says what was lost; a new key file never replaces it", async () => {
+    const folder = path.join(dir, "empty-file");
+    await mkdir(folder);
+    const filePath = path.join(folder, "keys.json");
+    await writeFile(filePath, "");
+    const now = () => new Date("2025-03-04T05:06:07.890Z");
+    const vault = await KeyVault.open({filePath, backend: safeStorageDouble(), now});
+    const aside = path.join(folder, "keys.json.unreadable-2025-03-04T05-06-07.890Z");
+    assert.deepEqual(vault.recovery && {problem: vault.recovery.problem, movedTo: vault.recovery.movedTo}, {problem: "it is empty", movedTo: aside});
+    assert.match(vault.recovery!.message, /could not be read .*it is empty.*moved to .*keys\.json\.unreadable-.*"no key" until you add them again with their key/);
+    assert.equal(vault.has("remote-1"), false);
+    assert.deepEqual(await readdir(folder), ["keys.json.unreadable-2025-03-04T05-06-07.890Z"]);
+
+    // Keys saved afterwards go to a new keys.json; the file moved aside keeps what it held.
+    await vault.set("remote-1", "ck_again");
+    assert.equal((await KeyVault.open({filePath, backend: safeStorageDouble()})).get("remote-1"), "ck_again");
+    assert.equal(await readFile(aside, "utf8"), "");
+
+    // A second unreadable file at the same moment does not replace the first one moved aside.
+    await writeFile(filePath, "{\"version\": 1, \"keys\": {\"remote-1\": ");
+    const again = await KeyVault.open({filePath, backend: safeStorageDouble(), now});
+    assert.equal(again.recovery?.problem, "it is not a key file this app wrote");
+    assert.equal(again.recovery?.movedTo, `${aside}-2`);
+    assert.equal(await readFile(aside, "utf8"), "");
+    assert.equal(await readFile(`${aside}-2`, "utf8"), "{\"version\": 1, \"keys\": {\"remote-1\": ");
+});
+
+test("a key file that cannot be read at all (a folder in its place) is moved aside too, and the vault starts empty", async () => {
+    const folder = path.join(dir, "unreadable");
+    const filePath = path.join(folder, "keys.json");
+    await mkdir(filePath, {recursive: true});
+    const vault = await KeyVault.open({filePath, backend: safeStorageDouble()});
+    assert.match(vault.recovery!.problem, /could not be read \(EISDIR\)/);
+    assert.equal((await stat(vault.recovery!.movedTo)).isDirectory(), true);
+    await vault.set("remote-1", "ck_new");
+    assert.equal((await stat(filePath)).isFile(), true);
 });
 
 test("the memory vault keeps keys in the process only", async () => {

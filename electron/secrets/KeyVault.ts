@@ -1,4 +1,4 @@
-import {chmod, readFile} from "node:fs/promises";
+import {chmod, lstat, readFile, rename} from "node:fs/promises";
 import {writeFileAtomic} from "../../base/node/writeFileAtomic.ts";
 
 export type KeyVaultErrorCode = "encryption_unavailable" | "plaintext_refused" | "decrypt_failed";
@@ -25,8 +25,20 @@ export interface KeyStore {
     set(id: string, key: string): Promise<void>,
     delete(id: string): Promise<void>,
     /** Records the user's consent to store keys without a real keyring (Linux `basic_text`). */
-    acceptPlaintextFallback?(): Promise<void>
+    acceptPlaintextFallback?(): Promise<void>,
+    /** Set when the saved keys could not be read at start: what was lost, where the file went, what to do. */
+    readonly recovery?: KeyVaultRecovery
 }
+
+/** A key file that could not be read, moved aside so the app could start without it. */
+export type KeyVaultRecovery = {
+    /** Why it could not be read, in words (empty, not a key file, the read error). */
+    problem: string,
+    /** Where the file is now; nothing was written over it. */
+    movedTo: string,
+    /** For the user: what was lost and what to do. */
+    message: string
+};
 
 /**
  * The OS secret primitive the vault encrypts with: Electron's safeStorage in the app (Keychain, DPAPI,
@@ -47,7 +59,9 @@ export type KeyVaultOptions = {
     filePath: string,
     backend: EncryptionBackend,
     /** The user accepted that, without a keyring (`basic_text`), keys are only obfuscated on disk. */
-    allowPlaintextFallback?: boolean
+    allowPlaintextFallback?: boolean,
+    /** The clock that names a moved-aside unreadable file; default the system's. */
+    now?: () => Date
 };
 
 /** The file: each key encrypted by the backend, base64; written with mode 0600. */
@@ -69,12 +83,14 @@ const plaintextBackend = "basic_text";
  */
 export class KeyVault implements KeyStore {
     public readonly persistent = true;
+    public readonly recovery?: KeyVaultRecovery;
     private readonly filePath: string;
     private readonly backend: EncryptionBackend;
     private stored: StoredKeys;
     private plaintextAllowed: boolean;
 
-    private constructor(options: KeyVaultOptions, stored: StoredKeys) {
+    private constructor(options: KeyVaultOptions, stored: StoredKeys, recovery?: KeyVaultRecovery) {
+        this.recovery = recovery;
         this.filePath = options.filePath;
         this.backend = options.backend;
         this.stored = stored;
@@ -83,16 +99,29 @@ export class KeyVault implements KeyStore {
         if (this.plaintextAllowed) this.enablePlaintextBackend();
     }
 
+    /**
+     * Reads the key file. A missing one is an empty vault. One that cannot be read (empty after a crash or power
+     * cut, not JSON, not this app's shape, a read error) must not keep the app from starting, as a broken
+     * connections.json does not: it is moved aside under a timestamped name, never written over, and the vault
+     * starts empty, with `recovery` saying so. The connections whose keys were in it then show as having no key.
+     */
     public static async open(options: KeyVaultOptions): Promise<KeyVault> {
+        const empty = (): StoredKeys => ({version: 1, backend: safeBackendName(options.backend), keys: {}});
+        let problem: string | undefined;
         const text = await readFile(options.filePath, "utf8").catch((error: NodeJS.ErrnoException) => {
-            if (error.code === "ENOENT") return undefined;
-            throw error;
+            if (error.code !== "ENOENT") problem = `it could not be read (${error.code ?? error.message})`;
+            return undefined;
         });
         const stored = text == null ? undefined : parseStored(text);
-        if (text != null && stored == null) throw new KeyVaultError("decrypt_failed", `the key file ${options.filePath} is not readable`);
+        if (text != null && stored == null) problem = text.trim() === "" ? "it is empty" : "it is not a key file this app wrote";
+        if (problem != null) {
+            const recovery = await moveAside(options.filePath, problem, options.now?.() ?? new Date());
+            console.warn(`keys: ${recovery.message}`);
+            return new KeyVault(options, empty(), recovery);
+        }
         // Tighten a file whose mode was loosened by hand or by an older version.
         if (text != null) await chmod(options.filePath, 0o600);
-        return new KeyVault(options, stored ?? {version: 1, backend: safeBackendName(options.backend), keys: {}});
+        return new KeyVault(options, stored ?? empty());
     }
 
     /** Whether keys may be stored now, and if not, why: for a warning in the UI before the user types a key. */
@@ -154,6 +183,38 @@ export class KeyVault implements KeyStore {
     private async save() {
         await writeFileAtomic(this.filePath, JSON.stringify(this.stored, null, 4) + "\n", 0o600);
     }
+}
+
+/**
+ * Renames the unreadable key file to `<file>.unreadable-<time>` (a free name: `-2`, `-3` ... when taken), so the
+ * keys in it can still be recovered by hand and a new key file never replaces it. A failed rename is thrown: the
+ * app must not start and later write over a file it could not read.
+ */
+async function moveAside(filePath: string, problem: string, now: Date): Promise<KeyVaultRecovery> {
+    const stamp = now.toISOString().replaceAll(":", "-");
+    let movedTo = `${filePath}.unreadable-${stamp}`;
+    for (let suffix = 2; await exists(movedTo); suffix++) movedTo = `${filePath}.unreadable-${stamp}-${suffix}`;
+    try {
+        await rename(filePath, movedTo);
+    } catch (error) {
+        throw new KeyVaultError("decrypt_failed", `the key file ${filePath} cannot be read (${problem}) and could not be moved aside ` +
+            `(${(error as Error).message}): move or delete it, then start Svc Studio again`);
+    }
+    return {
+        problem,
+        movedTo,
+        message: `The saved API keys could not be read (${filePath}: ${problem}), so Svc Studio started without them. ` +
+            `The file was moved to ${movedTo} and nothing was written over it. The keys of remote connections and the workspace key ` +
+            `chosen for the local engine are no longer stored: remote connections show "no key" until you add them again with their key ` +
+            `(Engine & connections), and the workspace key is chosen again on the Workspace screen.`
+    };
+}
+
+async function exists(filePath: string): Promise<boolean> {
+    return lstat(filePath).then(() => true, (error: NodeJS.ErrnoException) => {
+        if (error.code === "ENOENT") return false;
+        throw error;
+    });
 }
 
 function safeBackendName(backend: EncryptionBackend): string {

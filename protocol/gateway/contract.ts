@@ -216,7 +216,12 @@ export type GatewayState = {
      */
     connections: Array<{id: string, kind: "local" | "remote", name: string, baseUrl?: string, hasKey: boolean, keyHint?: string}>,
     activeConnectionId: string,
-    mode: "electron" | "web"
+    mode: "electron" | "web",
+    /**
+     * Set when the saved API keys could not be read at this launch: the file was moved aside and the app started
+     * without them. Says what was lost and what to do; the connections whose keys were in it have `hasKey` false.
+     */
+    keysNotice?: string
 };
 
 /** `GET /gateway/api/models`: the library, the catalog, the active engine model, downloads and the lifecycle settings. */

@@ -102,6 +102,7 @@ export function ConnectionsList({state}: {state: GatewayState}) {
     return (
         <section className="card" data-testid="connections">
             <div className="card-title-row"><h3>Connections</h3></div>
+            {state.keysNotice != null && <div className="field-warning" role="alert" data-testid="keys-notice">{state.keysNotice}</div>}
             <ul className="connection-list">
                 {state.connections.map((connection) => {
                     const active = connection.id === state.activeConnectionId;
