@@ -31,6 +31,14 @@ export function isDatasetFile(dataset: ExperimentSpec["dataset"]): dataset is Da
 
 /** Parses and checks an experiment file's JSON (text or parsed); throws ExperimentFileError naming the field. */
 export function parseExperimentSpec(input: string | unknown): ExperimentSpec {
+    return readFileJson(input, readSpec);
+}
+
+/**
+ * Reads a file's JSON (text, or already parsed) with `read`: text that is no JSON, or a field `read` refuses
+ * (a ValidationError naming its path), is an ExperimentFileError.
+ */
+export function readFileJson<T>(input: string | unknown, read: (json: unknown) => T): T {
     let json: unknown = input;
     if (typeof input === "string") {
         try {
@@ -40,7 +48,7 @@ export function parseExperimentSpec(input: string | unknown): ExperimentSpec {
         }
     }
     try {
-        return readSpec(json);
+        return read(json);
     } catch (error) {
         if (error instanceof ValidationError) throw new ExperimentFileError(error.message);
         throw error;

@@ -1,6 +1,6 @@
 import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
-import {fail, optional, readArray, readBoolean, readInteger, readNumber, readObject, readString, required, ValidationError, type FieldPath} from "../../protocol/validation.ts";
-import {ExperimentFileError, isDatasetFile, parseExperimentSpec} from "./experimentFile.ts";
+import {fail, optional, readArray, readBoolean, readInteger, readNumber, readObject, readString, required, type FieldPath} from "../../protocol/validation.ts";
+import {ExperimentFileError, isDatasetFile, parseExperimentSpec, readFileJson} from "./experimentFile.ts";
 import type {CellResult, Dataset, ExperimentSpec} from "./types.ts";
 
 // An experiment's results as one file (`*.svc-results.json`, format "svc-experiment-results" version 1): the experiment
@@ -34,15 +34,7 @@ export function isResultsJson(json: unknown): boolean {
  * name a row of the sample and a variant of the experiment, once.
  */
 export function parseExperimentResults(input: string | unknown): ExperimentResults {
-    let json: unknown = input;
-    if (typeof input === "string") {
-        try {
-            json = JSON.parse(input);
-        } catch (error) {
-            throw new ExperimentFileError(`not JSON: ${error instanceof Error ? error.message : String(error)}`);
-        }
-    }
-    try {
+    return readFileJson(input, (json) => {
         const object = readObject(json, []);
         if (object.format !== resultsFormat) fail(["format"], `must be ${JSON.stringify(resultsFormat)}`);
         if (object.version !== resultsFileVersion) fail(["version"], `must be ${resultsFileVersion} (this svc-studio reads version ${resultsFileVersion})`);
@@ -67,10 +59,7 @@ export function parseExperimentResults(input: string | unknown): ExperimentResul
             return cell;
         });
         return {experiment: {...experiment, dataset}, rowIndexes, cells};
-    } catch (error) {
-        if (error instanceof ValidationError) throw new ExperimentFileError(error.message);
-        throw error;
-    }
+    });
 }
 
 /** A cell's fields the summary reads are checked; the request, response and checks are kept as they are. */

@@ -9,8 +9,9 @@ import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {openSqlite} from "../../base/node/sqlite.ts";
-import {spawnServer} from "../support/spawnServer.ts";
-import {startRecordingProxy, type ProxiedRequest} from "../support/recordingProxy.ts";
+import {startRecordedEngine, type ProxiedRequest} from "../support/recordingProxy.ts";
+
+type ProxiedEngine = Awaited<ReturnType<typeof startRecordedEngine>>["proxy"];
 
 const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const bin = path.join(repoRoot, "native/cli/bin.mjs");
@@ -23,18 +24,17 @@ const questionSet = (format: "decisions" | "systemone") => format === "decisions
     : {format, questions: {happy: {type: "noul", instructions: "Is the story happy?"}}};
 
 let dir: string;
-let server: Awaited<ReturnType<typeof spawnServer>>;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+let engine: Awaited<ReturnType<typeof startRecordedEngine>>;
+let proxy: ProxiedEngine;
 
 before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "svc-labels-"));
     await writeFile(path.join(dir, "stories.csv"), `${csv}\n`);
-    server = await spawnServer(["--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data"), "--threads", "1", "--gpu", "off"]);
-    proxy = await startRecordingProxy(server.url);
+    engine = await startRecordedEngine(dir);
+    proxy = engine.proxy;
 });
 after(async () => {
-    await proxy?.close();
-    await server?.close();
+    await engine?.close();
     await rm(dir, {recursive: true, force: true});
 });
 

@@ -1,5 +1,7 @@
 import {createServer, request as httpRequest} from "node:http";
 import type {AddressInfo} from "node:net";
+import path from "node:path";
+import {spawnServer} from "./spawnServer.ts";
 
 /** A request that crossed the proxy, its body parsed as JSON where it is JSON. */
 export type ProxiedRequest = {method: string, path: string, body: unknown};
@@ -41,4 +43,17 @@ export async function startRecordingProxy(target: string): Promise<{url: string,
             server.close(() => resolve());
         })
     };
+}
+
+/**
+ * `svc-studio serve` on the built-in model (its own process, its library and data under `dir`) behind a recording
+ * proxy: what a test's CLI runs send is read at `proxy.requests`.
+ */
+export async function startRecordedEngine(dir: string): Promise<{proxy: Awaited<ReturnType<typeof startRecordingProxy>>, close(): Promise<void>}> {
+    const server = await spawnServer(["--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data"), "--threads", "1", "--gpu", "off"]);
+    const proxy = await startRecordingProxy(server.url);
+    return {proxy, close: async () => {
+        await proxy.close();
+        await server.close();
+    }};
 }

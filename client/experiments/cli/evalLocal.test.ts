@@ -8,25 +8,23 @@ import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
-import {spawnServer} from "../../../test/support/spawnServer.ts";
-import {startRecordingProxy} from "../../../test/support/recordingProxy.ts";
+import {startRecordedEngine} from "../../../test/support/recordingProxy.ts";
 import {parseExperimentResults} from "../resultsFile.ts";
 import {summarizeExperiment} from "../summary.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = path.join(repoRoot, "native/cli/bin.mjs");
 let dir: string;
-let server: Awaited<ReturnType<typeof spawnServer>>;
-let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+let engine: Awaited<ReturnType<typeof startRecordedEngine>>;
+let proxy: Awaited<ReturnType<typeof startRecordedEngine>>["proxy"];
 
 before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "svc-eval-local-"));
-    server = await spawnServer(["--models-dir", path.join(dir, "models"), "--data-dir", path.join(dir, "data"), "--threads", "1", "--gpu", "off"]);
-    proxy = await startRecordingProxy(server.url);
+    engine = await startRecordedEngine(dir);
+    proxy = engine.proxy;
 });
 after(async () => {
-    await proxy?.close();
-    await server?.close();
+    await engine?.close();
     await rm(dir, {recursive: true, force: true});
 });
 
