@@ -28,12 +28,12 @@ const questionSet = {format: "decisions", name: "Happy", questions: [{type: "pre
 const byInput = (a: Record<string, unknown>, b: Record<string, unknown>) => String(a.input).localeCompare(String(b.input));
 
 /** Every request the app stored for its experiments, by experiment, in the order the cells were stored. */
-async function storedRequests(dataDir: string): Promise<Array<Array<{variant: number, request: Record<string, unknown>}>>> {
+async function storedRequests(dataDir: string): Promise<Array<Array<{variant: number, request: Record<string, unknown>, cached?: true}>>> {
     const root = path.join(dataDir, "experiments");
-    const found: Array<Array<{variant: number, request: Record<string, unknown>}>> = [];
+    const found: Array<Array<{variant: number, request: Record<string, unknown>, cached?: true}>> = [];
     for (const id of await readdir(root).catch(() => [] as string[])) {
         const text = await readFile(path.join(root, id, "results.jsonl"), "utf8").catch(() => "");
-        found.push(text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as {cell: {variant: number, request: Record<string, unknown>}}).cell));
+        found.push(text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as {cell: {variant: number, request: Record<string, unknown>, cached?: true}}).cell));
     }
     return found;
 }
@@ -145,6 +145,24 @@ describe("Experiments in the app never send a label column", {skip: noChromium ?
         const kept = await storedRequests(gateway.dataDir);
         assert.equal(kept.length, 2);
         assert.deepEqual(kept[0].map((cell) => cell.request).sort(byInput), kept[1].map((cell) => cell.request).sort(byInput));
+    });
+
+    test("run again with the same versions: every cell is answered from the response cache, and with reuse off none is", async () => {
+        await page.getByTestId("exp-tabs-history").click();
+        await page.locator("[data-testid=exp-saved]").last().getByTestId("exp-run-again").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        await expectText(page.getByTestId("exp-cached"), "20");
+        const cached = (await storedRequests(gateway.dataDir)).find((cells) => cells.every((cell) => cell.cached === true));
+        assert.ok(cached !== undefined && cached.length === 20, "a kept experiment whose 20 cells all came from the cache");
+        // Reuse off: the same run again sends every cell.
+        await page.getByTestId("exp-tabs-setup").click();
+        await page.getByTestId("exp-reuse-answers").uncheck();
+        await page.getByTestId("exp-run").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        await expectText(page.getByTestId("exp-done"), "20 / 20");
+        await expectText(page.getByTestId("exp-cached"), "0");
+        await page.getByTestId("exp-tabs-setup").click();
+        await page.getByTestId("exp-reuse-answers").check();
     });
 
     test("a version whose input names a label column is a problem before anything is sent", async () => {

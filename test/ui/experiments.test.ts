@@ -194,6 +194,9 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
     });
 
     test("a reload mid-run loses no cell; Resume sends only the cells without a result, none twice", async () => {
+        // The run again must send its cells (not answer them from the response cache) to be stopped mid-run.
+        await page.getByTestId("exp-tabs-setup").click();
+        await page.getByTestId("exp-reuse-answers").uncheck();
         await page.getByTestId("exp-tabs-history").click();
         await page.getByTestId("exp-run-again").first().click();
         await page.getByTestId("exp-run-card").waitFor();

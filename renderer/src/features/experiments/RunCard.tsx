@@ -20,6 +20,7 @@ export function RunCard({open}: {open: OpenExperiment}) {
     const total = open.rowIndexes.length * open.spec.variants.length;
     const done = open.counts.reduce((sum, count) => sum + count.done, 0);
     const errors = open.counts.reduce((sum, count) => sum + count.errors, 0);
+    const cached = open.counts.reduce((sum, count) => sum + count.cached, 0);
     const status = progress?.status ?? (done >= total ? "completed" : open.interrupted ? "stopped" : "running");
     const running = busy && progress !== null && (progress.status === "running" || progress.status === "paused");
     const percent = total === 0 ? 0 : Math.round(done / total * 1000) / 10;
@@ -51,6 +52,9 @@ export function RunCard({open}: {open: OpenExperiment}) {
                     </span>
                 ))}
                 <span className={`stat${errors > 0 ? " stat-danger" : ""}`}><span className="stat-label">errors</span><span className="stat-value mono" data-testid="exp-errors">{formatCount(errors)}</span></span>
+                <span className="stat" title="Cells answered from the response cache: the same request was answered before, so nothing was sent (Setup: Reuse earlier answers)">
+                    <span className="stat-label">from the cache</span><span className="stat-value mono" data-testid="exp-cached">{formatCount(cached)}</span>
+                </span>
                 {progress && <>
                     <span className="stat"><span className="stat-label">cells/s</span><span className="stat-value mono">{progress.rowsPerSecond === null ? "–" : progress.rowsPerSecond.toFixed(1)}</span></span>
                     <span className="stat"><span className="stat-label">ETA</span><span className="stat-value mono">{progress.status === "running" ? formatDuration(progress.etaSeconds) : "–"}</span></span>

@@ -10,7 +10,7 @@ import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
 import {gatewayResponseCache} from "../../gateway/responseCache.ts";
 import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
-import {cellKey, countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {addCell, cellKey, countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {paceRecorder} from "./pace.ts";
@@ -180,9 +180,7 @@ async function run() {
                 const current = useExperimentStore.getState().open;
                 if (current?.id !== experiment.record.jobId) return;
                 current.cells.set(cell.rowIndex * variants + cell.variant, cell);
-                const count = current.counts[cell.variant];
-                count.done++;
-                if (!cell.ok) count.errors++;
+                addCell(current.counts[cell.variant], cell);
                 // A cell from the cache took no time now: it says nothing of the connection's pace.
                 if (!cell.cached) pace.add(cell);
                 addSummaryCell(cell);

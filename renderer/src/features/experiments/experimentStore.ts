@@ -6,7 +6,8 @@ import type {CellResult, Dataset, ExperimentSpec, ExperimentSummary} from "../..
 import type {JobProgress} from "../../../../client/scoring/index.ts";
 
 /** Per-variant counts kept as cells arrive: what the progress shows between two summaries. */
-export type VariantCounts = {done: number, errors: number};
+/** A variant's cells with a result, those with an error, and those answered from the response cache (nothing sent). */
+export type VariantCounts = {done: number, errors: number, cached: number};
 
 export type OpenExperiment = {
     id: string,
@@ -78,12 +79,17 @@ export {cellKey} from "../../../../client/experiments/ExperimentRunner.ts";
 
 /** Counts of `cells` per variant (an experiment read back). */
 export function countCells(cells: Iterable<CellResult>, variants: number): VariantCounts[] {
-    const counts = Array.from({length: variants}, () => ({done: 0, errors: 0}));
+    const counts = Array.from({length: variants}, () => ({done: 0, errors: 0, cached: 0}));
     for (const cell of cells) {
         const count = counts[cell.variant];
-        if (count === undefined) continue;
-        count.done++;
-        if (!cell.ok) count.errors++;
+        if (count !== undefined) addCell(count, cell);
     }
     return counts;
+}
+
+/** Counts one more cell of a variant. */
+export function addCell(count: VariantCounts, cell: CellResult): void {
+    count.done++;
+    if (!cell.ok) count.errors++;
+    if (cell.cached) count.cached++;
 }
