@@ -145,3 +145,27 @@ test("a port taken while the engine loads is the same clear error, not the engin
     assert.equal(supervisor.status().status, "crashed");
     assert.doesNotMatch(supervisor.status().error!, /EADDRINUSE/);
 });
+
+test("a kept port another program holds: the engine listens on a free port, says so, and goes back to the kept one once it is free", async () => {
+    const taken = await holdPort(0);
+    const supervisor = supervise({modelPath: tinyModel});
+    let released = false;
+    try {
+        supervisor.keepPort(taken.port);
+        const moved = await supervisor.start();
+        assert.equal(moved.status, "running");
+        assert.notEqual(moved.port, taken.port);
+        assert.equal(moved.url, `http://127.0.0.1:${moved.port}`, "the new port is the one shown");
+        assert.equal((await fetch(`${moved.url}/health`)).status, 200);
+        assert.match(moved.portNotice!, new RegExp(`^Port ${taken.port}, the local engine's saved port, is in use by another program, so the engine listens on port ${moved.port} for now`));
+
+        await new Promise((resolve) => taken.close(resolve));
+        released = true;
+        await supervisor.stop();
+        const back = await supervisor.start();
+        assert.equal(back.url, `http://127.0.0.1:${taken.port}`);
+        assert.equal(back.portNotice, undefined);
+    } finally {
+        if (!released) await new Promise((resolve) => taken.close(resolve));
+    }
+});

@@ -9,7 +9,7 @@ import {fileURLToPath} from "node:url";
 import type {EngineStatus} from "../../protocol/gateway/contract.ts";
 import {adminKeyEnvVar, engineKeyEnvVar} from "../../native/cli/engineKeyEnv.ts";
 import {parentPipeEnvVar} from "../../native/cli/parentPipe.ts";
-import {checkPort, portInUseMessage} from "./enginePort.ts";
+import {checkPort, firstFreePort, keptPortTakenMessage, portInUseMessage} from "./enginePort.ts";
 
 /** Keeps the last `maxLines` lines written to it: the stderr of a child, quoted when it dies. */
 export class TextTail {
@@ -129,6 +129,12 @@ export class EngineSupervisor extends EventEmitter {
      */
     private readonly adminKey = randomBytes(32).toString("hex");
     private readonly killOnExit = () => this.launch?.child.kill("SIGKILL");
+    /**
+     * The port kept from an earlier launch (`keepPort`), tried first at every start. Another program may have taken it
+     * since: the engine then listens on a free port instead, and `portNotice` says so, rather than not starting at all.
+     */
+    private keptPort?: number;
+    private portNotice?: string;
 
     public constructor(options: EngineSupervisorOptions = {}) {
         super();
@@ -136,7 +142,7 @@ export class EngineSupervisor extends EventEmitter {
     }
 
     public status(): EngineStatus {
-        return {...this.current, port: this.options.port ?? 0};
+        return {...this.current, port: this.options.port ?? 0, ...this.portNotice != null ? {portNotice: this.portNotice} : {}};
     }
 
     public modelPath(): string | undefined {
@@ -158,10 +164,25 @@ export class EngineSupervisor extends EventEmitter {
         return this.options.port ?? 0;
     }
 
-    /** Sets the port of the next start, without restarting a running engine (start with `{port}` does that). */
+    /**
+     * Sets the port of the next start, without restarting a running engine (start with `{port}` does that). A port set
+     * here is this one only: when another program holds it, start fails and says so.
+     */
     public setPort(port: number) {
         this.options.port = port;
+        this.keptPort = undefined;
+        this.portNotice = undefined;
         this.emit("status", this.status());
+    }
+
+    /**
+     * Sets the port kept from an earlier launch (the app's data folder): every start tries it first, and when another
+     * program holds it, listens on the next free port (a free one the OS picks when none of the next 100 is) and says so
+     * in `portNotice`, so local features keep working; a later start goes back to it once it is free.
+     */
+    public keepPort(port: number) {
+        this.setPort(port);
+        if (port !== 0) this.keptPort = port;
     }
 
     /**
@@ -182,8 +203,13 @@ export class EngineSupervisor extends EventEmitter {
         await this.stop();
         this.options.modelPath = model;
         if (settings.threads != null) this.options.threads = settings.threads;
-        if (settings.port != null) this.options.port = settings.port;
+        if (settings.port != null) {
+            this.options.port = settings.port;
+            this.keptPort = undefined;
+            this.portNotice = undefined;
+        }
         this.current = {status: "stopped", restarts: 0};
+        if (this.keptPort != null) await this.chooseLaunchPort(this.keptPort);
         // A model takes seconds to minutes to load: a port that is taken is said before, not after.
         // Any other failure of the check (EACCES) is left to the engine, whose own error then says what it is.
         if (this.port() !== 0 && await checkPort(this.port()).catch(() => "free") === "in_use") {
@@ -199,6 +225,25 @@ export class EngineSupervisor extends EventEmitter {
             throw error;
         }
         return this.status();
+    }
+
+    /**
+     * The kept port when it is free; else the port this launch already moved to when that is still free (a restart
+     * stays where scripts were told to go), else the next free one.
+     */
+    private async chooseLaunchPort(kept: number) {
+        const isFree = (port: number) => checkPort(port).then((check) => check === "free", () => false);
+        // Any failure of the check other than EADDRINUSE (EACCES) is left to the engine, whose own error then says what it is.
+        if (await checkPort(kept).catch(() => "free") === "free") {
+            this.options.port = kept;
+            this.portNotice = undefined;
+            return;
+        }
+        const current = this.port();
+        const port = current !== kept && current !== 0 && await isFree(current) ? current : await firstFreePort(kept + 1);
+        this.options.port = port;
+        this.portNotice = keptPortTakenMessage(kept, port);
+        console.warn(`engine: ${this.portNotice}`);
     }
 
     /** Stops the engine and any pending restart; resolves once the child has exited. */

@@ -42,3 +42,11 @@ export function portInUseMessage(port: number): string {
     return `port ${port} on 127.0.0.1 is in use by another program, so the engine cannot listen there: choose another port for ` +
         `the local engine (Engine & connections screen, Port; npm run web -- --engine-port <n>) or close the program that holds it, then start the engine again`;
 }
+
+/** What the Engine screen says when the kept port is taken at a start and the engine listens on `port` instead (0: a free one). */
+export function keptPortTakenMessage(kept: number, port: number): string {
+    const where = port === 0 ? "a free port chosen at start" : `port ${port}`;
+    return `Port ${kept}, the local engine's saved port, is in use by another program, so the engine listens on ${where} for now: ` +
+        `scripts, View code and remote profiles pointed at http://127.0.0.1:${kept} need the new address. The engine goes back to ` +
+        `${kept} at a later start once it is free; to keep another port, choose it here (Port), or close the program that holds ${kept}`;
+}

@@ -408,3 +408,36 @@ test("the engine's port is kept in the data folder: chosen once, changed from th
     await flagged.close();
     assert.notEqual(JSON.parse(await readFile(settingsFile, "utf8")).port, 0);
 });
+
+test("a saved engine port another program holds at launch: the engine starts on a free port, and the state shows it and says why", async () => {
+    const appDataDir = path.join(dir, "taken-port-app-data");
+    const settingsFile = path.join(appDataDir, "engine-settings.json");
+    const taken = await holdPort(0);
+    await mkdir(appDataDir, {recursive: true});
+    await writeFile(settingsFile, JSON.stringify({version: 1, port: taken.port}));
+    const app = await Gateway.start({mode: "web", supervisor: new EngineSupervisor({modelPath: tinyModel, threads: 1, gpu: "off"}),
+        connections: ConnectionStore.inMemory(), vault: new MemoryKeyVault(), rendererDir, appDataDir});
+    try {
+        await app.supervisor.start();
+        const read = async () => JSON.parse((await gatewayRequest(app.url + "gateway/api/state", {headers: {"x-gateway-token": app.token}})).body) as GatewayState;
+        const {engine} = await read();
+        assert.equal(engine.status, "running");
+        assert.notEqual(engine.port, taken.port);
+        assert.equal(engine.url, `http://127.0.0.1:${engine.port}`);
+        assert.match(engine.portNotice!, new RegExp(`Port ${taken.port}, the local engine's saved port, is in use by another program, so the engine listens on port ${engine.port}`));
+        // Local features work on the new port.
+        const chat = await gatewayRequest(app.url + "local/svc-1/v1/chat/completions", {headers: {"x-gateway-token": app.token}, body: chatBody});
+        assert.equal(chat.status, 200, chat.body);
+        assert.deepEqual(JSON.parse(await readFile(settingsFile, "utf8")), {version: 1, port: taken.port}, "the saved port is tried again at the next launch");
+
+        // Choosing the port the engine moved to keeps it: saved, and the notice is gone.
+        const kept = await gatewayRequest(app.url + "gateway/api/engine/port", {headers: {"x-gateway-token": app.token}, body: {port: engine.port}});
+        assert.equal(kept.status, 200, kept.body);
+        assert.equal((JSON.parse(kept.body) as GatewayState).engine.portNotice, undefined);
+        assert.equal((JSON.parse(kept.body) as GatewayState).engine.url, engine.url, "the running engine stays where it is");
+        assert.deepEqual(JSON.parse(await readFile(settingsFile, "utf8")), {version: 1, port: engine.port});
+    } finally {
+        await app.close();
+        await new Promise((resolve) => taken.close(resolve));
+    }
+});

@@ -108,7 +108,10 @@ export class Gateway {
         gateway.listeningPort = (gateway.server.address() as AddressInfo).port;
         if (options.appDataDir != null) {
             gateway.engineSettings = await EngineSettingsStore.open(path.join(options.appDataDir, "engine-settings.json"));
-            options.supervisor.setPort(await gateway.engineSettings.launchPort(options.enginePort));
+            const port = await gateway.engineSettings.launchPort(options.enginePort);
+            // The saved port may have been taken since the last launch: the engine then moves to a free one and says so.
+            if (options.enginePort == null) options.supervisor.keepPort(port);
+            else options.supervisor.setPort(port);
         } else if (options.enginePort != null) options.supervisor.setPort(options.enginePort);
         return gateway;
     }
@@ -258,7 +261,8 @@ export class Gateway {
             if (port !== 0 && port < lowestEnginePort)
                 throw new GatewayError(400, "invalid_request", "invalid_request_error",
                     `port: must be 0 (a free port at every start) or ${lowestEnginePort} to 65535; lower ports need administrator rights`);
-            if (port === this.supervisor.port()) return this.answer();
+            // The port already saved and in use; a port the engine moved to for this launch is saved when chosen.
+            if (port === this.supervisor.port() && (this.engineSettings == null || this.engineSettings.port === port)) return this.answer();
             const {status, url} = this.supervisor.status();
             // The port the engine runs on now (a free one it was given) is ours to keep; another program holds any other taken one.
             const current = url != null && new URL(url).port === String(port);

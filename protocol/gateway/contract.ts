@@ -155,6 +155,11 @@ export type EngineStatus = {
      * 0: a free port at every start.
      */
     port?: number,
+    /**
+     * Set when the port kept from an earlier launch was held by another program at this start, so the engine listens on
+     * `port` instead: which port is taken, where the engine is now, and what to do.
+     */
+    portNotice?: string,
     /** Restarts after crashes since the engine last ran stably. */
     restarts: number
 };

@@ -27,11 +27,12 @@ export function EnginePortField({engine}: {engine: EngineState}) {
                         data-testid="engine-port-apply">{change.isPending ? "Applying…" : running ? `Restart on port ${chosen}` : `Use port ${chosen}`}</button>
                 )}
                 <span className="muted small" data-testid="engine-port-note">
-                    {engine.port == null ? null : engine.port === 0
+                    {engine.port == null || engine.portNotice != null ? null : engine.port === 0
                         ? "Now a free port at every start: scripts, View code and remote profiles need the new address after each restart. Choose a port to keep one."
                         : `Now ${engine.port}, kept across restarts and launches: scripts, View code and remote profiles pointed at http://127.0.0.1:${engine.port} keep working.`}
                 </span>
             </div>
+            {engine.portNotice != null && <div className="field-warning" role="status" data-testid="engine-port-notice">{engine.portNotice}</div>}
             {input.kind === "invalid" && <div className="field-error" data-testid="engine-port-invalid">{input.message}</div>}
             {change.error != null && <ApiErrorView error={toErrorInfo(change.error)} />}
         </div>
