@@ -95,17 +95,25 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await openQuestionSetFile(page, scratch, "tone.questions.json", {
             format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions: "Is the text polite?"}]
         });
+        // The version keeps the input the studio shows: here a template that takes each row's text.
+        await page.getByTestId("input-mode-text").click();
+        await page.getByTestId("input-text").fill("Review: {{text}}");
         const form = page.getByTestId("version-save-decision");
         await form.getByTestId("version-note").fill("one question");
         await form.getByTestId("version-save-button").click();
         await expectText(form.getByTestId("version-message"), "Saved version 1 of \"Tone\".");
         await page.getByTestId("nav-versions").click();
         await expectCount(page.getByTestId("prompt-item"), 2);
-        assert.match(await page.getByTestId("version-row").first().textContent() ?? "", /1 question · input: row as JSON/);
+        assert.match(await page.getByTestId("version-row").first().textContent() ?? "", /1 question · input: template Review: \{\{text\}\}/);
+        await page.getByTestId("nav-decisions").click();
+        await page.getByTestId("input-text").fill("something else");
+        await page.getByTestId("nav-versions").click();
         await page.getByTestId("version-open").first().click();
         await page.locator("main[data-screen=decisions]").waitFor();
         await expectText(page.getByTestId("qs-file-message"), /Opened version 1 of "Tone"\./);
         assert.equal(await page.getByTestId("qs-name").inputValue(), "Tone");
+        // The studio shows the version's input as it was saved (it held other text when the version was opened).
+        assert.equal(await page.getByTestId("input-text").inputValue(), "Review: {{text}}");
         await page.getByTestId("nav-versions").click();
     });
 
