@@ -196,7 +196,7 @@ describe("probabilities view in the playgrounds", {skip: noChromium ?? false, ti
         assert.ok(usage > scored, `completion_tokens ${usage} counts the stop sequence's tokens too`);
         await expectText(page.getByTestId("token-count"), `${scored} tokens scored`);
         await expectText(page.getByTestId("token-usage-note"), `completion_tokens is ${usage}: it also counts ${usage - scored} output token${usage - scored === 1 ? "" : "s"} ` +
-            "not in the scored text (a stop sequence, the end-of-turn token, reasoning or a regenerated attempt; spec 2.3)");
+            "not in the scored text (a stop sequence, the end-of-turn token, reasoning or a regenerated attempt)");
         await screenshot(page, "probabilities-chat-stop");
         await page.getByRole("button", {name: /^Remove stop/}).click();
         await run();

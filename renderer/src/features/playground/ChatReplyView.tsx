@@ -98,7 +98,7 @@ export function ToolCallAnswer({call, allCalls}: ToolCallAnswerProps) {
                 <span className="badge badge-accent">tool call</span>
                 <span className="mono strong">{call.function.name}</span>
                 <span className="mono muted">{call.id}</span>
-                {!argumentsValid && <span className="badge badge-warn" title="Forcing is an instruction, not a guarantee (spec 2.5)">arguments are not valid JSON</span>}
+                {!argumentsValid && <span className="badge badge-warn" title="Forcing is an instruction, not a guarantee: the model may still write arguments that are not valid JSON">arguments are not valid JSON</span>}
             </div>
             <pre className="code-inline">{pretty(call.function.arguments)}</pre>
             <div className="tool-answer">

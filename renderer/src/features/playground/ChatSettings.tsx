@@ -80,7 +80,7 @@ export function ToolsEditor() {
                     {missing && <option value={toolChoice}>{toolChoice.slice("function:".length)} (not in tools)</option>}
                 </select>
                 {missing && <div className="field-error">tool_choice names a function that is not in tools</div>}
-                {forcing && streamError && <StreamOff reason="Forcing a tool call works only without streaming (spec 2.5): Run waits until stream is off." />}
+                {forcing && streamError && <StreamOff reason="Forcing a tool call works only without streaming: Run waits until stream is off." />}
                 {!missing && !(forcing && streamError) && <div className="param-help">Forcing is an instruction, not a guarantee: check the reply carries tool_calls.</div>}
             </div>
         </div>
@@ -119,7 +119,7 @@ export function ResponseFormatEditor() {
                 <JsonEditor path={editorPaths.jsonSchema} label="json_schema JSON" testId="json-schema-editor" value={format.schemaText}
                     onChange={(schemaText) => setFormat({...format, schemaText})} error={parsed.error ?? null} height={280} />
             )}
-            {format.mode !== "none" && stream && <StreamOff reason="JSON mode works only without streaming (spec 2.7): Run waits until stream is off." />}
+            {format.mode !== "none" && stream && <StreamOff reason="JSON mode works only without streaming: Run waits until stream is off." />}
             <div className="param-help">
                 {format.mode === "json_schema" ? "The json_schema object: {name, schema}. The schema root should be type: object." : "JSON mode makes the reply one JSON value, with no prose or code fence."}
             </div>

@@ -65,6 +65,10 @@ function logitBiasSpec(): ParamSpec {
 // Every request field of spec 2.1 that is a plain value, with the limits the server enforces
 // (protocol/validation/readSampling.ts, readOutputBudget.ts, parseChatCompletionRequest.ts). The budgets' bounds and
 // help, and seed's help, depend on the connection: the panel shows them through specsForTarget.
+/** What temperature and top_p do, the same words in chat and Responses. */
+const temperatureHelp = "Randomness of sampling: 0 always takes the most likely token (suits classification and extraction), higher varies the wording.";
+const topPHelp = "Nucleus sampling: only the most likely tokens whose probabilities add up to top_p are drawn from.";
+
 export const chatParamSpecs: ParamSpec[] = [
     {key: "max_tokens", label: "max_tokens", kind: "integer", path: ["max_tokens"], min: 1, max: limits.contextWindow, group: "Output",
         help: "Output budget."},
@@ -72,8 +76,8 @@ export const chatParamSpecs: ParamSpec[] = [
         help: "Same as max_tokens; wins when both are sent."},
     {key: "n", label: "n", kind: "integer", path: ["n"], min: 1, max: 128, group: "Output", help: "Number of choices."},
     {key: "stop", label: "stop", kind: "stopList", path: ["stop"], max: 4, group: "Output", help: "Up to 4 non-empty stop sequences."},
-    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "0 suits classification and extraction."},
-    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "Nucleus sampling."},
+    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: temperatureHelp},
+    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: topPHelp},
     {key: "seed", label: "seed", kind: "integer", path: ["seed"], min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, group: "Sampling",
         help: "Sampling seed."},
     {key: "presence_penalty", label: "presence_penalty", kind: "number", path: ["presence_penalty"], min: -2, max: 2, step: 0.1, group: "Sampling", help: "-2 to 2."},
@@ -140,8 +144,8 @@ export const defaultChatParams = {max_tokens: 256, temperature: 0.7, stream: tru
 export const responsesParamSpecs: ParamSpec[] = [
     {key: "max_output_tokens", label: "max_output_tokens", kind: "integer", path: ["max_output_tokens"], min: 1, max: limits.contextWindow, group: "Output",
         help: "No default: the window left after the input is used."},
-    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: "As in chat."},
-    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: "As in chat."},
+    {key: "temperature", label: "temperature", kind: "number", path: ["temperature"], min: 0, max: 2, step: 0.05, group: "Sampling", help: temperatureHelp},
+    {key: "top_p", label: "top_p", kind: "number", path: ["top_p"], min: 0, max: 1, step: 0.01, group: "Sampling", help: topPHelp},
     {key: "logprobs", label: "include logprobs", kind: "include", path: ["include"], includes: outputTextLogprobs, group: "Probabilities",
         help: `include: ["${outputTextLogprobs}"]: score the output text's tokens.`},
     {key: "top_logprobs", label: "top_logprobs", kind: "integer", path: ["top_logprobs"], min: 0, max: maxTopLogprobs, requires: "logprobs", group: "Probabilities",

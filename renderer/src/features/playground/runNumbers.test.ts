@@ -38,7 +38,7 @@ test("which requests ask for token scores", () => {
 test("the token view says what usage counts beyond the scored text, and only when the two can be compared", () => {
     assert.equal(scoredTokensNote(29, {completion_tokens: 29}), null);
     assert.equal(scoredTokensNote(25, {completion_tokens: 29}),
-        "completion_tokens is 29: it also counts 4 output tokens not in the scored text (a stop sequence, the end-of-turn token, reasoning or a regenerated attempt; spec 2.3)");
+        "completion_tokens is 29: it also counts 4 output tokens not in the scored text (a stop sequence, the end-of-turn token, reasoning or a regenerated attempt)");
     assert.match(scoredTokensNote(5, {output_tokens: 6}) ?? "", /^output_tokens is 6: it also counts 1 output token not/);
     // Usage covers every choice together; an echoed prompt is scored but is not output.
     assert.equal(scoredTokensNote(10, {completion_tokens: 25}, {choices: 2}), null);

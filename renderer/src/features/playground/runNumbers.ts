@@ -60,6 +60,6 @@ export function scoredTokensNote(scored: number, usage: Record<string, unknown> 
     const difference = output.count - scored;
     if (difference > 0)
         return `${output.field} is ${output.count}: it also counts ${difference} output token${difference === 1 ? "" : "s"} not in the scored text ` +
-            "(a stop sequence, the end-of-turn token, reasoning or a regenerated attempt; spec 2.3)";
+            "(a stop sequence, the end-of-turn token, reasoning or a regenerated attempt)";
     return `${output.field} is ${output.count}, fewer than the ${scored} scored tokens`;
 }

@@ -57,7 +57,7 @@ function PriceRow({model, price}: {model: string, price?: ModelPrice}) {
                     return (
                         <td key={field}>
                             <input className="input input-sm mono" inputMode="decimal" value={texts[field] ?? shown(field)} disabled={fixed}
-                                title={fixed ? "Decision output tokens are free (spec §1 rule 4)" : undefined} aria-label={`${label} price of ${model}`}
+                                title={fixed ? "Decision output tokens are free: a decision is billed on its input only" : undefined} aria-label={`${label} price of ${model}`}
                                 onChange={(event) => setTexts({...texts, [field]: event.target.value})} data-testid={`price-${field}`} />
                         </td>
                     );
