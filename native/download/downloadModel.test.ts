@@ -152,13 +152,17 @@ test("a host that refuses connections fails at once with what to check, without 
 });
 
 test("a host name that does not exist fails at once; a DNS server that does not answer is retried", async (t) => {
+    // The same words for the app's own recommended host when the machine is offline: never "a typo".
+    const offline = unreachableFault(new TypeError("fetch failed", {cause: Object.assign(new Error("getaddrinfo ENOTFOUND huggingface.co"), {code: "ENOTFOUND"})}), "https://huggingface.co/x/y.gguf");
+    assert.match(offline ?? "", /^this machine cannot find the host huggingface\.co \(ENOTFOUND\): check that it is online/);
+    assert.doesNotMatch(offline ?? "", /typo/);
     const lookup = await fetch("http://svc-studio-test.invalid/model.gguf").then(() => undefined, (error: unknown) => error);
     const code = (lookup as {cause?: {code?: string}} | undefined)?.cause?.code;
     if (code !== "ENOTFOUND") return t.skip(`this machine's resolver answers .invalid with ${code ?? "an address"}, not ENOTFOUND`);
     const dir = await freshDir();
     let retried = false;
     await rejects(downloadModel({source: "http://svc-studio-test.invalid/model.gguf", dir, onRetry: () => retried = true}),
-        "unreachable", /the host name svc-studio-test\.invalid does not exist \(ENOTFOUND\): check the address/);
+        "unreachable", /this machine cannot find the host svc-studio-test\.invalid \(ENOTFOUND\): check that it is online \(or its proxy\), then that the address is right/);
     assert.equal(retried, false);
     // No answer from the DNS server (EAI_AGAIN), a reset or a timeout may pass: those are retried.
     for (const passing of ["EAI_AGAIN", "ECONNRESET", "ETIMEDOUT", "UND_ERR_CONNECT_TIMEOUT", "ENETUNREACH"])

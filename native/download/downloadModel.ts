@@ -447,7 +447,8 @@ export function unreachableFault(error: unknown, url: string): string | undefine
     if (code === "ECONNREFUSED")
         return `nothing accepts connections at ${host} (connection refused): check the address and port, or start that server, then download again`;
     if (code === "ENOTFOUND")
-        return `the host name ${hostname} does not exist (ENOTFOUND): check the address for a typo`;
+        // An offline machine, or one whose network has no DNS, answers every name so: say both, the likelier first.
+        return `this machine cannot find the host ${hostname} (ENOTFOUND): check that it is online (or its proxy), then that the address is right`;
     if (code != null && /CERT|ERR_TLS_CERT|SELF_SIGNED/.test(code))
         return `the TLS certificate of ${host} is not trusted (${code}): check the address, or the system's certificates`;
     return undefined;
