@@ -222,6 +222,8 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         const rotated = await expectText(page.getByTestId("issued-secret"), /^ck_/);
         assert.notEqual(rotated, secret);
         await page.getByText("This app used this key's old secret").waitFor();
+        // Until the app takes the new secret, the key it holds is no longer listed: said as a rotation, not as another workspace's.
+        await expectText(page.getByTestId("app-key"), /a key not among this workspace's keys ck_[0-9a-f]{12}_… — rotated since \(its old secret no longer works: use the new one\)/);
         await page.getByTestId("use-for-app").click();
         await expectText(page.getByTestId("use-for-app"), "This app uses it");
         await page.getByTestId("secret-close").click();

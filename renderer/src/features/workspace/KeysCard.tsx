@@ -38,7 +38,8 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
                 {appKeyHint == null
                     ? <span>This app's own requests (playgrounds, decisions, scoring) use no workspace key: the engine refuses them. Create a key and choose "Use for this app's requests".</span>
                     : <>
-                        <span>This app's requests use <b>{appKey?.name ?? "a key of another workspace"}</b> <span className="mono">{appKeyHint}…</span>
+                        <span>This app's requests use <b>{appKey?.name ?? "a key not among this workspace's keys"}</b> <span className="mono">{appKeyHint}…</span>
+                            {appKey === undefined && " — rotated since (its old secret no longer works: use the new one), or another workspace's key"}
                             {appKey?.state === "revoked" && " — revoked: they now fail; choose another key"}</span>
                         <button type="button" className="btn btn-sm" disabled={stopUsing.isPending} onClick={() => stopUsing.mutate()} data-testid="app-key-clear">Stop using</button>
                     </>}
