@@ -68,10 +68,13 @@ export function goldenSection(f: (x: number) => number, low: number, high: numbe
 // Platt scaling on the logit: P' = sigmoid(a * z + b), z = logit(P), fitted by Newton's method on the log loss.
 // As in Platt (1999) the 0/1 targets are smoothed to (N+ + 1) / (N+ + 2) and 1 / (N- + 2): on rows the model
 // already separates perfectly the unsmoothed optimum is a = infinity, which would turn every later answer to 0 or 1.
+// The temperature 1 / a is held to the range temperature scaling searches (temperatureRange): answers that say nothing
+// about the labels would otherwise drive a toward 0, a temperature of a million that flattens every answer to one value.
 
 export type PlattFit = {a: number, b: number};
 
 export function fitPlatt(logits: readonly number[], labels: readonly boolean[]): PlattFit {
+    const [lowest, highest] = [1 / temperatureRange[1], 1 / temperatureRange[0]];
     const positives = labels.filter(Boolean).length;
     const negatives = labels.length - positives;
     const high = (positives + 1) / (positives + 2), low = 1 / (negatives + 2);
@@ -106,9 +109,9 @@ export function fitPlatt(logits: readonly number[], labels: readonly boolean[]):
         const slope = ga * da + gb * db;
         let improved = false;
         for (let step = 1, halvings = 0; halvings < 60; halvings++, step /= 2) {
-            const na = a + step * da, nb = b + step * db;
-            // a stays positive: a calibration may soften or sharpen the answers but never turn them around.
-            if (na <= 1e-6) continue;
+            // a stays in its range (so positive: a calibration may soften or sharpen the answers but never turn them
+            // around); a step past an end stops at it.
+            const na = Math.min(highest, Math.max(lowest, a + step * da)), nb = b + step * db;
             const next = loss(na, nb);
             if (next <= current + 1e-4 * step * slope) {
                 improved = current - next > 1e-14 * Math.max(1, current);
@@ -129,7 +132,7 @@ function softplus(x: number): number {
 
 export type CalibrationRow = {answer: NormalizedAnswer | null, label: CellValue};
 
-/** Temperatures searched for choice / score questions; a yes/no fit outside it is flagged (calibrationCheck.ts). */
+/** Temperatures a fit is held to: searched for choice / score questions, the bound of Platt's 1 / a for yes/no. */
 export const temperatureRange = [0.05, 20] as const;
 
 /**

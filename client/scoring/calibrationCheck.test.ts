@@ -41,7 +41,7 @@ test("answers that carry no signal: the fit stops at the top of its range, and s
     assert.equal(fitted.folds, 5);
     assert.equal(fitted.evaluatedOn, 51);
     const warnings = calibrationWarnings(fitted);
-    assert.match(warnings[0], /^Temperature 20\.000 is at or the end of the range searched \(0\.05–20\)/);
+    assert.match(warnings[0], /^Temperature 20\.000 is at the end of the range a fit is held to \(0\.05–20\)/);
 });
 
 test("over-confident answers: measured out of fold it still helps, inside the range, with nothing to warn about", () => {
@@ -68,13 +68,13 @@ test("too few rows to hold any out: measured on its own rows, which is flagged",
     assert.match(calibrationWarnings(fitted).join("\n"), /Measured on the 8 rows it was fitted on/);
 });
 
-test("Platt scaling of yes/no answers with no signal ends past the trusted range and is flagged", () => {
+test("Platt scaling of yes/no answers with no signal stops at the end of the range (temperature 20, not a million) and is flagged", () => {
     // Each answer once labelled true and once false: P(true) says nothing about the label.
     const next = random(11);
     const rows: CalibrationRow[] = Array.from({length: 30}, () => round(0.3 + 0.4 * next()))
         .flatMap((p) => [true, false].map((label) => ({answer: {probabilities: [p, 1 - p]}, label})));
     const fitted = fitCalibrationOutOfFold(yesno, rows);
     assert.equal(fitted.method, "platt");
-    assert.ok(fitted.temperature > 20, `temperature ${fitted.temperature}`);
-    assert.match(calibrationWarnings(fitted)[0], /past the range a fit is trusted in/);
+    assert.ok(Math.abs(fitted.temperature - 20) < 1e-9, `temperature ${fitted.temperature}`);
+    assert.match(calibrationWarnings(fitted)[0], /^Temperature 20\.000 is at the end of the range a fit is held to \(0\.05–20\): it flattens every answer/);
 });

@@ -36,8 +36,8 @@ export function fitCalibrationOutOfFold(info: QuestionInfo, rows: readonly Calib
 const boundTolerance = 1e-3;
 
 /**
- * What speaks against saving a calibration, in words; empty when nothing does. A temperature at (or, for Platt
- * scaling, past) an end of the range means the best fit lies at the edge or beyond: at the upper end every answer
+ * What speaks against saving a calibration, in words; empty when nothing does. A temperature at an end of the range
+ * fits are held to means the best fit lies at the edge or beyond: at the upper end every answer
  * is flattened toward an even split (the labels show little link to the answers), at the lower end pushed toward
  * certainty. A fit that does not lower the log loss on rows it was not fitted on does not help; one measured only
  * on its own fitting rows cannot show that it does.
@@ -46,11 +46,12 @@ export function calibrationWarnings(calibration: QuestionCalibration): string[] 
     const warnings: string[] = [];
     const [low, high] = temperatureRange;
     const temperature = calibration.temperature;
-    const atHigh = calibration.method === "temperature" ? Math.abs(Math.log(temperature / high)) < boundTolerance : temperature > high;
-    const atLow = calibration.method === "temperature" ? Math.abs(Math.log(temperature / low)) < boundTolerance : temperature < low;
-    const where = calibration.method === "temperature" ? "the end of the range searched" : "past the range a fit is trusted in";
-    if (atHigh) warnings.push(`Temperature ${temperature.toFixed(3)} is at or ${where} (${low}–${high}): it flattens every answer toward an even split, so the labels show little link to these answers.`);
-    if (atLow) warnings.push(`Temperature ${temperature.toFixed(3)} is at or ${where} (${low}–${high}): it pushes every answer toward certainty.`);
+    // Both methods are held to the range, so a fit at an end is one whose best lies there or beyond; a fit saved before
+    // the range held Platt's temperature can lie past it.
+    const atHigh = Math.log(temperature / high) > -boundTolerance;
+    const atLow = Math.log(temperature / low) < boundTolerance;
+    if (atHigh) warnings.push(`Temperature ${temperature.toFixed(3)} is at the end of the range a fit is held to (${low}–${high}): it flattens every answer toward an even split, so the labels show little link to these answers.`);
+    if (atLow) warnings.push(`Temperature ${temperature.toFixed(3)} is at the end of the range a fit is held to (${low}–${high}): it pushes every answer toward certainty.`);
     if (!calibration.heldOut)
         warnings.push(`Measured on the ${calibration.fittedOn} rows it was fitted on: too few labelled rows (under ${2 * calibrationFolds}) to check it on rows it did not see.`);
     else if (calibration.after.logLoss >= calibration.before.logLoss)

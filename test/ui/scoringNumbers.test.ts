@@ -192,7 +192,7 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
         const warnings = await topic.getByTestId("calibration-warnings").locator("li").allTextContents();
         assert.ok(warnings.length >= 1);
         const temperature = /temperature (\d+\.\d{3})/.exec(await topic.getByTestId("calibration-note").textContent() ?? "")?.[1];
-        if (temperature === "20.000") assert.match(warnings[0], /is at or the end of the range searched/);
+        if (temperature === "20.000") assert.match(warnings[0], /is at the end of the range a fit is held to/);
         else assert.match(warnings.join("\n"), /does not lower the log loss/);
         assert.equal(await topic.getByTestId("calibration-save").getAttribute("data-warned"), "true");
         page.once("dialog", (dialog) => void dialog.dismiss());
