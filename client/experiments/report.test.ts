@@ -69,3 +69,11 @@ test("a chat version's own parameters show under Parameters, the variant's over 
     assert.match(page, /<code>\{&quot;temperature&quot;:0\.7,&quot;max_tokens&quot;:8\}<\/code>/);
     assert.match(page, /every row · 1 row · 1 variant<\/p>/);
 });
+
+test("the report names things as the app does: \"Which is better\", and input and output tokens in columns of their own", () => {
+    assert.match(html, /<h2>Which is better<\/h2>/);
+    assert.doesNotMatch(html, /Is the difference real/);
+    assert.match(html, /<th>In tokens<\/th><th>Out tokens<\/th>/);
+    // predicateCell's usage: 100 prompt and 1 completion token per cell, 40 cells per variant.
+    assert.match(html, /<td class="num" title="Input \(prompt\) tokens over every cell">4,000<\/td><td class="num" title="Output \(completion\) tokens over every cell">40<\/td>/);
+});

@@ -63,10 +63,10 @@ function variantsTable(spec: ExperimentSpec, summary: ExperimentSummary): string
         return `<tr><td>${swatch(variant.variant)}${escapeHtml(variant.name)}</td>${cell(`${source.version.itemName} v${source.version.version}`)}${cell(what)}` +
             `${cell(describeConnection(source.connection))}${cell(source.model ?? "–")}<td><code>${escapeHtml(params)}</code></td>` +
             `${cell(`${formatCount(variant.done)} / ${formatCount(variant.total)}`, "num")}${cell(formatCount(variant.errors), "num")}` +
-            `${cell(formatCount(variant.usage.totalTokens), "num", `${formatCount(variant.usage.promptTokens)} prompt + ${formatCount(variant.usage.completionTokens)} completion`)}` +
+            `${cell(formatCount(variant.usage.promptTokens), "num", "Input (prompt) tokens over every cell")}${cell(formatCount(variant.usage.completionTokens), "num", "Output (completion) tokens over every cell")}` +
             `${cell(formatCost(variant.cost), "num")}${cell(`${formatLatency(variant.latencyP50Ms)} / ${formatLatency(variant.latencyP95Ms)}`, "num")}</tr>`;
     }).join("");
-    return `<table>${header(["Variant", "Version", "Prompt", "Connection", "Model", "Parameters", "Done", "Errors", "Tokens", "Cost", "Latency p50 / p95"])}${rows}</table>`;
+    return `<table>${header(["Variant", "Version", "Prompt", "Connection", "Model", "Parameters", "Done", "Errors", "In tokens", "Out tokens", "Cost", "Latency p50 / p95"])}${rows}</table>`;
 }
 
 function matrixTable(summary: ExperimentSummary): string {
@@ -142,7 +142,7 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
 <h2>Metrics</h2>${matrixTable(summary)}
-<h2>Is the difference real?</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
+<h2>Which is better</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
 ${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
 ${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}
 <h2>Disagreements</h2>${disagreementsTable(summary, options)}
