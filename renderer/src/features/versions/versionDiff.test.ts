@@ -52,3 +52,12 @@ describe("line diff of two versions", () => {
         ].join("\n"));
     });
 });
+
+test("a question set reads in the studio's fixed key order (type, name, instructions), not sorted", () => {
+    const version: PromptVersion = {itemId: "q", itemName: "Tone", version: 1, note: "", createdAt: 0, prompt: {kind: "decision", input: {kind: "row"},
+        questionSet: {format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions: "Is the text polite?"}]}}};
+    const lines = versionText(version).split("\n").map((line) => line.trim());
+    const at = (start: string) => lines.findIndex((line) => line.startsWith(start));
+    assert.ok(at("\"format\"") < at("\"name\": \"Tone\"") && at("\"name\": \"Tone\"") < at("\"questions\""), lines.join("\n"));
+    assert.ok(at("\"type\"") < at("\"name\": \"polite\"") && at("\"name\": \"polite\"") < at("\"instructions\""), lines.join("\n"));
+});

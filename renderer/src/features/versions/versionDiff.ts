@@ -1,6 +1,7 @@
-// Comparing two versions line by line: each version as text (messages as their text, the rest as pretty JSON with sorted
-// keys, so the same prompt always reads the same), the longest common subsequence of their lines, and the rows of a
-// side-by-side view where a removed line sits beside the line that replaced it.
+// Comparing two versions line by line: each version as text (messages as their text, a question set in the fixed key
+// order the Decision studio and its saved files use, the rest as pretty JSON with sorted keys, so the same prompt always
+// reads the same), the longest common subsequence of their lines, and the rows of a side-by-side view where a removed
+// line sits beside the line that replaced it.
 import type {PromptVersion} from "../../../../client/experiments/types.ts";
 
 /** JSON with object keys sorted at every depth and a 2-space indent: equal values give equal text. */
@@ -29,7 +30,9 @@ export function versionText(version: PromptVersion): string {
     const lines = [`note: ${version.note || "(none)"}`];
     const prompt = version.prompt;
     if (prompt.kind === "decision") {
-        lines.push("── question set ──", stableJson(prompt.questionSet), "── input ──", stableJson(prompt.input));
+        // Saved from the studio's JSON, a question set already has its fixed key order (format, name, ..., questions,
+        // each question's type, name, instructions ...): shown as it reads there, not re-sorted.
+        lines.push("── question set ──", JSON.stringify(prompt.questionSet, null, 2), "── input ──", stableJson(prompt.input));
         return lines.join("\n");
     }
     const {messages, instructions, input, ...rest} = prompt.body;
