@@ -151,7 +151,7 @@ test("a kept port another program holds: the engine listens on a free port, says
     const supervisor = supervise({modelPath: tinyModel});
     let released = false;
     try {
-        supervisor.keepPort(taken.port);
+        supervisor.setPort(taken.port, {keep: true});
         const moved = await supervisor.start();
         assert.equal(moved.status, "running");
         assert.notEqual(moved.port, taken.port);

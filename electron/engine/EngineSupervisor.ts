@@ -130,8 +130,9 @@ export class EngineSupervisor extends EventEmitter {
     private readonly adminKey = randomBytes(32).toString("hex");
     private readonly killOnExit = () => this.launch?.child.kill("SIGKILL");
     /**
-     * The port kept from an earlier launch (`keepPort`), tried first at every start. Another program may have taken it
-     * since: the engine then listens on a free port instead, and `portNotice` says so, rather than not starting at all.
+     * The port saved for the engine (`setPort` or `start` with `keep`), tried first at every start. Another program may
+     * have taken it since: the engine then listens on a free port instead, and `portNotice` says so, rather than not
+     * starting at all.
      */
     private keptPort?: number;
     private portNotice?: string;
@@ -165,34 +166,31 @@ export class EngineSupervisor extends EventEmitter {
     }
 
     /**
-     * Sets the port of the next start, without restarting a running engine (start with `{port}` does that). A port set
-     * here is this one only: when another program holds it, start fails and says so.
+     * Sets the port of the next start, without restarting a running engine (start with `{port}` does that). Without
+     * `keep`, this port only: when another program holds it, start fails and says so. With `keep` (the port saved in the
+     * app's data folder, which scripts and remote profiles point at): every start tries it first, and when another
+     * program holds it, listens on the next free port (one the OS picks when none of the next 100 is) and says so in
+     * `portNotice`, so local features keep working; a later start goes back to it once it is free.
      */
-    public setPort(port: number) {
-        this.options.port = port;
-        this.keptPort = undefined;
-        this.portNotice = undefined;
+    public setPort(port: number, {keep = false}: {keep?: boolean} = {}) {
+        this.usePort(port, keep);
         this.emit("status", this.status());
     }
 
-    /**
-     * Sets the port kept from an earlier launch (the app's data folder): every start tries it first, and when another
-     * program holds it, listens on the next free port (a free one the OS picks when none of the next 100 is) and says so
-     * in `portNotice`, so local features keep working; a later start goes back to it once it is free.
-     */
-    public keepPort(port: number) {
-        this.setPort(port);
-        if (port !== 0) this.keptPort = port;
+    private usePort(port: number, keep: boolean) {
+        this.options.port = port;
+        this.keptPort = keep && port !== 0 ? port : undefined;
+        this.portNotice = undefined;
     }
 
     /**
-     * Starts the engine on `modelPath` (or the last one), with `threads` and `port` when given (kept for later starts),
-     * and resolves once it listens. Starting the model that is already running or starting with the same settings is a
+     * Starts the engine on `modelPath` (or the last one), with `threads` and `port` when given (kept for later starts;
+     * `keep` as for setPort), and resolves once it listens. Starting the model that is already running or starting with the same settings is a
      * no-op; another model, thread count or port stops the current engine first.
      * Rejects with the engine's own error line when it fails to come up, and at once, before loading anything, when
      * another program holds the port; the status is then `crashed`.
      */
-    public async start(modelPath?: string, settings: {threads?: number, port?: number} = {}): Promise<EngineStatus> {
+    public async start(modelPath?: string, settings: {threads?: number, port?: number, keep?: boolean} = {}): Promise<EngineStatus> {
         const model = modelPath ?? this.options.modelPath;
         if (model == null) throw new Error("no model file chosen for the local engine");
         const sameSettings = (settings.threads == null || settings.threads === this.options.threads) && (settings.port == null || settings.port === this.port());
@@ -203,11 +201,7 @@ export class EngineSupervisor extends EventEmitter {
         await this.stop();
         this.options.modelPath = model;
         if (settings.threads != null) this.options.threads = settings.threads;
-        if (settings.port != null) {
-            this.options.port = settings.port;
-            this.keptPort = undefined;
-            this.portNotice = undefined;
-        }
+        if (settings.port != null) this.usePort(settings.port, settings.keep === true);
         this.current = {status: "stopped", restarts: 0};
         if (this.keptPort != null) await this.chooseLaunchPort(this.keptPort);
         // A model takes seconds to minutes to load: a port that is taken is said before, not after.

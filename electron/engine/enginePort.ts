@@ -48,5 +48,5 @@ export function keptPortTakenMessage(kept: number, port: number): string {
     const where = port === 0 ? "a free port chosen at start" : `port ${port}`;
     return `Port ${kept}, the local engine's saved port, is in use by another program, so the engine listens on ${where} for now: ` +
         `scripts, View code and remote profiles pointed at http://127.0.0.1:${kept} need the new address. The engine goes back to ` +
-        `${kept} at a later start once it is free; to keep another port, choose it here (Port), or close the program that holds ${kept}`;
+        `${kept} at a later start once it is free; to keep another port, choose it here (Port), or close the program that holds ${kept}.`;
 }

@@ -110,8 +110,7 @@ export class Gateway {
             gateway.engineSettings = await EngineSettingsStore.open(path.join(options.appDataDir, "engine-settings.json"));
             const port = await gateway.engineSettings.launchPort(options.enginePort);
             // The saved port may have been taken since the last launch: the engine then moves to a free one and says so.
-            if (options.enginePort == null) options.supervisor.keepPort(port);
-            else options.supervisor.setPort(port);
+            options.supervisor.setPort(port, {keep: options.enginePort == null});
         } else if (options.enginePort != null) options.supervisor.setPort(options.enginePort);
         return gateway;
     }
@@ -270,8 +269,10 @@ export class Gateway {
                 throw new GatewayError(409, "port_in_use", "invalid_request_error", portInUseMessage(port));
             await this.engineSettings?.setPort(port);
             // A running engine moves at once; a stopped one listens there at its next start. A failed start is in the state.
-            if ((status === "running" || status === "starting") && !current) await this.supervisor.start(undefined, {port}).catch(() => undefined);
-            else this.supervisor.setPort(port);
+            // A saved port is kept as the launch's is: taken by another program at a later start, the engine moves and says so.
+            const keep = this.engineSettings != null;
+            if ((status === "running" || status === "starting") && !current) await this.supervisor.start(undefined, {port, keep}).catch(() => undefined);
+            else this.supervisor.setPort(port, {keep});
             return this.answer();
         },
         setLocalKey: async ({readBody}) => {

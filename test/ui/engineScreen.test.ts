@@ -1,6 +1,6 @@
 // The Engine & connections screen's engine card: the thread count in use, changing it (the engine restarts with it),
 // the per-launch engine key that scripts on this machine need, and the engine's port, which stays the same through
-// restarts and launches, can be changed here, and says what to do when another program holds it.
+// restarts and launches, can be changed here, and moves to a free port (saying so) when another program holds it.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
@@ -123,7 +123,7 @@ describe("engine screen: threads, the engine key and the engine's port", {skip: 
         savedPort = port;
     });
 
-    test("a port another program holds: a change is refused, and a start says what to do", async () => {
+    test("a port another program holds: a change is refused; a start moves the engine to a free port and says why", async () => {
         const other = await holdPort(0);
         try {
             await page.getByTestId("engine-port-input").fill(String(other.port));
@@ -136,25 +136,44 @@ describe("engine screen: threads, the engine key and the engine's port", {skip: 
             await new Promise((resolve) => other.close(resolve));
         }
 
-        // Another program takes the engine's own port while it is stopped: Start fails at once, saying what to do.
+        // Another program takes the engine's saved port while it is stopped: Start listens on a free port instead, shows
+        // it and says why, so local features keep working; the saved port stays saved.
+        const stop = async () => {
+            await page.getByTestId("engine-stop").click();
+            await page.getByTestId("engine-status").filter({hasText: "stopped"}).waitFor({timeout: 30_000});
+        };
+        const start = async () => {
+            await page.getByTestId("engine-start").click();
+            await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor({timeout: 60_000});
+        };
         await page.getByTestId("engine-port-input").fill("");
-        await page.getByTestId("engine-stop").click();
-        await page.getByTestId("engine-status").filter({hasText: "stopped"}).waitFor({timeout: 30_000});
+        await stop();
         const squatter = await holdPort(savedPort);
         try {
-            await page.getByTestId("engine-start").click();
-            await page.getByTestId("engine-status").filter({hasText: "crashed"}).waitFor({timeout: 30_000});
-            await expectText(page.getByTestId("engine-error"),
-                new RegExp(`port ${savedPort} on 127\\.0\\.0\\.1 is in use by another program, so the engine cannot listen there: choose another port .* then start the engine again`));
+            await start();
+            const moved = (await state()).engine;
+            assert.notEqual(moved.port, savedPort);
+            assert.equal(moved.url, `http://127.0.0.1:${moved.port}`);
+            await expectText(page.getByTestId("engine-address"), moved.url!);
+            await expectText(page.getByTestId("engine-port-notice"),
+                new RegExp(`^Port ${savedPort}, the local engine's saved port, is in use by another program, so the engine listens on port ${moved.port} for now`));
+            assert.equal((await fetch(`${moved.url}/health`)).status, 200);
+            assert.deepEqual(JSON.parse(await readFile(settingsFile(), "utf8")), {version: 1, port: savedPort});
             await screenshot(page, "engine-port-taken");
         } finally {
             await new Promise((resolve) => squatter.close(resolve));
         }
+        // Free again, the saved port is taken back at the next start.
+        await stop();
+        await start();
+        assert.equal((await state()).engine.url, `http://127.0.0.1:${savedPort}`);
+        assert.equal(await page.getByTestId("engine-port-notice").count(), 0);
+
         const port = await freePort();
         await page.getByTestId("engine-port-input").fill(String(port));
-        await expectText(page.getByTestId("engine-port-apply"), `Use port ${port}`);
+        await expectText(page.getByTestId("engine-port-apply"), `Restart on port ${port}`);
         await page.getByTestId("engine-port-apply").click();
-        await page.getByTestId("engine-start").click();
+        await expectText(page.getByTestId("engine-address"), `http://127.0.0.1:${port}`, {timeoutMs: 60_000});
         await page.getByTestId("engine-status").filter({hasText: "running"}).waitFor({timeout: 60_000});
         assert.equal((await state()).engine.url, `http://127.0.0.1:${port}`);
         assert.deepEqual(pageErrors, []);
