@@ -109,7 +109,7 @@ async function main() {
         // per origin, and the origin's port changes at every launch.
         appDataDir: path.join(dataDir, "app-data")
     });
-    secureSession();
+    await secureSession(gateway);
     ipcMain.handle(openModelFileChannel, async (event) => {
         if (!isGatewayUrl(event.senderFrame?.url ?? "")) throw new Error("openModelFile is only available to the Svc Studio window");
         return chooseModelFile();
@@ -160,8 +160,14 @@ async function createWindow(current: Gateway) {
     await window.loadURL(current.url);
 }
 
-/** CSP on every HTML answer of the gateway (it sends one too; this holds even if a page lacked it), no permissions. */
-function secureSession() {
+/**
+ * The gateway's session cookie on the window's session, set here before any page loads: the gateway then takes the
+ * window's calls and no page carries a credential (HttpOnly: the page's script cannot read it either). CSP on every
+ * HTML answer of the gateway (it sends one too; this holds even if a page lacked it), no permissions.
+ */
+async function secureSession(current: Gateway) {
+    const {name, value} = current.sessionCookie();
+    await session.defaultSession.cookies.set({url: current.url, name, value, path: "/", httpOnly: true, sameSite: "strict"});
     session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
         const headers = {...details.responseHeaders};
         const contentType = Object.entries(headers).find(([name]) => name.toLowerCase() === "content-type")?.[1]?.[0] ?? "";

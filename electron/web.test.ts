@@ -28,23 +28,33 @@ after(async () => {
     await rm(dataDir, {recursive: true, force: true});
 });
 
-const url = await new Promise<string>((resolve, reject) => {
+/** The sign-in address `npm run web` prints, the gateway's URL and the launch token in it. */
+const {url, token} = await new Promise<{url: string, token: string}>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL printed; output: ${output.join("")}`)), 30_000);
     createInterface({input: child.stdout}).on("line", (line) => {
         output.push(line + "\n");
-        const match = /^Svc Studio web: (http:\/\/127\.0\.0\.1:\d+\/)$/.exec(line);
+        const match = /^Svc Studio web: (http:\/\/127\.0\.0\.1:\d+\/)\?token=([0-9a-f]{64})$/.exec(line);
         if (match != null) {
             clearTimeout(timer);
-            resolve(match[1]);
+            resolve({url: match[1], token: match[2]});
         }
     });
 });
 
-test("npm run web serves the page with a token, the env remote and a running engine, and stops on SIGTERM", async () => {
+test("npm run web prints a sign-in address, serves the env remote and a running engine, and stops on SIGTERM", async () => {
+    // The page holds no credential, and without the session cookie every API call is refused.
     const page = await (await fetch(url)).text();
-    const token = /<meta name="svc-gateway-token" content="([0-9a-f]{64})">/.exec(page)?.[1];
-    assert.ok(token != null, "the page carries the token");
-    const headers = {"x-gateway-token": token};
+    assert.ok(page.includes("<html") && !page.includes(token), "the page does not carry the token");
+    for (const refused of [await fetch(url + "gateway/api/state"), await fetch(url + "local/svc-1/v1/models")]) {
+        assert.equal(refused.status, 403);
+        assert.equal((await refused.json()).error.code, "invalid_gateway_token");
+    }
+    // Opening the printed address sets the cookie and leads to the page without the token.
+    const signIn = await fetch(`${url}?token=${token}`, {redirect: "manual"});
+    assert.equal(signIn.status, 302);
+    assert.equal(signIn.headers.get("location"), "/");
+    assert.match(signIn.headers.get("set-cookie")!, /^svc-gateway-\d+=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict$/);
+    const headers = {cookie: signIn.headers.get("set-cookie")!.split(";")[0]};
 
     let state: GatewayState;
     const deadline = Date.now() + 30_000;

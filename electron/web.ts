@@ -81,7 +81,8 @@ async function main(argv: string[]) {
     process.on("SIGINT", () => void stop("SIGINT"));
     process.on("SIGTERM", () => void stop("SIGTERM"));
 
-    console.log(`Svc Studio web: ${gateway.url}`);
+    // The address with the launch token: opening it signs the browser in (a session cookie) and drops the token from the address.
+    console.log(`Svc Studio web: ${gateway.signInUrl}`);
     console.log(`saved data: ${appDataDir}`);
     supervisor.on("status", (status) => {
         if (status.status === "crashed") console.error(`engine: ${status.error}`);

@@ -85,11 +85,13 @@ test("only our own loopback Host is served (DNS-rebinding guard)", async () => {
     assert.equal((await call("/gateway/api/state", {headers: {host: `localhost:${gateway.port}`}})).status, 200);
 });
 
-test("the renderer is served with the token meta and the CSP; assets need no token", async () => {
+test("the renderer is served with the CSP and holds no credential; assets need no token", async () => {
     const page = await gatewayRequest(gateway.url);
     assert.equal(page.status, 200);
     assert.match(page.headers["content-type"]!, /^text\/html/);
-    assert.ok(page.body.includes(`<head lang="en"><meta name="svc-gateway-token" content="${gateway.token}">`));
+    assert.ok(page.body.startsWith(`<!doctype html><html><head lang="en"><title>t</title></head>`), "the page as built, nothing added");
+    assert.ok(!page.body.includes(gateway.token), "the launch token is in no page");
+    assert.equal(page.headers["set-cookie"], undefined, "a page without the token in its address signs no one in");
     const csp = page.headers["content-security-policy"] as string;
     for (const directive of ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "worker-src 'self' blob:"])
         assert.ok(csp.includes(directive), directive);
@@ -101,10 +103,49 @@ test("the renderer is served with the token meta and the CSP; assets need no tok
     assert.equal(asset.body, "console.log('renderer');\n");
 
     const route = await gatewayRequest(gateway.url + "playground/chat");
-    assert.ok(route.body.includes(gateway.token), "client-side routes get index.html");
+    assert.ok(route.body.includes("app-1a2b.js") && !route.body.includes(gateway.token), "client-side routes get index.html, without the token");
     assert.equal((await gatewayRequest(gateway.url + "assets/missing.js")).status, 404);
     assert.equal((await gatewayRequest(gateway.url + "..%2f..%2fconnections.json")).status, 404);
     assert.equal((await gatewayRequest(gateway.url + "%2e%2e/connections.json")).status, 404);
+});
+
+test("the sign-in address sets an HttpOnly, SameSite=Strict session cookie and redirects to the page without the token; API calls take the cookie", async () => {
+    assert.equal(gateway.signInUrl, `${gateway.url}?token=${gateway.token}`);
+    const wrong = await gatewayRequest(`${gateway.url}?token=${"0".repeat(64)}`);
+    assert.equal(wrong.status, 403);
+    assert.equal(JSON.parse(wrong.body).error.code, "invalid_gateway_token");
+    assert.equal(wrong.headers["set-cookie"], undefined);
+
+    const signIn = await gatewayRequest(gateway.signInUrl);
+    assert.equal(signIn.status, 302);
+    assert.equal(signIn.headers.location, "/");
+    assert.equal(signIn.body, "");
+    const [setCookie] = signIn.headers["set-cookie"]!;
+    const {name, value} = gateway.sessionCookie();
+    assert.equal(setCookie, `${name}=${value}; Path=/; HttpOnly; SameSite=Strict`);
+    assert.equal(name, `svc-gateway-${gateway.port}`, "one cookie per gateway port: browsers share cookies across a host's ports");
+    assert.notEqual(value, gateway.token, "the cookie is a secret of its own");
+    const deep = await gatewayRequest(`${gateway.url}playground/chat?tab=2&token=${gateway.token}`);
+    assert.equal(deep.headers.location, "/playground/chat?tab=2", "the other query parameters stay");
+
+    const cookie = `other=1; ${name}=${value}`;
+    const withCookie = await gatewayRequest(gateway.url + "gateway/api/state", {headers: {cookie}});
+    assert.equal(withCookie.status, 200, withCookie.body);
+    const ownPage = {cookie, origin: gateway.url.replace(/\/$/, ""), "sec-fetch-site": "same-origin"};
+    assert.equal((await gatewayRequest(gateway.url + "local/svc-1/v1/chat/completions", {headers: ownPage, body: chatBody})).status, 200);
+    for (const headers of [{}, {cookie: `${name}=${"0".repeat(64)}`}, {cookie: `svc-gateway-1=${value}`}] as Array<Record<string, string>>) {
+        const refused = await gatewayRequest(gateway.url + "gateway/api/state", {headers});
+        assert.equal(refused.status, 403, JSON.stringify(headers));
+        assert.equal(JSON.parse(refused.body).error.code, "invalid_gateway_token");
+        assert.match(JSON.parse(refused.body).error.message, /open the address the app printed at start/);
+    }
+    // Another local origin (127.0.0.1 on another port is the same site, so the browser sends the cookie) is refused.
+    for (const headers of [{cookie, origin: "http://127.0.0.1:9"}, {cookie, "sec-fetch-site": "same-site"}, {cookie, "sec-fetch-site": "cross-site"}] as Array<Record<string, string>>) {
+        const refused = await gatewayRequest(gateway.url + "gateway/api/engine/stop", {method: "POST", headers});
+        assert.equal(refused.status, 403, JSON.stringify(headers));
+        assert.equal(JSON.parse(refused.body).error.code, "cross_origin_request");
+    }
+    assert.equal(gateway.state().engine.status, "running");
 });
 
 test("state reports the running engine, the local profile and the mode", async () => {

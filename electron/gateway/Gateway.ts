@@ -1,4 +1,3 @@
-import {randomBytes} from "node:crypto";
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {AddressInfo} from "node:net";
 import path from "node:path";
@@ -20,7 +19,8 @@ import {type GatewayState, type EngineLifecycleSettings, lowestEnginePort} from 
 import {type KeyStore, KeyVaultError} from "../secrets/KeyVault.ts";
 import {ModelDownloads} from "../models/ModelDownloads.ts";
 import {ModelsApi} from "../models/ModelsApi.ts";
-import {type ForwardedPath, forwardedPath, isAllowedHost, proxyRequest, tokensEqual, upstreamUrl} from "./proxy.ts";
+import {type ForwardedPath, forwardedPath, isAllowedHost, proxyRequest, upstreamUrl} from "./proxy.ts";
+import {GatewaySession, type SessionCookie} from "./session.ts";
 import {LocalEngineKey} from "./localEngineKey.ts";
 import {serveStatic} from "./staticFiles.ts";
 
@@ -55,12 +55,13 @@ const apiBodyLimit = 64 * 1024;
 const apiBodyTimeoutMs = 10_000;
 
 /**
- * The one loopback origin of the app (its API: protocol/gateway): serves the renderer with a per-launch token,
- * proxies `/local/...` to the supervised engine and `/remote/...` to the active remote profile with its key added,
- * and answers `/gateway/api/*`. Every request must name our own loopback host; every API request must carry the token.
+ * The one loopback origin of the app (its API: protocol/gateway): serves the renderer, proxies `/local/...` to the
+ * supervised engine and `/remote/...` to the active remote profile with its key added, and answers `/gateway/api/*`.
+ * Every request must name our own loopback host; every API request must carry the session cookie or the launch token
+ * (session.ts), which no page holds.
  */
 export class Gateway {
-    public readonly token = randomBytes(32).toString("hex");
+    private readonly session = new GatewaySession(() => this.listeningPort);
     public readonly mode: "electron" | "web";
     public readonly supervisor: EngineSupervisor;
     public readonly connections: ConnectionStore;
@@ -119,9 +120,24 @@ export class Gateway {
         return this.listeningPort;
     }
 
-    /** `http://127.0.0.1:PORT/`: what the window or the browser loads. */
+    /** `http://127.0.0.1:PORT/`: what the window loads once main has set the session cookie. */
     public get url(): string {
         return `http://127.0.0.1:${this.listeningPort}/`;
+    }
+
+    /** The launch token: the `X-Gateway-Token` header's value for scripts, and the sign-in address's. */
+    public get token(): string {
+        return this.session.token;
+    }
+
+    /** `http://127.0.0.1:PORT/?token=...`: opened once in a browser, it sets the session cookie and goes to `/`. */
+    public get signInUrl(): string {
+        return `${this.url}?token=${this.session.token}`;
+    }
+
+    /** The HttpOnly, SameSite=Strict cookie Electron main sets on the window's session, so the page never holds a credential. */
+    public sessionCookie(): SessionCookie {
+        return this.session.cookie();
     }
 
     public state(): GatewayState {
@@ -161,12 +177,11 @@ export class Gateway {
             if (route === "static") {
                 if (req.method !== "GET" && req.method !== "HEAD")
                     throw new GatewayError(405, "method_not_allowed", "invalid_request_error", `${req.method} is not allowed on ${url.pathname}`);
-                return await serveStatic(res, {rootDir: this.rendererDir, pathname: url.pathname, token: this.token, headOnly: req.method === "HEAD"});
+                const offered = url.searchParams.get("token");
+                if (offered != null && req.method === "GET") return this.session.signIn(res, url, offered);
+                return await serveStatic(res, {rootDir: this.rendererDir, pathname: url.pathname, headOnly: req.method === "HEAD"});
             }
-            const token = req.headers["x-gateway-token"];
-            if (!tokensEqual(Array.isArray(token) ? token[0] : token, this.token))
-                throw new GatewayError(403, "invalid_gateway_token", "authentication_error",
-                    "missing or wrong X-Gateway-Token header; the token is in this page's <meta name=\"svc-gateway-token\">");
+            this.session.authenticate(req);
             if (route === "local") return await this.proxyLocal(req, res, forwardedPath(req.url ?? "/", "/local"));
             if (route === "remote") return await this.proxyRemote(req, res, forwardedPath(req.url ?? "/", "/remote"));
             return await this.api(req, res, url);
@@ -251,7 +266,7 @@ export class Gateway {
             return this.answer();
         },
         // For scripts on this machine (View code): the page can already drive the engine through /local, so the
-        // launch token that guards this route guards the same power.
+        // gateway session that guards this route guards the same power.
         engineKey: async () => ({status: 200, body: {key: this.supervisor.authorization().slice("Bearer ".length)}}),
         setEnginePort: async ({readBody}) => {
             const body = readObject(await readBody(), []);

@@ -22,15 +22,6 @@ export const contentSecurityPolicy = [
     "frame-ancestors 'none'"
 ].join("; ");
 
-/** Puts `<meta name="svc-gateway-token">` first in <head>, where the renderer reads it before any API call. */
-export function injectTokenMeta(html: string, token: string): string {
-    const meta = `<meta name="svc-gateway-token" content="${token}">`;
-    const head = /<head(\s[^>]*)?>/i.exec(html);
-    if (head == null) return meta + html;
-    const end = head.index + head[0].length;
-    return html.slice(0, end) + meta + html.slice(end);
-}
-
 const mimeTypes: Record<string, string> = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -62,15 +53,14 @@ const placeholderHtml = `<!doctype html><html><head><title>Svc Studio</title></h
 export type StaticOptions = {
     rootDir: string,
     pathname: string,
-    token: string,
     headOnly: boolean
 };
 
 /**
- * Serves the built renderer: `index.html` (also for extension-less paths, the single-page app's routes) with the
- * token meta and the CSP, other files as they are. Paths are confined to `rootDir`.
+ * Serves the built renderer: `index.html` (also for extension-less paths, the single-page app's routes) with the CSP,
+ * other files as they are; no page carries a credential (session.ts). Paths are confined to `rootDir`.
  */
-export async function serveStatic(res: ServerResponse, {rootDir, pathname, token, headOnly}: StaticOptions) {
+export async function serveStatic(res: ServerResponse, {rootDir, pathname, headOnly}: StaticOptions) {
     let decoded: string;
     try {
         decoded = decodeURIComponent(pathname);
@@ -91,8 +81,7 @@ export async function serveStatic(res: ServerResponse, {rootDir, pathname, token
 
     // index.html, an explicit .html file, or the single-page fallback for a client-side route.
     const html = file ?? await readRegularFile(path.join(root, "index.html"));
-    const text = injectTokenMeta(html?.toString("utf8") ?? placeholderHtml, token);
-    return send(res, 200, Buffer.from(text, "utf8"), htmlHeaders(), headOnly);
+    return send(res, 200, html ?? Buffer.from(placeholderHtml, "utf8"), htmlHeaders(), headOnly);
 }
 
 export function htmlHeaders(): Record<string, string> {

@@ -28,7 +28,7 @@ let canaryHits = 0;
 before(async () => {
     gateway = await startWebGateway({model: await ensureTinyGguf()});
     let state: GatewayState;
-    ({token, state} = await readGatewayState(gateway.url));
+    ({token, state} = await readGatewayState(gateway));
     assert.equal(state.engine.status, "running");
     engineUrl = state.engine.url!;
     enginePid = state.engine.pid!;

@@ -98,11 +98,12 @@ const app = await startProcess("electron/web.ts", ["--port", "0", "--model", emb
 /engine: running [^\n]*\n/, {env: {XDG_DATA_HOME: scratch, SVC_STUDIO_MODELS_DIR: path.join(scratch, "models")}, timeoutMs: 120_000});
 const browser = await launchChromium();
 try {
-    const url = /Svc Studio web: (http:\/\/127\.0\.0\.1:\d+)/.exec(app.output())?.[1];
-    if (url == null) throw new Error(`the gateway printed no URL:\n${app.output()}`);
+    // The sign-in address it printed: opening it sets the session cookie and leads to the app.
+    const signInUrl = /Svc Studio web: (http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64})/.exec(app.output())?.[1];
+    if (signInUrl == null) throw new Error(`the gateway printed no sign-in address:\n${app.output()}`);
     const context = await browser.newContext({viewport: {width: 1440, height: 900}, colorScheme: "light"});
     const page = await context.newPage();
-    await page.goto(url);
+    await page.goto(signInUrl);
     for (const [screen, prepare] of scenes) {
         await page.getByTestId(`nav-${screen}`).click();
         await page.locator(`main[data-screen="${screen}"]`).waitFor();

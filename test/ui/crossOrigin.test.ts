@@ -45,7 +45,7 @@ describe("web pages on other origins and the local engine", {skip: noChromium ??
         pagePort = (attacker.address() as AddressInfo).port;
         const model = await ensureTinyGguf();
         app = await startWebGateway({model});
-        appEngineUrl = (await readGatewayState(app.url)).state.engine.url!;
+        appEngineUrl = (await readGatewayState(app)).state.engine.url!;
         keyless = await startEngine({model, args: ["--cors-origins", `http://allowed.example:${pagePort}`]});
         keyed = await startEngine({model, apiKey: key});
         browser = await launchChromium(["--host-resolver-rules=MAP evil.example 127.0.0.1, MAP allowed.example 127.0.0.1",

@@ -1,13 +1,8 @@
-// The launch token the gateway put in the page, sent as a header on every call through the gateway.
-/** The per-launch token the gateway injected into the page (notes/gateway-contract.md); "" when absent. */
-export function readGatewayToken(): string {
-    return document.querySelector<HTMLMetaElement>('meta[name="svc-gateway-token"]')?.content ?? "";
-}
+// What every call through the gateway carries besides its own headers. The credential is not among them: the gateway
+// authenticates the page by its session cookie (HttpOnly, so this script cannot read it), which the browser sends with
+// every same-origin request; no page holds the launch token (electron/gateway/session.ts).
 
-let token: string | null = null;
-
-/** Headers every gateway call carries: the launch token, read once from the page. */
+/** Headers every gateway call carries: none today; the one place to add one. */
 export function gatewayHeaders(): Record<string, string> {
-    token ??= readGatewayToken();
-    return {"X-Gateway-Token": token};
+    return {};
 }
