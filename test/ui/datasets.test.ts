@@ -146,9 +146,17 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
             assert.equal(rows?.length, 7);
             assert.deepEqual(rows?.[0], [1, "What is 2+2?", "math", "four"]);
         });
+        // The sample panel is left on 2 random rows of seed 7: a reload finds it so.
+        await page.getByTestId("sample-kind").selectOption("random");
+        await page.getByTestId("sample-n").fill("2");
+        await page.getByTestId("sample-seed").fill("7");
+        await expectText(page.getByTestId("sample-count"), /^2 of 7 rows: 2 random rows \(seed 7\)/);
+        await eventually(async () => assert.match(JSON.stringify(await readDocument(gateway.dataDir, "svc-studio-dataset-samples")), /"kind":"random","n":2,"seed":7/));
         await page.reload();
         await page.locator("main[data-screen=datasets]").waitFor();
         await expectCount(page.getByTestId("dataset-row"), 7);
+        await expectText(page.getByTestId("sample-count"), /^2 of 7 rows: 2 random rows \(seed 7\)/);
+        await page.getByTestId("sample-kind").selectOption("first");
         assert.equal(await role("category", "label").isChecked(), true);
         assert.equal(await role("id", "input").isChecked(), false);
         assert.equal(await page.locator("[data-testid=dataset-row][data-row='6'] [data-testid=dataset-cell]").nth(0).textContent(), "7");

@@ -1,6 +1,7 @@
 // A dataset's columns and what each is for (a label: the expected value, never sent to a model unless ticked as seen;
 // seen by the model or not), and a sample of its rows with its count before anything runs.
-import {useMemo, useState} from "react";
+import {useMemo} from "react";
+import {sampleChoiceOf, sampleOf, useSampleChoices, type SampleChoice} from "./sampleChoice.ts";
 import type {Dataset, Sample} from "../../../../client/experiments/types.ts";
 import {defaultColumnRoles} from "./datasetModel.ts";
 import {createDataset, updateDataset} from "./datasetStore.ts";
@@ -57,13 +58,18 @@ type SampleKind = Sample["kind"];
 
 /** Picks a sample and shows how many rows it takes; the sample can be kept as a dataset of its own. */
 export function SamplePanel({dataset, onCreated}: {dataset: Dataset, onCreated: (id: string, text: string) => void}) {
-    const [kind, setKind] = useState<SampleKind>("first");
-    const [n, setN] = useState(Math.min(50, Math.max(1, dataset.rows.length)));
-    const [seed, setSeed] = useState(1);
-    const [column, setColumn] = useState(dataset.labelColumns[0] ?? dataset.columns[0] ?? "");
-    const [op, setOp] = useState<"equals" | "not_equals" | "contains">("equals");
-    const [value, setValue] = useState("");
-    const sample: Sample = kind === "all" ? {kind} : kind === "first" ? {kind, n} : kind === "random" ? {kind, n, seed} : {kind, column, op, value};
+    // The choice is kept per dataset in the app's data folder: a reload finds the panel as it was left.
+    const choices = useSampleChoices((state) => state.byDataset);
+    const choice = sampleChoiceOf(choices, dataset);
+    const {kind, n, seed, column, op, value} = choice;
+    const change = (patch: Partial<SampleChoice>) => useSampleChoices.getState().set(dataset.id, {...choice, ...patch});
+    const setKind = (next: SampleKind) => change({kind: next});
+    const setN = (next: number) => change({n: next});
+    const setSeed = (next: number) => change({seed: next});
+    const setColumn = (next: string) => change({column: next});
+    const setOp = (next: SampleChoice["op"]) => change({op: next});
+    const setValue = (next: string) => change({value: next});
+    const sample: Sample = sampleOf(choice);
     const result = useMemo(() => {
         try {
             return {indexes: sampleIndexes(dataset, sample), error: null};
