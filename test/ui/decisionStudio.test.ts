@@ -191,8 +191,15 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         assert.equal(await page.getByTestId("answer-explanation").count(), 3);
         assert.match(await page.getByTestId("decision-usage").textContent() ?? "", /input_tokens\d+/);
         assert.match(await page.getByTestId("decision-server-timing").textContent() ?? "", /Server-Timing[\d.]+ ms/);
+        await expectCount(page.getByTestId("decision-stale"), 0);
         await settleResults("decision-run-panel");
         await screenshot(page, "decisions-run");
+        // Changing the input leaves these answers on screen, marked as belonging to the earlier request; changing it back clears the mark.
+        const input = await page.getByTestId("input-text").inputValue();
+        await page.getByTestId("input-text").fill(`${input} Still charging.`);
+        await expectText(page.getByTestId("decision-stale"), /stale: the set or the input changed since this run/);
+        await page.getByTestId("input-text").fill(input);
+        await expectCount(page.getByTestId("decision-stale"), 0);
     });
 
     test("Ctrl+Enter runs from the input and from the JSON editor (which gets no new line); the request and response JSON are one click away", async () => {

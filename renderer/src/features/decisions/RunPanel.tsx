@@ -10,6 +10,7 @@ import type {QuestionFormat} from "../questionSet/draft.ts";
 import type {AnswerView, AnswerOptionView} from "../questionSet/requests.ts";
 import {RawExchange} from "./RawExchange.tsx";
 import {runBuild, stopBuild} from "./run.ts";
+import {isStale, useCurrentRequestBody} from "./staleness.ts";
 import {useDecisionRunStore, type DecisionRunResult} from "./studioState.ts";
 
 /** Run / Stop for the builder, and the last run's answers. */
@@ -19,6 +20,8 @@ export function RunPanel() {
     const {data: gateway} = useGatewayState();
     const connection = activeConnection(gateway);
     const status = running ? "running" : result?.status ?? "idle";
+    const current = useCurrentRequestBody();
+    const stale = !running && result !== null && isStale(result, current);
     // New answers scroll into view: below a long question list they would otherwise arrive unseen.
     const panel = useRef<HTMLElement>(null);
     useEffect(() => {
@@ -33,6 +36,8 @@ export function RunPanel() {
                 <span className={`status-badge status-${status === "done" ? "done" : status === "error" ? "error" : status === "stopped" ? "stopped" : status === "running" ? "running" : "idle"}`}
                     data-testid="decision-status">{status}</span>
                 <span className="muted small">on {connection.name}</span>
+                {stale && <span className="badge badge-warn" data-testid="decision-stale" title="These answers are to the request the last Run sent; the question set or the input has changed since">
+                    stale: the set or the input changed since this run</span>}
             </div>
             {result
                 ? <RunResultView result={result} testId="decision-result" />
