@@ -7,7 +7,8 @@
 // - the packed engine, run from the packed tree alone (app.asar and app.asar.unpacked), serves a chat and a decision
 //   and opens its service database;
 // - the checkout still works after a pack (no native module rebuilt in place);
-// - the `files` patterns keep each platform's own binaries and nothing else, for mac, win and linux;
+// - the `files` patterns keep the binaries of the package's own platform and CPU architecture and nothing else, for
+//   mac, win and linux on each architecture;
 // - the .deb declares what Electron and the vision addon need.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
@@ -87,7 +88,15 @@ test("nothing of the tests, fixtures, test doubles or TypeScript sources is pack
     assert.deepEqual(leaks, []);
 });
 
-test("only production dependencies are packed, with this platform's native binaries only", () => {
+/** This machine's architecture as electron-builder and the binaries' folders name it (Node's `arm` is `armv7l`). */
+const hostArch = process.arch === "arm" ? "armv7l" : process.arch;
+
+/** Whether `name` (`linux-x64`, `linux-x64-cuda`) is a binary folder or package of `platform` on `arch`. */
+function isFor(name: string, platform: string, arch: string): boolean {
+    return name === `${platform}-${arch}` || name.startsWith(`${platform}-${arch}-`);
+}
+
+test("only production dependencies are packed, with this platform's and this architecture's native binaries only", () => {
     const packages = new Set(packed.map((entry) => /^\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(entry)?.[1]).filter((name) => name != null));
     // Type packages may come in as other packages' dependencies; every other development package must stay out.
     for (const name of Object.keys(packageJson.devDependencies).filter((dep) => !dep.startsWith("@types/"))) assert.ok(!packages.has(name), `${name} is a development dependency`);
@@ -95,13 +104,15 @@ test("only production dependencies are packed, with this platform's native binar
         assert.ok(packages.has(name), `${name} is packed`);
     const llamaBinaries = [...packages].filter((name) => name.startsWith("@node-llama-cpp/"));
     assert.ok(llamaBinaries.length > 0);
-    assert.deepEqual(llamaBinaries.filter((name) => !name.startsWith("@node-llama-cpp/linux-")), []);
+    assert.deepEqual(llamaBinaries.filter((name) => !isFor(name.slice("@node-llama-cpp/".length), "linux", hostArch)), [],
+        "no other platform's or architecture's (npm installs linux-arm64 and linux-armv7l on x64 too)");
     const visionBinaries = [...packages].filter((name) => name.startsWith("@fugood/node-llama-"));
     assert.ok(visionBinaries.includes("@fugood/node-llama-linux-x64") || process.arch !== "x64", "the vision addon for this platform is packed");
-    assert.deepEqual(visionBinaries.filter((name) => !name.startsWith("@fugood/node-llama-linux-")), [], "no WebAssembly build, no other platform's");
+    assert.deepEqual(visionBinaries.filter((name) => !isFor(name.slice("@fugood/node-llama-".length), "linux", hostArch)), [],
+        "no WebAssembly build, no other platform's or architecture's");
     const sqlitePrebuilds = packed.filter((entry) => entry.startsWith("/node_modules/@photostructure/sqlite/prebuilds/") && entry.endsWith(".node"));
     assert.ok(sqlitePrebuilds.length > 0);
-    assert.deepEqual(sqlitePrebuilds.filter((entry) => !entry.startsWith("/node_modules/@photostructure/sqlite/prebuilds/linux-")), []);
+    assert.deepEqual(sqlitePrebuilds.filter((entry) => !entry.startsWith(`/node_modules/@photostructure/sqlite/prebuilds/linux-${hostArch}/`)), []);
 });
 
 test("node-llama-cpp's llama.cpp source is not packed, and of a local build of its addon only what loads", () => {
@@ -198,11 +209,11 @@ const nodePlatform = {mac: "darwin", win: "win32", linux: "linux"} as const;
 
 /**
  * Of `files` (paths below the app folder), those electron-builder's own node_modules filter keeps for a platform's
- * package, built on that platform (beforePack refuses other builds): electron-builder expands `${platform}` to the
- * building machine's process.platform, which this stands in for.
+ * package on `arch`, built on that platform (beforePack refuses other builds): electron-builder expands `${platform}` to
+ * the building machine's process.platform, which this stands in for, and `${arch}` to the package's architecture.
  */
-function keptFor(platform: "mac" | "win" | "linux", files: string[]): string[] {
-    const macros = (pattern: string) => expandMacro(pattern.replaceAll("${platform}", nodePlatform[platform]), "x64", {}, {os: platform});
+function keptFor(platform: "mac" | "win" | "linux", arch: string, files: string[]): string[] {
+    const macros = (pattern: string) => expandMacro(pattern.replaceAll("${platform}", nodePlatform[platform]), arch, {}, {os: platform});
     const packager = {config: builderConfig, debugLogger: {isEnabled: false}};
     const filter = getNodeModuleFileMatcher(repoRoot, path.join(workDir, "app"), macros, builderConfig[platform] ?? {}, packager).createFilter();
     return files.filter((file) => filter(path.join(repoRoot, file), {isDirectory: () => false, moduleFullFilePath: file}));
@@ -213,23 +224,31 @@ function optionalPackages(name: string): string[] {
     return Object.keys(manifest.optionalDependencies);
 }
 
-test("the files patterns keep each platform's own native binaries and nothing else, for mac, win and linux", () => {
+test("the files patterns keep the native binaries of the package's own platform and architecture and nothing else", () => {
     // The packages' real names, as npm would install them on each platform, and the SQLite binding's prebuilt folders.
     const llamaCpp = optionalPackages("node-llama-cpp").map((name) => `node_modules/${name}/bins/addon.node`);
     const vision = optionalPackages("@fugood/llama.node").map((name) => `node_modules/${name}/index.node`);
     const sqlite = ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64", "win32-arm64", "win32-x64"]
         .map((folder) => `node_modules/@photostructure/sqlite/prebuilds/${folder}/@photostructure+sqlite.glibc.node`);
     assert.ok(vision.includes("node_modules/@fugood/node-llama-wasm/index.node") && vision.some((file) => file.includes("-darwin-")));
+    const all = [...llamaCpp, ...vision, ...sqlite];
+    // The folder or package name of a binary (`linux-x64-cuda`), after its prefix.
+    const binaryName = (file: string) => /\/(?:@node-llama-cpp\/|@fugood\/node-llama-|prebuilds\/)([^/]+)\//.exec(file)![1];
     for (const platform of ["mac", "win", "linux"] as const) {
-        const own = (file: string) => file.includes(`/@node-llama-cpp/${platform}-`) || file.includes(`/@fugood/node-llama-${nodePlatform[platform]}-`)
-            || file.includes(`/prebuilds/${nodePlatform[platform]}-`);
-        const all = [...llamaCpp, ...vision, ...sqlite];
-        assert.deepEqual(keptFor(platform, all), all.filter(own), `${platform} keeps its own binaries, and only those`);
-        assert.ok(keptFor(platform, all).some((file) => file.includes("/@fugood/")), `${platform} keeps a vision binary`);
-        // Packages without native code are untouched.
-        assert.deepEqual(keptFor(platform, ["node_modules/ajv/package.json", "node_modules/@fugood/llama.node/lib/index.js"]),
-            ["node_modules/ajv/package.json", "node_modules/@fugood/llama.node/lib/index.js"]);
+        for (const arch of ["x64", "arm64"]) {
+            const own = (file: string) => isFor(binaryName(file), file.includes("/@node-llama-cpp/") ? platform : nodePlatform[platform], arch);
+            const kept = keptFor(platform, arch, all);
+            assert.deepEqual(kept, all.filter(own), `${platform} ${arch} keeps its own binaries, and only those`);
+            assert.ok(kept.some((file) => file.includes("/@fugood/")), `${platform} ${arch} keeps a vision binary`);
+            assert.ok(kept.some((file) => file.includes("/@node-llama-cpp/")), `${platform} ${arch} keeps an engine binary`);
+            assert.ok(kept.some((file) => file.includes("/prebuilds/")), `${platform} ${arch} keeps a SQLite binary`);
+            // Packages without native code are untouched.
+            assert.deepEqual(keptFor(platform, arch, ["node_modules/ajv/package.json", "node_modules/@fugood/llama.node/lib/index.js"]),
+                ["node_modules/ajv/package.json", "node_modules/@fugood/llama.node/lib/index.js"]);
+        }
     }
+    // The x64 Linux package: linux-x64 and its GPU variants, not linux-arm64, linux-armv7l or linux-riscv64.
+    assert.deepEqual(keptFor("linux", "x64", llamaCpp).map(binaryName), ["linux-x64", "linux-x64-cuda", "linux-x64-cuda-ext", "linux-x64-vulkan"]);
 });
 
 test("the .deb depends on what Electron needs (electron-builder's own list) and on libgomp1 for the vision addon", () => {
@@ -240,10 +259,14 @@ test("the .deb depends on what Electron needs (electron-builder's own list) and 
     assert.ok(depends.includes("libgomp1"));
 });
 
-test("the pack does not rebuild native modules, and a package is built on the platform it is for", async () => {
+test("the pack does not rebuild native modules, and a package is built on the platform and architecture it is for", async () => {
     assert.equal(builderConfig.npmRebuild, false);
-    const {default: beforePack} = builderRequire(path.join(repoRoot, String(builderConfig.beforePack))) as {default: (context: {electronPlatformName: string}) => Promise<void>};
-    await beforePack({electronPlatformName: process.platform});
+    const {default: beforePack} = builderRequire(path.join(repoRoot, String(builderConfig.beforePack))) as {default: (context: {electronPlatformName: string, arch: number}) => Promise<void>};
+    const {Arch} = builderRequire("builder-util") as {Arch: Record<string, number>};
+    await beforePack({electronPlatformName: process.platform, arch: Arch[hostArch]});
     const other = process.platform === "darwin" ? "win32" : "darwin";
-    await assert.rejects(beforePack({electronPlatformName: other}), new RegExp(`must be built on ${other}`));
+    await assert.rejects(beforePack({electronPlatformName: other, arch: Arch[hostArch]}), new RegExp(`must be built on ${other}`));
+    const otherArch = hostArch === "arm64" ? "x64" : "arm64";
+    await assert.rejects(beforePack({electronPlatformName: process.platform, arch: Arch[otherArch]}), new RegExp(`packages for ${otherArch} must be built on a ${otherArch} machine`));
+    await assert.rejects(beforePack({electronPlatformName: process.platform, arch: Arch.universal}), /no universal package/);
 });
