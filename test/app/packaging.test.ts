@@ -9,7 +9,7 @@
 // - the checkout still works after a pack (no native module rebuilt in place);
 // - the `files` patterns keep the binaries of the package's own platform and CPU architecture and nothing else, for
 //   mac, win and linux on each architecture;
-// - the .deb declares what Electron and the vision addon need.
+// - the .deb declares what Electron and the vision addon need; the AppImage is built on the static runtime.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {execFile} from "node:child_process";
@@ -257,6 +257,21 @@ test("the .deb depends on what Electron needs (electron-builder's own list) and 
     const depends = (builderConfig.deb as {depends: string[]}).depends;
     assert.deepEqual(defaults.filter((name) => !depends.includes(name)), [], "none of electron-builder's defaults is dropped");
     assert.ok(depends.includes("libgomp1"));
+});
+
+test("the AppImage is built on the static runtime (no libfuse2), whose AppRun itself turns Chromium's sandbox off where user namespaces are refused", () => {
+    // electron-builder builds the AppImage on the legacy FUSE2 runtime for toolset "0.0.0" or none, else on the static
+    // runtime of the toolsets it knows (their checksums are pinned in app-builder-lib).
+    const {appimageChecksums} = builderRequire("app-builder-lib/out/toolsets/linux.js") as {appimageChecksums: Record<string, object>};
+    const toolset = (builderConfig.toolsets as {appimage?: string} | undefined)?.appimage;
+    assert.ok(toolset != null && toolset !== "0.0.0", `toolsets.appimage is ${toolset}: the legacy FUSE2 runtime`);
+    assert.ok(Object.hasOwn(appimageChecksums, toolset), `electron-builder knows toolset ${toolset}`);
+    // What docs/troubleshooting.md says of the AppImage on Ubuntu 23.10 and later (AppArmor refuses unprivileged user
+    // namespaces): its AppRun probes them and adds --no-sandbox, so the app starts without Chromium's sandbox.
+    const {generateAppRunScript} = builderRequire("app-builder-lib/out/targets/appimage/appImageUtil.js") as {generateAppRunScript(config: object): string};
+    const appRun = generateAppRunScript({DesktopFileName: "svc-studio.desktop", ExecutableName: "svc-studio", ProductName: "Svc Studio",
+        ProductFilename: "Svc Studio", ResourceName: "appimagekit-svc-studio"});
+    assert.match(appRun, /if \[ \$HAVE_NO_SANDBOX -eq 0 \] && ! unshare -Ur true 2>\/dev\/null ; then\n\s+NO_SANDBOX=\(--no-sandbox\)/);
 });
 
 test("the pack does not rebuild native modules, and a package is built on the platform and architecture it is for", async () => {
