@@ -277,6 +277,14 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await eventually(async () => assert.equal((await saved("svc-studio-nav"))?.state.screen, "responses"));
         await eventually(async () => assert.equal(((await saved("svc-studio-chat"))?.state.draft as {systemPrompt?: string})?.systemPrompt, "Kept system prompt"));
 
+        // The chat's last reply is kept too, as the Decision studio keeps its answers.
+        await page.getByTestId("nav-chat").click();
+        const reply = await page.getByTestId("reply-text").first().textContent() ?? "";
+        assert.ok(reply.length > 0, "an earlier test ran the chat");
+        await eventually(async () => assert.ok(((await saved("svc-studio-chat"))?.state.reply as {choices?: unknown[]})?.choices?.length, "the reply is saved"));
+        await page.getByTestId("nav-responses").click();
+        await eventually(async () => assert.equal((await saved("svc-studio-nav"))?.state.screen, "responses"));
+
         await page.reload();
         await page.getByTestId("responses-screen").waitFor();
         assert.equal(await page.getByTestId("nav-responses").getAttribute("aria-current"), "page");
@@ -284,6 +292,7 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await page.getByTestId("nav-completions").click();
         assert.equal(await page.getByTestId("completions-prompt").inputValue(), "Kept prompt");
         await page.getByTestId("nav-chat").click();
+        assert.equal(await page.getByTestId("reply-text").first().textContent(), reply);
         assert.equal(await page.getByTestId("system-prompt").inputValue(), "Kept system prompt");
         assert.equal(await page.getByTestId("message-content").first().inputValue(), "Kept user message");
         assert.equal(await page.getByTestId("param-top_p").inputValue(), "0.42");

@@ -7,6 +7,7 @@ import type {ChoiceState, ToolCall} from "./chat.ts";
 import {useRevealWhenRunning, RunStats, useStickToBottom, ReasoningSection, WaitingForOutput} from "./runViews.tsx";
 import {logitBiasAdder, useChatStore} from "./stores.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
+import {stoppedText} from "./runs.ts";
 
 /** The latest chat reply: choices as they stream in, then usage and timings, or the API's error. */
 export function ChatReplyView() {
@@ -21,7 +22,7 @@ export function ChatReplyView() {
                 <h3>Reply</h3>
                 {reply.model && <span className="muted mono small">{reply.model}</span>}
                 {reply.id && <span className="muted mono small">{reply.id}</span>}
-                {run.status === "stopped" && <span className="badge badge-warn" data-testid="stopped-badge">stopped by you · partial reply</span>}
+                {run.status === "stopped" && <span className="badge badge-warn" data-testid="stopped-badge">{stoppedText(run)} · partial reply</span>}
             </div>
             {reply.choices.length === 0 && streaming && <WaitingForOutput run={run} />}
             {reply.choices.map((choice) => (

@@ -7,7 +7,7 @@ import {ParamsPanel} from "./ParamsPanel.tsx";
 import {PresetPicker} from "./PresetPicker.tsx";
 import {completionsParamSpecs} from "./params.ts";
 import {RunBar, useRevealWhenRunning, RunStats, WaitingForOutput} from "./runViews.tsx";
-import {stopRun} from "./runs.ts";
+import {stoppedText, stopRun} from "./runs.ts";
 import {logitBiasAdder, runCompletions, scoreCompletionsPrompt, useCompletionsStore} from "./stores.ts";
 import {isScoreRequest} from "./completions.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
@@ -57,7 +57,7 @@ export function CompletionsReplyView() {
         <section className="reply card" data-testid="completions-reply" ref={reveal}>
             <div className="reply-title">
                 <h3>{isScoreRequest(run.request) ? "Prompt scores" : "Completion"}</h3>
-                {run.status === "stopped" && <span className="badge badge-warn">stopped by you · partial text</span>}
+                {run.status === "stopped" && <span className="badge badge-warn">{stoppedText(run)} · partial text</span>}
             </div>
             {reply.choices.length === 0 && streaming && <WaitingForOutput run={run} />}
             {reply.choices.map((choice) => (

@@ -13,7 +13,7 @@ import {openResponsesVersion, responsesPrompt} from "./versionPrompts.ts";
 import {responsesParamSpecs} from "./params.ts";
 import {type ResponsesReply, outputTokensOf} from "./responses.ts";
 import {RunBar, useRevealWhenRunning, useStickToBottom, ReasoningSection, RunStats, WaitingForOutput} from "./runViews.tsx";
-import {stopRun} from "./runs.ts";
+import {stoppedText, stopRun} from "./runs.ts";
 import {runResponses, useResponsesStore} from "./stores.ts";
 import {TokenProbabilities} from "./TokenProbabilities.tsx";
 
@@ -89,7 +89,7 @@ export function ResponsesReplyView() {
             <div className="reply-title">
                 <h3>Output</h3>
                 {reply.status && <span className="badge">status: {reply.status}</span>}
-                {run.status === "stopped" && <span className="badge badge-warn">stopped by you · partial output</span>}
+                {run.status === "stopped" && <span className="badge badge-warn">{stoppedText(run)} · partial output</span>}
             </div>
             {streaming && reply.outputText === "" && reply.reasoningText === "" && <WaitingForOutput run={run} />}
             <ReasoningSection reasoning={reply.reasoningText} streaming={streaming} />

@@ -11,6 +11,14 @@ import {withLocalTokenIds} from "./probabilities.ts";
 
 export type RunStatus = "idle" | "running" | "done" | "stopped" | "error";
 
+/** A run's note when the page went away while it ran: kept as stopped, with what it had received. */
+export const reloadStopNote = "the page reloaded while it ran";
+
+/** Who stopped a run, for its badge: "stopped by you", or "stopped: the page reloaded while it ran". */
+export function stoppedText(run: Pick<RunState, "note">): string {
+    return run.note === reloadStopNote ? `stopped: ${reloadStopNote}` : "stopped by you";
+}
+
 export type RunTiming = {
     /** `Server-Timing` of the response: server time until headers (streams: before the first token). */
     serverTimingMs?: number | null,

@@ -9,7 +9,7 @@ import {defaultSchemaText, emptyReply, type ChatReply, type ChatDraft, type Draf
 import {type CompletionsDraft, applyCompletionChunk, buildCompletionsRequest, buildScoreRequest} from "./completions.ts";
 import {defaultChatParams, type ParamValue, type ParamValues, defaultResponsesParams, defaultCompletionsParams} from "./params.ts";
 import {emptyResponsesReply, type ResponsesDraft, type ResponsesReply, applyResponsesEvent, outputTextOf, reasoningTextOf, buildResponsesRequest, type ResponsesStreamEvent} from "./responses.ts";
-import {idleRun, type RunState, executeRun} from "./runs.ts";
+import {idleRun, reloadStopNote, type RunState, executeRun} from "./runs.ts";
 import {setLogitBiasEntry} from "./probabilities.ts";
 import {readChatDraft, readCompletionsDraft, readResponsesDraft} from "./savedDrafts.ts";
 import type {AddLogitBias} from "./TokenProbabilities.tsx";
@@ -51,17 +51,37 @@ const editMessages = (state: ChatState, change: (messages: DraftMessage[]) => Dr
 
 /**
  * What a playground keeps in the app's data folder (gateway/appData.ts), so a reload or a restart finds it as it was:
- * its draft, everything its request is built from. Replies are not kept here: every run is in History.
+ * its draft (everything its request is built from), and its last reply with the run it belongs to, as the Decision
+ * studio keeps its answers. A run cut short by the reload is kept as stopped. A saved reply that does not have its
+ * reply's shape (`isReply`) is dropped, never shown half: the draft still loads.
  */
-function savedDraft<S extends {draft: D}, D>(name: string, read: (saved: unknown, fallback: D) => D) {
+function savedDraft<S extends {draft: D, reply: R, run: RunState}, D, R>(name: string, read: (saved: unknown, fallback: D) => D, isReply: (saved: unknown) => saved is R) {
     return {
         name,
         version: 1,
-        storage: createJSONStorage<{draft: D}>(() => appDataStorage),
-        partialize: (state: S) => ({draft: state.draft}),
-        merge: (saved: unknown, current: S): S => ({...current, draft: read((saved as {draft?: unknown} | null)?.draft, current.draft)})
+        storage: createJSONStorage<{draft: D, reply?: R, run?: RunState}>(() => appDataStorage),
+        partialize: (state: S) => ({draft: state.draft, reply: state.reply, run: keptRun(state.run)}),
+        merge: (saved: unknown, current: S): S => {
+            const kept = saved as {draft?: unknown, reply?: unknown, run?: unknown} | null;
+            const draft = read(kept?.draft, current.draft);
+            const run = kept?.run as RunState | undefined;
+            const runFits = run !== undefined && typeof run === "object" && run !== null && typeof run.status === "string" && typeof run.timing === "object" && run.timing !== null;
+            const reply = kept?.reply;
+            return runFits && isReply(reply) ? {...current, draft, reply, run} : {...current, draft};
+        }
     };
 }
+
+/** A run as it is kept: one still running when the page goes away is kept as stopped, with what it had received. */
+function keptRun(run: RunState): RunState {
+    return run.status === "running" ? {...run, status: "stopped", note: reloadStopNote} : run;
+}
+
+const isChatReply = (saved: unknown): saved is ChatReply =>
+    typeof saved === "object" && saved !== null && Array.isArray((saved as ChatReply).choices) && typeof (saved as ChatReply).chunks === "number";
+
+const isResponsesReply = (saved: unknown): saved is ResponsesReply =>
+    typeof saved === "object" && saved !== null && Array.isArray((saved as ResponsesReply).events) && typeof (saved as ResponsesReply).outputText === "string";
 
 export const useChatStore = create<ChatState>()(persist((set) => ({
     draft: initialChatDraft(),
@@ -103,7 +123,7 @@ export const useChatStore = create<ChatState>()(persist((set) => ({
     })),
     loadDraft: (draft, reply, run) => set({draft, reply: reply ?? emptyReply(), run: run ?? idleRun()}),
     setRun: (patch) => set(patch)
-}), savedDraft<ChatState, ChatDraft>("svc-studio-chat", readChatDraft)));
+}), savedDraft<ChatState, ChatDraft, ChatReply>("svc-studio-chat", readChatDraft, isChatReply)));
 
 type ResponsesState = {
     draft: ResponsesDraft,
@@ -139,7 +159,7 @@ export const useResponsesStore = create<ResponsesState>()(persist((set) => ({
     setParams: (params) => set((state) => ({draft: {...state.draft, params: {...params}}})),
     loadDraft: (draft, reply, run) => set({draft, reply: reply ?? emptyResponsesReply(), run: run ?? idleRun()}),
     setRun: (patch) => set(patch)
-}), savedDraft<ResponsesState, ResponsesDraft>("svc-studio-responses", readResponsesDraft)));
+}), savedDraft<ResponsesState, ResponsesDraft, ResponsesReply>("svc-studio-responses", readResponsesDraft, isResponsesReply)));
 
 type CompletionsState = {
     draft: CompletionsDraft,
@@ -161,7 +181,7 @@ export const useCompletionsStore = create<CompletionsState>()(persist((set) => (
     setParams: (params) => set((state) => ({draft: {...state.draft, params: {...params}}})),
     loadDraft: (draft, reply, run) => set({draft, reply: reply ?? emptyReply(), run: run ?? idleRun()}),
     setRun: (patch) => set(patch)
-}), savedDraft<CompletionsState, CompletionsDraft>("svc-studio-completions", readCompletionsDraft)));
+}), savedDraft<CompletionsState, CompletionsDraft, ChatReply>("svc-studio-completions", readCompletionsDraft, isChatReply)));
 
 type ParamsStore = {getState: () => {draft: {params: ParamValues}, setParam: (key: string, value: ParamValue) => void}};
 
