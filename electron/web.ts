@@ -9,7 +9,7 @@ import {ConnectionStore, seedEnvRemote} from "./connections/ConnectionStore.ts";
 import {EngineSupervisor, type EngineSupervisorOptions} from "./engine/EngineSupervisor.ts";
 import {firstEnginePort} from "./engine/enginePort.ts";
 import {Gateway} from "./gateway/Gateway.ts";
-import {MemoryKeyVault} from "./secrets/KeyVault.ts";
+import {WebKeyStore} from "./secrets/webKeyStore.ts";
 import {lowestEnginePort} from "../protocol/gateway/contract.ts";
 
 const usage = `usage: npm run web -- [options]
@@ -64,7 +64,8 @@ async function main(argv: string[]) {
     });
     const appDataDir = values["data-dir"] != null ? path.resolve(values["data-dir"]) : path.join(userDataDir(), "web-app");
     const connections = ConnectionStore.inMemory();
-    const vault = new MemoryKeyVault();
+    // The app's workspace key survives a restart (kept in the data folder); the env remote's key stays in memory.
+    const vault = await WebKeyStore.open(appDataDir);
     await seedEnvRemote(connections, vault, process.env);
     const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer,
         library, lifecycle: {autoStart: true, idleUnloadMinutes: integer("idle-unload", values["idle-unload"])},

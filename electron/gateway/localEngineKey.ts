@@ -21,7 +21,7 @@ export function workspaceKeyHint(secret: string): string | undefined {
 }
 
 /**
- * The app's workspace key, in the key vault (encrypted in the app, in memory with `npm run web`), never returned to
+ * The app's workspace key, in the key vault (encrypted in the app, in the data folder's web-keys.json with `npm run web`), never returned to
  * the renderer: the gateway sends it as `Authorization` on `/local` model requests, and the launch key on the
  * engine's admin routes and whenever no workspace key is chosen (then a workspace-mode engine answers 401).
  */

@@ -1,12 +1,13 @@
 // A workspace's API keys (spec §5): create (owner, private or shared), rotate, revoke, the secret shown once, and which
 // key this app's own requests use (the gateway keeps that one's secret; it never comes back to the page).
-import {Fragment, useEffect, useRef, useState} from "react";
+import {Fragment, useEffect, useId, useRef, useState} from "react";
 import type {ApiKeyInfo, KeyOwner, Workspace} from "../../../../protocol/admin/contract.ts";
 import {adminApi} from "../../gateway/adminApi.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {useGatewayMutation, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {CopyButton} from "../../ui/controls.tsx";
+import {usePendingFocus} from "../../ui/focus.ts";
 import {useCodeKeyStore} from "./appKey.tsx";
 import {type IssuedSecret, useAdminMutation, useKeys, useWorkspaceScreenStore} from "./workspaceData.ts";
 
@@ -26,13 +27,20 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
     const stopUsing = useGatewayMutation((_: void) => gatewayApi.clearLocalKey());
     // Rotating and revoking each end a secret that clients may hold: neither happens on one click.
     const [confirming, setConfirming] = useState<{id: string, action: KeyAction} | null>(null);
+    // What was done, said where the focus goes when the buttons that did it are gone (a revoked key has none).
+    const [done, setDone] = useState<string | null>(null);
+    const card = useRef<HTMLElement>(null);
+    const doneLine = useRef<HTMLParagraphElement>(null);
+    const focusNext = usePendingFocus();
+    /** A key's Rotate or Revoke button, found once the table has re-rendered. */
+    const keyButton = (id: string, action: KeyAction) => () => card.current?.querySelector<HTMLElement>(`[data-key-id="${CSS.escape(id)}"] [data-testid=key-${action}]`);
     const codeKey = useCodeKeyStore((state) => state.key);
     const chooseCodeKey = useCodeKeyStore((state) => state.choose);
     const list = keys.data?.keys ?? [];
     const appKey = list.find((key) => key.hint === appKeyHint);
     const failure = keys.error ?? rotate.error ?? revoke.error ?? stopUsing.error;
     return (
-        <section className="card" data-testid="keys-card">
+        <section className="card" data-testid="keys-card" ref={card}>
             <div className="card-title-row"><h3>API keys</h3></div>
             <div className={`app-key-line${appKeyHint == null || appKey?.state === "revoked" ? " warn" : ""}`} data-testid="app-key">
                 {appKeyHint == null
@@ -52,7 +60,7 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
                     <tbody>
                         {list.map((key) => (
                             <Fragment key={key.id}>
-                                <tr data-testid="key-row" data-key-name={key.name} className={key.state === "revoked" ? "revoked" : undefined}>
+                                <tr data-testid="key-row" data-key-name={key.name} data-key-id={key.id} className={key.state === "revoked" ? "revoked" : undefined}>
                                     <td>
                                         <div className="key-name">{key.name}{key.hint === appKeyHint && <span className="badge badge-accent app-badge" data-testid="key-app-badge">this app</span>}</div>
                                         <div className="mono small muted key-hint" title="The key's public start; its secret is shown once, when issued">{key.hint}…</div>
@@ -68,9 +76,15 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
                                             <button type="button" className="btn btn-sm btn-ghost" disabled={codeKey?.hint === key.hint} title="View code names this key (its secret is not shown again)"
                                                 onClick={() => chooseCodeKey({name: key.name, hint: key.hint})} data-testid="key-code">{codeKey?.hint === key.hint ? "In View code" : "View code"}</button>
                                             <button type="button" className="btn btn-sm" disabled={rotate.isPending} aria-expanded={confirming?.id === key.id && confirming.action === "rotate"}
-                                                onClick={() => setConfirming({id: key.id, action: "rotate"})} data-testid="key-rotate">Rotate</button>
+                                                onClick={() => {
+                                                    setDone(null);
+                                                    setConfirming({id: key.id, action: "rotate"});
+                                                }} data-testid="key-rotate">Rotate</button>
                                             <button type="button" className="btn btn-sm" aria-expanded={confirming?.id === key.id && confirming.action === "revoke"}
-                                                onClick={() => setConfirming({id: key.id, action: "revoke"})} data-testid="key-revoke">Revoke</button>
+                                                onClick={() => {
+                                                    setDone(null);
+                                                    setConfirming({id: key.id, action: "revoke"});
+                                                }} data-testid="key-revoke">Revoke</button>
                                         </>}
                                     </div></td>
                                 </tr>
@@ -78,8 +92,21 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
                                     <tr className="key-confirm-row" data-testid="key-confirm" data-key-name={key.name} data-action={confirming.action}>
                                         <td colSpan={5}>
                                             <KeyConfirmation keyInfo={key} action={confirming.action} isAppKey={key.hint === appKeyHint} busy={rotate.isPending || revoke.isPending}
-                                                onCancel={() => setConfirming(null)}
-                                                onConfirm={() => (confirming.action === "rotate" ? rotate : revoke).mutate(key, {onSettled: () => setConfirming(null)})} />
+                                                onCancel={() => {
+                                                    // Back to the button that asked.
+                                                    focusNext(keyButton(key.id, confirming.action));
+                                                    setConfirming(null);
+                                                }}
+                                                onConfirm={() => (confirming.action === "rotate" ? rotate : revoke).mutate(key, {onSettled: (_, error) => {
+                                                    // A rotated key's new secret shows in a dialog, which takes the focus; a revoked key has no
+                                                    // buttons left, so the line that says it was revoked takes it; after a failure, the button that asked.
+                                                    if (error != null) focusNext(keyButton(key.id, confirming.action));
+                                                    else if (confirming.action === "revoke") {
+                                                        setDone(`Revoked “${key.name}”: every request that sends it is refused from now on.`);
+                                                        focusNext(() => doneLine.current);
+                                                    }
+                                                    setConfirming(null);
+                                                }})} />
                                         </td>
                                     </tr>
                                 )}
@@ -87,8 +114,13 @@ export function KeysCard({workspace}: {workspace: Workspace}) {
                         ))}
                     </tbody>
                 </table>}
+            {done && <p className="field-ok key-done" role="status" tabIndex={-1} ref={doneLine} data-testid="key-done">{done}</p>}
             {failure && <ApiErrorView error={toErrorInfo(failure)} />}
-            {issued != null && <SecretDialog issued={issued} wasAppKey={issued.previous != null && issued.previous.hint === appKeyHint} onClose={() => showIssued(null)} />}
+            {issued != null && <SecretDialog issued={issued} wasAppKey={issued.previous != null && issued.previous.hint === appKeyHint} onClose={() => {
+                // A rotated key's dialog gives the focus back to its Rotate button (the one that asked went with the confirmation).
+                if (issued.action === "rotated") focusNext(keyButton(issued.key.id, "rotate"));
+                showIssued(null);
+            }} />}
         </section>
     );
 }
@@ -103,9 +135,18 @@ function KeyConfirmation({keyInfo, action, isAppKey, busy, onConfirm, onCancel}:
     keyInfo: ApiKeyInfo, action: KeyAction, isAppKey: boolean, busy: boolean, onConfirm: () => void, onCancel: () => void
 }) {
     const appClause = isAppKey ? ", this app's own requests included" : "";
+    const keep = useRef<HTMLButtonElement>(null);
+    const textId = useId();
+    // The confirmation takes the focus as it opens, on the answer that changes nothing (as a dialog would); Escape is that answer.
+    useEffect(() => keep.current?.focus(), []);
     return (
-        <div className="key-confirm" role="group" aria-label={`${action === "rotate" ? "Rotate" : "Revoke"} ${keyInfo.name}?`}>
-            <p data-testid="key-confirm-text">
+        <div className="key-confirm" role="group" aria-label={`${action === "rotate" ? "Rotate" : "Revoke"} ${keyInfo.name}?`} aria-describedby={textId}
+            onKeyDown={(event) => {
+                if (event.key !== "Escape") return;
+                event.preventDefault();
+                onCancel();
+            }}>
+            <p id={textId} data-testid="key-confirm-text">
                 {action === "rotate"
                     ? <>Rotate <b>{keyInfo.name}</b>? A new secret is issued and shown once. The old secret stops working at once for every client that
                         sends it{appClause}{isAppKey ? " until you choose the new one for this app" : ""}: update them with the new secret.</>
@@ -115,7 +156,7 @@ function KeyConfirmation({keyInfo, action, isAppKey, busy, onConfirm, onCancel}:
                 <button type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={onConfirm} data-testid={`key-${action}-confirm`}>
                     {action === "rotate" ? "Rotate now" : "Revoke now"}
                 </button>
-                <button type="button" className="btn btn-sm btn-ghost" onClick={onCancel} data-testid="key-confirm-cancel">Keep the key as it is</button>
+                <button type="button" className="btn btn-sm btn-ghost" ref={keep} onClick={onCancel} data-testid="key-confirm-cancel">Keep the key as it is</button>
             </div>
         </div>
     );
@@ -183,7 +224,7 @@ function SecretDialog({issued, wasAppKey, onClose}: {issued: IssuedSecret, wasAp
             {wasAppKey && !useForApp.isSuccess && <p className="field-warning">This app used this key's old secret: its requests fail until you use the new one.</p>}
             <div className="secret-actions">
                 <button type="button" className="btn btn-primary" disabled={useForApp.isPending || useForApp.isSuccess} onClick={() => useForApp.mutate(secret)}
-                    data-testid="use-for-app">{useForApp.isSuccess ? "This app uses it" : "Use for this app's requests"}</button>
+                    title="The gateway keeps it across restarts (in the app's data folder, never in the page) and sends it on this app's requests to its engine" data-testid="use-for-app">{useForApp.isSuccess ? "This app uses it" : "Use for this app's requests"}</button>
                 <button type="button" className="btn" disabled={codeKey?.secret === secret} onClick={() => chooseCodeKey({name: key.name, hint: key.hint, secret})}
                     data-testid="use-in-code">{codeKey?.secret === secret ? "View code uses it" : "Use in View code"}</button>
                 <span className="spacer" />
