@@ -53,7 +53,10 @@ test("numbers are written one way", () => {
     assert.equal(formatLevel(0.95), "95%");
     assert.equal(formatLevel(1 - 0.05 / 3), "98.3%");
     assert.equal(formatCount(12345), "12,345");
-    assert.equal(formatCost(0.01234), "0.0123");
+    // The Workspace screen's money format: two decimals from 0.01 up, the digits of a smaller cost.
+    assert.equal(formatCost(0.01234), "0.01");
+    assert.equal(formatCost(24.935645), "24.94");
+    assert.equal(formatCost(0.000045), "0.000045");
     assert.equal(formatCost(null), "–");
     assert.equal(formatLatency(850.4), "850 ms");
     assert.equal(formatLatency(1250), "1.25 s");

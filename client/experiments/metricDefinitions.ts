@@ -1,3 +1,4 @@
+import {displayMoney, microsPerUnit} from "../../protocol/admin/money.ts";
 import type {MetricKey, QuestionKind} from "./types.ts";
 import {brierDefinition, eceDefinition, probabilityFloor} from "../scoring/evaluation.ts";
 import {scoreDefinitions} from "../scoring/scoreLevels.ts";
@@ -137,10 +138,10 @@ export function formatCount(value: number | null | undefined): string {
     return value == null || !Number.isFinite(value) ? "–" : Math.round(value).toLocaleString("en-US");
 }
 
-/** A cost in the workspace's currency units: 4 decimals below 1, else 2; "–" when no prices apply. */
+/** A cost in credits (the workspace's money), written as the Workspace screen writes money (displayMoney); "–" when no prices apply. */
 export function formatCost(value: number | null | undefined): string {
     if (value == null || !Number.isFinite(value)) return "–";
-    return value < 1 ? value.toFixed(4) : value.toFixed(2);
+    return displayMoney(Math.round(value * microsPerUnit));
 }
 
 /** A latency: "850 ms" under a second, "1.25 s" above; "–" when unknown. */

@@ -66,7 +66,7 @@ function variantsTable(spec: ExperimentSpec, summary: ExperimentSummary): string
             `${cell(formatCount(variant.usage.promptTokens), "num", "Input (prompt) tokens over every cell")}${cell(formatCount(variant.usage.completionTokens), "num", "Output (completion) tokens over every cell")}` +
             `${cell(formatCost(variant.cost), "num")}${cell(`${formatLatency(variant.latencyP50Ms)} / ${formatLatency(variant.latencyP95Ms)}`, "num")}</tr>`;
     }).join("");
-    return `<table>${header(["Variant", "Version", "Prompt", "Connection", "Model", "Parameters", "Done", "Errors", "In tokens", "Out tokens", "Cost", "Latency p50 / p95"])}${rows}</table>`;
+    return `<table>${header(["Variant", "Version", "Prompt", "Connection", "Model", "Parameters", "Done", "Errors", "In tokens", "Out tokens", "Cost (credits)", "Latency p50 / p95"])}${rows}</table>`;
 }
 
 function matrixTable(summary: ExperimentSummary): string {

@@ -30,3 +30,31 @@ export function formatMoney(micros: number): string {
     const fraction = String(absolute % microsPerUnit).padStart(6, "0").replace(/0{1,4}$/, "");
     return `${sign}${units}.${fraction}`;
 }
+
+/** The unit the app names money in: the workspace's prepaid credits (the service bills in them, no currency). */
+export const moneyUnit = "credits";
+
+/**
+ * Money as every screen shows it: two decimals (rounded half up, in integers) from 0.01 up, so a balance reads
+ * `24.94` beside `25.00`; a smaller non-zero amount keeps its digits (`0.000045`) rather than reading `0.00`. The exact
+ * amount is formatMoney's, for a title beside it.
+ */
+export function displayMoney(micros: number): string {
+    const hundredth = microsPerUnit / 100;
+    if (micros !== 0 && Math.abs(micros) < hundredth) return formatMoney(micros);
+    const sign = micros < 0 ? "-" : "";
+    const cents = Math.floor((Math.abs(micros) + hundredth / 2) / hundredth);
+    return `${sign}${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
+/**
+ * One axis's money ticks with one number of decimals, from the largest value on it: two from 0.01 up, more below, so
+ * that the largest tick shows at least two significant digits (`0.000000`, `0.000045`, `0.000090`). Returns the
+ * formatter.
+ */
+export function axisMoney(maxMicros: number): (micros: number) => string {
+    const hundredth = microsPerUnit / 100;
+    const largest = Math.abs(maxMicros);
+    const decimals = largest >= hundredth || largest === 0 ? 2 : Math.min(6, 2 + Math.ceil(Math.log10(hundredth / largest)) + 1);
+    return (micros) => (micros / microsPerUnit).toFixed(decimals);
+}

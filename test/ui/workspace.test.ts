@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
 import type {GatewayState} from "../../protocol/gateway/contract.ts";
-import {formatMoney} from "../../protocol/admin/money.ts";
+import {displayMoney} from "../../protocol/admin/money.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {controlsOutside} from "./utils/controlsOutside.ts";
@@ -164,8 +164,8 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         // ones free, 2 per million output tokens; the balance is the credits less exactly that.
         const uncached = Number(await row.getByTestId("usage-input").textContent());
         const costMicros = Math.ceil((uncached * 1_250_000 + chatUsage.completion * 2_000_000) / 1_000_000);
-        await expectText(row.getByTestId("usage-cost"), formatMoney(costMicros));
-        await expectText(page.getByTestId("balance"), formatMoney(5_000_000 - costMicros));
+        await expectText(row.getByTestId("usage-cost"), displayMoney(costMicros));
+        await expectText(page.getByTestId("balance"), displayMoney(5_000_000 - costMicros));
         await eventually(async () => assert.ok(await page.locator("[data-testid=usage-chart] .recharts-bar-rectangle").count() >= 1, "a bar for today"));
         await page.getByTestId("usage-split-model").click();
         await expectText(page.getByTestId("usage-row"), /^svc-1/);

@@ -126,7 +126,7 @@ export function UsageCard({summary}: {summary: ExperimentSummary}) {
                             <th scope="col" className="num">Errors</th>
                             <th scope="col" className="num" title="Input (prompt) tokens over every cell">In tokens</th>
                             <th scope="col" className="num" title="Output (completion) tokens over every cell">Out tokens</th>
-                            <th scope="col" className="num" title="Tokens × the variant's prices per million (the local engine's workspace prices when it has none)">Cost</th>
+                            <th scope="col" className="num" title="Tokens × the variant's prices per million (the local engine's workspace prices when it has none)">Cost (credits)</th>
                             <th scope="col" className="num" title="Latency p50: the median time from sending a cell's request to its answer">p50</th>
                             <th scope="col" className="num" title="Latency p95: the 95th percentile of the time per cell">p95</th>
                         </tr>

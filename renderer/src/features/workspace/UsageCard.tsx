@@ -3,7 +3,7 @@
 import {useState} from "react";
 import {Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis} from "recharts";
 import type {Workspace} from "../../../../protocol/admin/contract.ts";
-import {formatMoney} from "../../../../protocol/admin/money.ts";
+import {axisMoney, displayMoney, formatMoney, moneyUnit} from "../../../../protocol/admin/money.ts";
 import {usageCsv} from "../../../../protocol/admin/usageCsv.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {downloadFile} from "../../ui/browser.ts";
@@ -21,7 +21,10 @@ export function UsageCard({workspace}: {workspace: Workspace}) {
     const rows = usage.data?.rows ?? [];
     const chart = usageChart(rows, split, metric, keys);
     const totals = usageTotals(rows, split, keys);
-    const format = (value: number) => metric === "cost" ? formatMoney(value) : formatTokens(value);
+    // One money format: the axis's ticks share their decimals, the table and the tooltip read as the balance does.
+    const largest = Math.max(0, ...chart.points.map((point) => chart.series.reduce((sum, name) => sum + Number((point as Record<string, unknown>)[name] ?? 0), 0)));
+    const axisFormat = metric === "cost" ? axisMoney(largest) : formatTokens;
+    const format = (value: number) => metric === "cost" ? `${displayMoney(value)} ${moneyUnit}` : formatTokens(value);
     return (
         <section className="card" data-testid="usage-card">
             <div className="card-title-row">
@@ -42,7 +45,8 @@ export function UsageCard({workspace}: {workspace: Workspace}) {
                                 {...chartName(`${metric === "cost" ? "Cost" : "Tokens"} per day, stacked by ${split}; the table below lists each ${split}'s totals`)}>
                                 <CartesianGrid stroke="var(--border)" strokeDasharray="3 3" vertical={false} />
                                 <XAxis dataKey="day" tick={{fill: "var(--muted)", fontSize: 11}} />
-                                <YAxis tick={{fill: "var(--muted)", fontSize: 11}} tickFormatter={format} width={metric === "cost" ? 72 : 56} />
+                                <YAxis tick={{fill: "var(--muted)", fontSize: 11}} tickFormatter={axisFormat} width={metric === "cost" ? 72 : 56}
+                                    label={metric === "cost" ? {value: moneyUnit, angle: -90, position: "insideLeft", fill: "var(--muted)", fontSize: 11} : undefined} />
                                 <Tooltip formatter={(value) => format(Number(value))} cursor={{fill: "var(--surface-3)"}}
                                     contentStyle={{background: "var(--surface)", border: "1px solid var(--border)"}} />
                                 <Legend wrapperStyle={{fontSize: 12}} />
@@ -53,7 +57,7 @@ export function UsageCard({workspace}: {workspace: Workspace}) {
                         </ResponsiveContainer>
                     </div>
                     <table className="table usage-table" data-testid="usage-table">
-                        <thead><tr><th>{split === "key" ? "Key" : "Model"}</th><th>Requests</th><th>Uncached input</th><th>Cached input</th><th>Output</th><th>Cost</th></tr></thead>
+                        <thead><tr><th>{split === "key" ? "Key" : "Model"}</th><th>Requests</th><th>Uncached input</th><th>Cached input</th><th>Output</th><th>Cost ({moneyUnit})</th></tr></thead>
                         <tbody>
                             {totals.map((total) => (
                                 <tr key={total.name} data-testid="usage-row">
@@ -62,7 +66,7 @@ export function UsageCard({workspace}: {workspace: Workspace}) {
                                     <td className="mono" data-testid="usage-input">{formatTokens(total.inputTokens)}</td>
                                     <td className="mono" data-testid="usage-cached">{formatTokens(total.cachedInputTokens)}</td>
                                     <td className="mono" data-testid="usage-output">{formatTokens(total.outputTokens)}</td>
-                                    <td className="mono" data-testid="usage-cost">{formatMoney(total.costMicros)}</td>
+                                    <td className="mono" data-testid="usage-cost" title={`${formatMoney(total.costMicros)} ${moneyUnit} exactly`}>{displayMoney(total.costMicros)}</td>
                                 </tr>
                             ))}
                         </tbody>

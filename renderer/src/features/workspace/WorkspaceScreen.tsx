@@ -2,7 +2,7 @@
 // balance, keys (and which one this app uses), prices, rate limits and usage, all through the engine's admin API.
 import {useState} from "react";
 import type {Organization, Workspace} from "../../../../protocol/admin/contract.ts";
-import {formatMoney, parseMoney} from "../../../../protocol/admin/money.ts";
+import {displayMoney, formatMoney, moneyUnit, parseMoney} from "../../../../protocol/admin/money.ts";
 import {adminApi} from "../../gateway/adminApi.ts";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
@@ -151,8 +151,9 @@ function BalanceCard({workspace}: {workspace: Workspace}) {
                 </div>
                 <div className="balance-figure">
                     <span className="card-label">Balance</span>
-                    <span className={`balance-amount mono${workspace.balanceMicros <= 0 ? " low" : ""}`} data-testid="balance">{formatMoney(workspace.balanceMicros)}</span>
-                    <span className="muted small">of {formatMoney(workspace.creditedMicros)} added</span>
+                    <span className={`balance-amount mono${workspace.balanceMicros <= 0 ? " low" : ""}`} data-testid="balance"
+                        title={`${formatMoney(workspace.balanceMicros)} ${moneyUnit} exactly`}>{displayMoney(workspace.balanceMicros)}</span>
+                    <span className="muted small" title={`${formatMoney(workspace.creditedMicros)} ${moneyUnit} exactly`}>{moneyUnit}, of {displayMoney(workspace.creditedMicros)} added</span>
                 </div>
             </div>
             <div className="balance-actions">
