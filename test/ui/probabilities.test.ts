@@ -1,5 +1,5 @@
 // The playgrounds' probabilities view against the real gateway and engine, driven in Chromium: in the
-// completions, Responses and chat playgrounds the token view appears when logprobs are asked for, a token's alternatives show on hover and on focus, and a
+// completions, Responses and chat playgrounds the token view appears when logprobs are asked for, a token's alternatives show on hover and on Enter, and a
 // logit_bias entry in the parameters panel changes the output; the token id readout fills logit_bias, and "Score this
 // text" shades the prompt's own tokens. Screenshots go to test-artifacts/ui.
 import {after, before, describe, test} from "node:test";
@@ -72,7 +72,7 @@ describe("probabilities view in the playgrounds", {skip: noChromium ?? false, ti
         await gateway?.stop();
     });
 
-    test("completions: scored tokens are shaded, hover and focus show alternatives, the summary has perplexity", async () => {
+    test("completions: scored tokens are shaded, hover and Enter show alternatives, the summary has perplexity", async () => {
         await page.getByTestId("nav-completions").click();
         await page.getByTestId("completions-prompt").fill("Once upon a time");
         await setParam("temperature", "0");
@@ -91,8 +91,11 @@ describe("probabilities view in the playgrounds", {skip: noChromium ?? false, ti
         assert.match(await popover.textContent() ?? "", /\d+\.\d%/);
         await screenshot(page, "probabilities-completions");
         await page.mouse.move(0, 0);
-        await page.getByTestId("token-chip").nth(1).focus();
+        // The keyboard opens a token's alternatives with Enter (focus alone does not: keyboard.test.ts).
+        await page.getByTestId("token-chip").nth(1).getByRole("button").first().focus();
+        await page.keyboard.press("Enter");
         await page.getByTestId("token-chip").nth(1).getByTestId("token-popover").waitFor({state: "visible"});
+        await page.keyboard.press("Escape");
     });
 
     test("a logit_bias edit in the parameters panel changes the output", async () => {
@@ -133,6 +136,9 @@ describe("probabilities view in the playgrounds", {skip: noChromium ?? false, ti
         await page.getByTestId("score-text-button").click();
         await page.getByTestId("run-status").filter({hasText: "done"}).waitFor({timeout: 30_000});
         await expectText(page.getByTestId("completions-reply").locator("h3"), "Prompt scores");
+        // Nothing was generated: no finish_reason (the request's "length" is its budget of 0), and the screen says what the scores are.
+        await expectCount(page.getByTestId("completion-finish-reason"), 0);
+        await expectText(page.getByTestId("score-note"), /nothing is generated/);
         await expectText(page.getByTestId("completion-text"), prompt);
         // The chips spell the prompt (spaces shown as ·); only the first, with nothing before it, is unshaded.
         await eventually(async () => assert.equal((await chipTexts()).join("").replace(/·/g, " ").trim(), prompt));
@@ -154,7 +160,6 @@ describe("probabilities view in the playgrounds", {skip: noChromium ?? false, ti
         await setParam("top_logprobs", "3");
         await run();
         await expectCount(page.getByTestId("token-chip"), 6);
-        await page.getByTestId("token-chip").last().focus();
         assert.match(await page.getByTestId("token-chip").last().getByTestId("token-popover").textContent() ?? "", /%/);
         // Responses scores carry no token ids (the extension is chat's and legacy completions'), so no readout shows.
         await expectCount(page.getByTestId("token-id"), 0);

@@ -53,10 +53,13 @@ export function CompletionsReplyView() {
     const reveal = useRevealWhenRunning<HTMLElement>(run.status);
     if (run.status === "idle") return <div className="reply-empty muted">Run to see the completion here.</div>;
     const streaming = run.status === "running";
+    // Scoring the prompt asks for no output (echo, max_tokens 0): its finish_reason "length" says nothing about the text.
+    const scoring = isScoreRequest(run.request);
     return (
         <section className="reply card" data-testid="completions-reply" ref={reveal}>
             <div className="reply-title">
-                <h3>{isScoreRequest(run.request) ? "Prompt scores" : "Completion"}</h3>
+                <h3>{scoring ? "Prompt scores" : "Completion"}</h3>
+                {scoring && <span className="muted small" data-testid="score-note">the prompt's own tokens, each given what comes before it; nothing is generated</span>}
                 {run.status === "stopped" && <span className="badge badge-warn">{stoppedText(run)} · partial text</span>}
             </div>
             {reply.choices.length === 0 && streaming && <WaitingForOutput run={run} />}
@@ -64,7 +67,7 @@ export function CompletionsReplyView() {
                 <div className="choice" key={choice.index}>
                     <div className="choice-head">
                         {reply.choices.length > 1 && <span className="muted">choice {choice.index}</span>}
-                        {choice.finishReason && <span className="badge">finish_reason: {choice.finishReason}</span>}
+                        {choice.finishReason && !scoring && <span className="badge" data-testid="completion-finish-reason">finish_reason: {choice.finishReason}</span>}
                     </div>
                     <div className="reply-text" data-testid="completion-text">
                         {choice.content}
