@@ -135,14 +135,14 @@ test("400, 401, 402, 404 and 422 are never retried unchanged", async () => {
 });
 
 test("retries running out stops the job without storing the row; resuming later scores it", async () => {
-    const busy = json(429, envelope("service_busy", "rate_limit_exceeded"), {"retry-after": "0.05"});
+    const busy = json(503, envelope("service_unavailable", "api_error"), {"retry-after": "0.05"});
     const {reply, arrivals} = scripted({2: [busy]});
     const server = await startTestServer([reply]);
     const store = new MemoryResultStore();
     try {
         const {final} = await runJob(server.url, 4, {retry: {maxAttempts: 3}, concurrency: 1, store});
         assert.equal(final.status, "failed");
-        assert.match(final.fatalError ?? "", /row 2: 429 service_busy/);
+        assert.match(final.fatalError ?? "", /row 2: 503 service_unavailable/);
         assert.equal(arrivals.filter((arrival) => arrival.row === 2).length, 3, "three attempts, then it gave up");
         assert.deepEqual([...await store.doneRowIndexes("retry-job")], [0, 1]);
     } finally {
@@ -157,6 +157,21 @@ test("retries running out stops the job without storing the row; resuming later 
         assert.deepEqual((await store.readResults("retry-job")).map((result) => result.rowIndex), [0, 1, 2, 3]);
     } finally {
         await healthy.close();
+    }
+});
+
+test("a 429 with Retry-After never fails the job, however many times it comes: the row waits and is scored", async () => {
+    const limited = json(429, envelope("rate_limit_exceeded", "rate_limit_exceeded"), {"retry-after": "0.02"});
+    const {reply, arrivals} = scripted({1: [limited, limited, limited, limited, limited, limited, decisionReply()]});
+    const server = await startTestServer([reply]);
+    try {
+        const {final, store} = await runJob(server.url, 3, {retry: {maxAttempts: 2}});
+        assert.equal(final.status, "completed", final.fatalError ?? "");
+        assert.equal(final.failed, 0);
+        assert.equal(arrivals.filter((arrival) => arrival.row === 1).length, 7, "six refusals waited out with two attempts allowed");
+        assert.equal((await store.readResults("retry-job")).find((result) => result.rowIndex === 1)?.attempts, 7);
+    } finally {
+        await server.close();
     }
 });
 

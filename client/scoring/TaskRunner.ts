@@ -1,6 +1,7 @@
 import {ApiError} from "../../protocol/errors.ts";
 import type {JobProgress, JobRecord, JobStatus, ResultStore, RowError, StoredResult} from "./types.ts";
-import {PauseGate, ProgressThrottle, RateMeter} from "./jobPacing.ts";
+import type {RequestPacer} from "../sdk/retry.ts";
+import {PauseGate, ProgressThrottle, RateMeter, RatePacer} from "./jobPacing.ts";
 import {classifyFailure, type CallContext, type RunSettings, type WorkUnit} from "./runSettings.ts";
 
 export {classifyFailure, runSettings, type CallContext, type RunSettings, type WorkUnit} from "./runSettings.ts";
@@ -38,7 +39,8 @@ export type TaskRunnerOptions<U extends WorkUnit, R extends StoredResult, S> = R
 /**
  * The one durable runner behind spreadsheet scoring and experiments (browser-safe: the task makes its calls
  * through SvcClient, results go to a ResultStore). Up to `concurrency` units are in flight at once, each request
- * retried by the spec §7 policy (Retry-After honoured); every result is stored as it arrives, so stopping at any
+ * retried by the spec §7 policy. A server's rate limit slows the run and never fails it: a 429 with Retry-After is
+ * waited out however often it comes, and the run's requests keep to the pace the limit allows (RatePacer); every result is stored as it arrives, so stopping at any
  * point (cancel, crash, kill) loses nothing stored, and running the same job again sends only the units without a
  * result. A store keeps the first result of a key, so no finished unit is ever stored twice.
  *
@@ -51,6 +53,8 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     private readonly gate = new PauseGate();
     private readonly abort = new AbortController();
     private readonly meter = new RateMeter();
+    /** Every request of the run goes through it: a server's rate limit slows the run instead of failing it. */
+    private readonly pacer = new RatePacer();
     private state: JobStatus | "idle" = "idle";
     private ran = false;
     private counts = {done: 0, succeeded: 0, failed: 0, scoredThisRun: 0, alreadyDone: 0, inFlight: 0, retries: 0};
@@ -261,18 +265,29 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
     private async send(unit: U, signal: AbortSignal) {
         const started = performance.now();
         this.counts.inFlight++;
-        // Refused for the server's rate limit at least once: its completion measures the pace the limit allows.
-        let refused = false;
+        // Refused for the server's rate limit, or held to its pace: its completion measures the pace the limit allows.
+        let paced = false;
+        const pacer: RequestPacer = {
+            ready: async (lane, waitSignal) => {
+                const ticket = await this.pacer.ready(lane, waitSignal);
+                if (ticket.waited) paced = true;
+                return ticket;
+            },
+            admitted: (ticket) => this.pacer.admitted(ticket),
+            refused: (ticket, retryAfterMs) => this.pacer.refused(ticket, retryAfterMs)
+        };
         try {
             const context: CallContext = {
                 signal,
                 timeoutMs: this.options.timeoutMs ?? 120_000,
                 retry: {
                     ...this.options.retry,
+                    waitOutRateLimits: true,
+                    pacer,
                     onRetry: (info) => {
                         this.counts.retries++;
                         if (info.error instanceof ApiError && info.error.status === 429) {
-                            refused = true;
+                            paced = true;
                             this.meter.throttled();
                         }
                         this.lastError = classifyFailure(info.error).error;
@@ -282,7 +297,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
                 }
             };
             // A result that arrived is stored even when a cancel came meanwhile: it need not be sent again.
-            await this.store(await this.options.perform(unit, context), refused);
+            await this.store(await this.options.perform(unit, context), paced);
         } catch (error) {
             if (this.abort.signal.aborted) return;
             const failure = classifyFailure(error);
@@ -292,7 +307,7 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
                 this.fail(`${this.describe(unit)}: ${status}${failure.error.code}: ${failure.error.message}`);
                 return;
             }
-            await this.store(this.options.refused(unit, failure.error, 1, performance.now() - started), refused);
+            await this.store(this.options.refused(unit, failure.error, 1, performance.now() - started), paced);
         } finally {
             this.counts.inFlight--;
             this.reporter.report();
@@ -303,12 +318,12 @@ export class TaskRunner<U extends WorkUnit, R extends StoredResult, S> {
         return `${(this.options.unitName ?? "rows").replace(/s$/, "")} ${unit.key}`;
     }
 
-    private async store(result: R, refused: boolean) {
+    private async store(result: R, paced: boolean) {
         const stored = await this.options.store.putResult(this.options.jobId, result);
         if (!stored) return;
         this.counts.done++;
         this.counts.scoredThisRun++;
-        this.meter.record(refused);
+        this.meter.record(paced);
         const error = (result as {error?: RowError}).error;
         if (result.ok) {
             this.counts.succeeded++;

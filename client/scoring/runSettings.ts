@@ -9,7 +9,8 @@ import type {RowError} from "./types.ts";
  * What a request failure (after the spec §7 retries) means for a job:
  * - `row`: the server refused this unit's request (400, 413, 422): stored as its error, the job goes on;
  * - `fatal`: every other unit would fail the same way (401 key, 402 credit, 404 URL) or the service stayed
- *   unavailable through the retries (408, 429, 5xx, network, timeout): the job stops, resumable later.
+ *   unavailable through the retries (408, a 429 without Retry-After, 5xx, network, timeout): the job stops,
+ *   resumable later. A 429 with Retry-After never comes here from a run: the runner waits it out.
  */
 export function classifyFailure(error: unknown): {kind: "row" | "fatal", error: RowError} {
     if (error instanceof ApiError) {

@@ -1,3 +1,4 @@
+import {ApiError} from "../../protocol/errors.ts";
 import type {ChatMessage, ChatCompletion, ChatCompletionChunk} from "../../protocol/chat/types.ts";
 import {type RetryOptions, retryPolicy, withRetry} from "./retry.ts";
 import {modelIds} from "../../protocol/limits.ts";
@@ -211,7 +212,24 @@ export class SvcClient {
             timeoutMs: options.timeoutMs ?? this.options.timeoutMs
         };
         const policy = retryPolicy(mergeRetry(this.options.retry, options.retry));
-        return withRetry(policy, options.signal, () => runAttempt(request, consume));
+        const pacer = policy.pacer;
+        if (pacer === undefined) return withRetry(policy, options.signal, () => runAttempt(request, consume));
+        // One rate limit covers one model of one server (spec §8): the lane is the base URL and the model segment.
+        const lane = `${this.baseUrl}/${path.split("/")[1]}`;
+        return withRetry(policy, options.signal, async () => {
+            const ticket = await pacer.ready(lane, options.signal);
+            try {
+                const attempt = await runAttempt(request, consume);
+                pacer.admitted(ticket);
+                return attempt;
+            } catch (error) {
+                if (error instanceof ApiError) {
+                    if (error.status === 429 && error.retryAfter != null) pacer.refused(ticket, error.retryAfter * 1000);
+                    else pacer.admitted(ticket);
+                }
+                throw error;
+            }
+        });
     }
 
     private headersFor(options: RequestOptions, accept: string, hasBody: boolean): Headers {

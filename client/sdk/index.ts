@@ -9,7 +9,7 @@ export {ApiError} from "../../protocol/errors.ts";
 export {HttpApiError} from "./errors.ts";
 export {TransportError} from "./errors.ts";
 export {readApiError} from "./errors.ts";
-export {retryPolicy, type RetryDecision, type RetryOptions, type RetryPolicy} from "./retry.ts";
+export {retryPolicy, type PaceTicket, type RequestPacer, type RetryDecision, type RetryOptions, type RetryPolicy} from "./retry.ts";
 export {withRetry} from "./retry.ts";
 export {parseSse, sseDoneSentinel, type ParsedSseEvent, type ParseSseOptions} from "../../base/common/sse.ts";
 export {SseEventDecoder, type SseEvent} from "../../base/common/sse.ts";

@@ -16,17 +16,47 @@ export type RetryOptions = {
     /** Injected in tests for a fixed jitter; returns [0, 1). */
     random?: () => number,
     /** Called before each wait, e.g. to show "retrying in 2 s" in a UI. */
-    onRetry?: (info: {attempt: number, delayMs: number, error: unknown}) => void
+    onRetry?: (info: {attempt: number, delayMs: number, error: unknown}) => void,
+    /**
+     * A 429 that carries `Retry-After` is waited out and sent again however often it comes and however long it asks
+     * to wait: it counts in neither `maxAttempts` nor `maxDelayMs`. For a job that must slow down under a rate limit,
+     * never fail for it; its abort signal still ends the wait at once.
+     */
+    waitOutRateLimits?: boolean,
+    /** Shares a server's rate limit among concurrent requests (a job's workers): asked before every attempt. */
+    pacer?: RequestPacer
 };
 
-export type RetryDecision = {retry: false} | {retry: true, delayMs: number};
+/**
+ * Paces the attempts of several requests to one rate limit. A lane is what one limit covers: the client names it by
+ * its base URL and the path's model segment (spec §8: per workspace per model). `ready` resolves when an attempt on
+ * the lane may start, to a ticket the attempt's outcome is told with: `admitted` for any reply but a 429 with
+ * `Retry-After` (the limit let it through), `refused` for that one.
+ */
+export type RequestPacer = {
+    ready(lane: string, signal?: AbortSignal): Promise<PaceTicket>,
+    admitted(ticket: PaceTicket): void,
+    refused(ticket: PaceTicket, retryAfterMs: number): void
+};
+
+/** One attempt's place on its lane: when it started, and whether it had to wait for the pace first. */
+export type PaceTicket = {lane: string, startedAt: number, waited: boolean};
+
+/**
+ * `free`: a rate-limit refusal waited out under `waitOutRateLimits`, which does not count as one of the attempts.
+ */
+export type RetryDecision = {retry: false} | {retry: true, delayMs: number, free?: true};
 
 export type RetryPolicy = {
     readonly maxAttempts: number,
-    /** Whether to try again after `attempt` (1-based) failed with `error`, and how long to wait first. */
+    /**
+     * Whether to try again after `attempt` (1-based, counting the attempts that count: see `free`) failed with
+     * `error`, and how long to wait first.
+     */
     decide(error: unknown, attempt: number): RetryDecision,
     sleep(ms: number, signal?: AbortSignal): Promise<void>,
-    onRetry?: RetryOptions["onRetry"]
+    onRetry?: RetryOptions["onRetry"],
+    pacer?: RequestPacer
 };
 
 // 400, 401, 402, 404, 413, 422 only change when the request or account changes: never retried as is.
@@ -51,9 +81,12 @@ export function retryPolicy(options: RetryOptions | false = {}): RetryPolicy {
         maxAttempts,
         sleep: settings.sleep ?? sleep,
         onRetry: settings.onRetry,
+        pacer: settings.pacer,
         decide(error, attempt) {
-            if (attempt >= maxAttempts || !isTransient(error, retryStatus)) return {retry: false};
             const retryAfter = error instanceof ApiError ? error.retryAfter : undefined;
+            if (settings.waitOutRateLimits === true && retryAfter != null && (error as ApiError).status === 429)
+                return {retry: true, delayMs: Math.ceil(retryAfter * 1000), free: true};
+            if (attempt >= maxAttempts || !isTransient(error, retryStatus)) return {retry: false};
             if (retryAfter != null) {
                 const delayMs = Math.ceil(retryAfter * 1000);
                 // Retrying sooner than asked would be refused again; waiting longer than allowed is the caller's call.
@@ -72,17 +105,21 @@ function isTransient(error: unknown, retryStatus: (status: number) => boolean): 
 }
 
 /**
- * Runs `attempt` until it succeeds or the policy gives up; the last error is rethrown as is.
- * A user abort (the signal) ends it at once, also in the middle of a wait.
+ * Runs `attempt` until it succeeds or the policy gives up; the last error is rethrown as is. `attempts` counts every
+ * attempt made, rate-limit refusals waited out included. A user abort (the signal) ends it at once, also in the
+ * middle of a wait.
  */
 export async function withRetry<T>(policy: RetryPolicy, signal: AbortSignal | undefined, attempt: (attemptNumber: number) => Promise<T>): Promise<{value: T, attempts: number}> {
+    // Failed attempts that count against maxAttempts (not the rate-limit refusals waited out).
+    let counted = 0;
     for (let attemptNumber = 1; ; attemptNumber++) {
         try {
             return {value: await attempt(attemptNumber), attempts: attemptNumber};
         } catch (error) {
             if (signal?.aborted) throw abortReason(signal);
-            const decision = policy.decide(error, attemptNumber);
+            const decision = policy.decide(error, counted + 1);
             if (!decision.retry) throw error;
+            if (decision.free !== true) counted++;
             policy.onRetry?.({attempt: attemptNumber, delayMs: decision.delayMs, error});
             await policy.sleep(decision.delayMs, signal);
         }

@@ -2,7 +2,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {ApiError} from "../../protocol/errors.ts";
 import {TransportError} from "./errors.ts";
-import {retryPolicy} from "./retry.ts";
+import {retryPolicy, withRetry} from "./retry.ts";
 
 const errorWithStatus = (status: number, retryAfter?: number) => new ApiError(status, "x", "x", {retryAfter});
 
@@ -56,4 +56,34 @@ test("attempts are bounded, and retry: false sends once", () => {
     const once = retryPolicy(false);
     assert.equal(once.maxAttempts, 1);
     assert.equal(once.decide(errorWithStatus(503), 1).retry, false);
+});
+
+test("waitOutRateLimits: a 429 with Retry-After is retried however often and long it asks, without using up an attempt", () => {
+    const policy = retryPolicy({maxAttempts: 2, maxDelayMs: 5000, waitOutRateLimits: true});
+    assert.deepEqual(policy.decide(errorWithStatus(429, 60), 2), {retry: true, delayMs: 60_000, free: true});
+    // A 429 without Retry-After, and other statuses, still count and stay bounded.
+    assert.equal(policy.decide(errorWithStatus(429), 2).retry, false);
+    assert.equal(policy.decide(errorWithStatus(503, 1), 2).retry, false);
+});
+
+test("withRetry: refusals waited out under waitOutRateLimits do not count towards maxAttempts", async () => {
+    const waits: number[] = [];
+    const policy = retryPolicy({maxAttempts: 2, waitOutRateLimits: true, random: () => 0, sleep: async (ms) => {
+        waits.push(ms);
+    }});
+    // Five rate-limit refusals, then one 503 (the first counted failure), then an answer.
+    const replies = [...Array.from({length: 5}, () => errorWithStatus(429, 1)), errorWithStatus(503), "ok"];
+    const {value, attempts} = await withRetry(policy, undefined, async () => {
+        const reply = replies.shift();
+        if (reply instanceof Error) throw reply;
+        return reply;
+    });
+    assert.equal(value, "ok");
+    assert.equal(attempts, 7);
+    assert.deepEqual(waits, [1000, 1000, 1000, 1000, 1000, 0]);
+    // Without it, the same refusals end the call at the second attempt.
+    const bounded = retryPolicy({maxAttempts: 2, sleep: async () => undefined});
+    await assert.rejects(withRetry(bounded, undefined, async () => {
+        throw errorWithStatus(429, 1);
+    }), (error: ApiError) => error.status === 429);
 });

@@ -11,6 +11,8 @@ import {rowInput} from "../questionSet/requests.ts";
 import {validateDraft} from "../questionSet/validation.ts";
 import {maxSavedJobs} from "./savedJobs.ts";
 import {cancelScoring, continueScoring, pauseScoring, resumeScoring, startScoring, deleteSavedJob, openSavedJob, refreshSavedJobs} from "./scoringJob.ts";
+import {failureNote} from "./jobFigures.ts";
+import "./scoringJobs.css";
 import {useScoringStore, type SavedJobSummary} from "./scoringStore.ts";
 
 /** The question set of the Decision studio over every row, on the active connection: start, pause, cancel, progress. */
@@ -86,6 +88,7 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
     const percent = Math.floor(fraction * 100);
     // While running: the client's recent rate; once stopped, the run's average.
     const rate = progress.rowsPerSecond ?? (progress.scoredThisRun > 0 && progress.elapsedMs > 0 ? progress.scoredThisRun / (progress.elapsedMs / 1000) : null);
+    const failedWhy = failureNote(progress);
     return (
         <div className="scoring-progress" data-testid="scoring-progress" data-status={progress.status}>
             <div className="progress-track" role="progressbar" aria-label="Rows scored" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
@@ -95,6 +98,7 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
             <div className="progress-figures">
                 <span className={`status-badge status-${progress.status === "completed" ? "done" : progress.status === "failed" ? "error" : progress.status === "running" ? "running" : "stopped"}`}
                     data-testid="scoring-status">{interrupted ? "interrupted" : progress.status}</span>
+                {failedWhy !== null && <span className="field-error inline scoring-failed-why" data-testid="scoring-failed-why" title={failedWhy}>stopped: {failedWhy}</span>}
                 <span className="strong mono" data-testid="scoring-percent">{percent}%</span>
                 <span className="mono small" data-testid="scoring-rows">{progress.done.toLocaleString("en-US")} / {total === null ? "?" : total.toLocaleString("en-US")} rows</span>
                 <span className="stat"><span className="stat-label">rows/s</span><span className="stat-value mono" data-testid="scoring-rate">{rate === null ? "–" : rate.toFixed(1)}</span></span>
@@ -109,7 +113,7 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
                 <span className="stat"><span className="stat-label">retries</span><span className="stat-value mono">{progress.retries}</span></span>
                 <span className="stat"><span className="stat-label">in flight</span><span className="stat-value mono">{progress.inFlight}</span></span>
             </div>
-            {progress.fatalError && <div className="field-error" role="alert" data-testid="scoring-fatal">{progress.fatalError}</div>}
+            {failedWhy !== null && <div className="field-error" role="alert" data-testid="scoring-fatal">{failedWhy}</div>}
             {!progress.fatalError && progress.lastError && (
                 <div className="field-warning" data-testid="scoring-last-error">Last error: {progress.lastError.status ?? "–"} {progress.lastError.code}: {progress.lastError.message}</div>
             )}
@@ -141,10 +145,11 @@ export function SavedJobsCard() {
     const active = progress?.status === "running" || progress?.status === "paused";
     // The job on screen shows its live figures; the others, what is stored.
     const view = (entry: SavedJobSummary) => {
-        if (entry.jobId !== job?.id) return {done: entry.done, total: entry.totalRows, status: entry.interrupted ? "interrupted" : entry.status};
+        const stored = {done: entry.done, total: entry.totalRows, why: failureNote({status: entry.status, fatalError: entry.error}) ?? ""};
+        if (entry.jobId !== job?.id) return {...stored, status: entry.interrupted ? "interrupted" : entry.status};
         // This page's job: stored as running while it starts, interrupted only when restored so.
-        if (progress?.jobId !== entry.jobId) return {done: entry.done, total: entry.totalRows, status: job.interrupted ? "interrupted" : entry.status};
-        return {done: progress.done, total: progress.totalRows, status: !active && job.interrupted ? "interrupted" : progress.status};
+        if (progress?.jobId !== entry.jobId) return {...stored, status: job.interrupted ? "interrupted" : entry.status};
+        return {done: progress.done, total: progress.totalRows, why: failureNote(progress) ?? "", status: !active && job.interrupted ? "interrupted" : progress.status};
     };
     return (
         <section className="card saved-jobs-card" data-testid="saved-jobs">
@@ -163,7 +168,10 @@ export function SavedJobsCard() {
                                 <td className="strong" data-testid="saved-job-name">{entry.fileName}{entry.sheet ? ` · ${entry.sheet}` : ""}</td>
                                 <td className="saved-job-set" data-testid="saved-job-set" title="The question set the job scored with">{entry.questionSetName ?? "untitled question set"}</td>
                                 <td className="mono small" data-testid="saved-job-rows">{shown.done.toLocaleString("en-US")} / {shown.total === null ? "?" : shown.total.toLocaleString("en-US")} rows</td>
-                                <td><span className={`status-badge status-${badgeClass(shown.status)}`} data-testid="saved-job-status">{shown.status}</span></td>
+                                <td>
+                                    <span className={`status-badge status-${badgeClass(shown.status)}`} data-testid="saved-job-status">{shown.status}</span>
+                                    {shown.status === "failed" && <div className="field-error inline small saved-job-why" data-testid="saved-job-why" title={shown.why}>{shown.why}</div>}
+                                </td>
                                 <td className="muted small">{time.format(entry.createdAt)}</td>
                                 <td><div className="saved-job-actions">
                                     {!entry.hasTable && <span className="field-warning inline">table not saved</span>}

@@ -42,6 +42,7 @@ export const savedJobs = {
                 questionSetName: typeof spec.questionSet?.name === "string" && spec.questionSet.name.trim() !== "" ? spec.questionSet.name : null,
                 sheet: spec.source?.sheet ?? null,
                 status: record.status,
+                error: record.error,
                 interrupted: record.status === "running" || record.status === "paused",
                 done,
                 failed,

@@ -39,6 +39,8 @@ export type SavedJobSummary = {
     questionSetName: string | null,
     /** As stored: `running` or `paused` here means the page closed while it ran (see `interrupted`). */
     status: JobStatus,
+    /** Why its last run failed (status `failed`); null otherwise. */
+    error: string | null,
     interrupted: boolean,
     done: number,
     failed: number,
