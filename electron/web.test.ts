@@ -10,6 +10,7 @@ import {fileURLToPath} from "node:url";
 import type {GatewayState} from "../protocol/gateway/contract.ts";
 import {describeDefaultThreads} from "../native/engine/threads.ts";
 import {firstEnginePort} from "./engine/enginePort.ts";
+import {readDocument} from "../test/ui/utils/readAppData.ts";
 
 const webEntry = fileURLToPath(new URL("./web.ts", import.meta.url));
 const remoteKey = "ck_env_secret_42";
@@ -89,7 +90,7 @@ test("npm run web prints a sign-in address, serves the env remote and a running 
     const saved = await fetch(url + "gateway/api/app-data/documents/svc-studio-theme", {method: "POST", headers: {...headers, "content-type": "application/json"},
         body: JSON.stringify({state: {theme: "light"}, version: 0})});
     assert.equal(saved.status, 200, await saved.text());
-    assert.deepEqual(JSON.parse(await readFile(path.join(dataDir, "documents", "svc-studio-theme.json"), "utf8")), {state: {theme: "light"}, version: 0});
+    assert.deepEqual(await readDocument(dataDir, "svc-studio-theme"), {state: {theme: "light"}, version: 0}, "in --data-dir's app.sqlite");
     assert.ok(output.join("").includes(`saved data: ${dataDir}\n`), output.join(""));
 
     child.kill("SIGTERM");

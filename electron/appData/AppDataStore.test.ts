@@ -3,11 +3,11 @@ import {mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile} from "node:fs/
 import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
+import {openSqlite} from "../../base/node/sqlite.ts";
 import {toApiError} from "../../native/http/replies.ts";
 import {appDataLimits, type SavedRun} from "../../protocol/gateway/contract.ts";
 import {killWhileWriting} from "../../test/support/appData/killWhileWriting.ts";
 import {AppDataStore} from "./AppDataStore.ts";
-import {DocumentStore} from "./DocumentStore.ts";
 import {HistoryStore} from "./HistoryStore.ts";
 
 const root = await mkdtemp(path.join(os.tmpdir(), "svc-app-data-"));
@@ -28,31 +28,6 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 
 const run = (id: string, createdAt: number, extra: Record<string, unknown> = {}): SavedRun => ({id, createdAt, kind: "chat", request: {model: "svc-1"}, ...extra});
 
-test("documents: each key is one file, read back whole after a new store is opened on the folder", async () => {
-    const dir = folder();
-    const store = new DocumentStore(dir);
-    assert.deepEqual(await store.all(), {}, "a folder that does not exist yet holds no documents");
-    await store.put("svc-studio-theme", {state: {theme: "light"}, version: 0});
-    await store.put("svc-studio-presets", {state: {presets: [{id: "p1", name: "Précis ✓", params: {temperature: 0}}]}, version: 0});
-    await store.put("svc-studio-theme", {state: {theme: "dark"}, version: 0});
-    assert.deepEqual((await readdir(dir)).sort(), ["svc-studio-presets.json", "svc-studio-theme.json"]);
-
-    const reopened = new DocumentStore(dir);
-    assert.deepEqual(await reopened.all(), {
-        "svc-studio-presets": {state: {presets: [{id: "p1", name: "Précis ✓", params: {temperature: 0}}]}, version: 0},
-        "svc-studio-theme": {state: {theme: "dark"}, version: 0}
-    });
-    assert.equal(await reopened.remove("svc-studio-theme"), true);
-    assert.equal(await reopened.remove("svc-studio-theme"), false);
-    assert.deepEqual(Object.keys(await new DocumentStore(dir).all()), ["svc-studio-presets"]);
-});
-
-test("documents: many writes of one key at once land one after another, the last one kept", async () => {
-    const store = new DocumentStore(folder());
-    await Promise.all(Array.from({length: 40}, (_, index) => store.put("draft", {index})));
-    assert.deepEqual(await store.all(), {draft: {index: 39}});
-});
-
 test("a key or id that is no plain file name is refused with a 400: no way out of the folder", async () => {
     const dir = folder();
     const data = new AppDataStore(dir);
@@ -69,12 +44,8 @@ test("a key or id that is no plain file name is refused with a 400: no way out o
     for (const name of ["a", "svc-studio-theme", "job-1a2b.c_d", "x".repeat(128), "Nul1", "console"]) await data.documents.put(name, 1);
 });
 
-test("sizes are bounded: a document, a run, a table and a row result over their limits are refused with a 413", async () => {
+test("sizes are bounded: a run, a table and a row result over their limits are refused with a 413", async () => {
     const data = new AppDataStore(folder());
-    assert.equal(await refusal(data.documents.put("big", "x".repeat(appDataLimits.maxDocumentBytes))), "413 payload_too_large");
-    // Bytes, not characters: 2 bytes each in UTF-8.
-    assert.equal(await refusal(data.documents.put("big", "é".repeat(appDataLimits.maxDocumentBytes / 2))), "413 payload_too_large");
-    await data.documents.put("fits", "x".repeat(appDataLimits.maxDocumentBytes - 10));
     assert.equal(await refusal(data.history.add(run("r1", 1, {image: "x".repeat(appDataLimits.maxHistoryEntryBytes)}))), "413 payload_too_large");
     const record = {jobId: "j1", status: "running" as const, totalRows: 1, error: null, createdAt: 1, updatedAt: 1, spec: {columns: ["x"]}};
     assert.equal(await refusal(data.jobs.create(record as never, {rows: ["x".repeat(appDataLimits.maxJobTableBytes)]})), "413 payload_too_large");
@@ -87,15 +58,7 @@ test("sizes are bounded: a document, a run, a table and a row result over their 
     assert.equal(await refusal(data.jobs.update("j1", {status: "completed", spec: {}} as never)), "400 invalid_request");
 });
 
-test("documents: the count is bounded; replacing an existing document is always allowed", async () => {
-    const store = new DocumentStore(folder());
-    for (let index = 0; index < appDataLimits.maxDocuments; index++) await store.put(`doc-${index}`, index);
-    assert.equal(await refusal(store.put("one-more", 1)), "409 too_many_documents");
-    await store.put("doc-0", "replaced");
-    assert.equal((await store.all())["doc-0"], "replaced");
-});
-
-test("a crash mid-write leaves the old document or the new one, whole: killed writers, and a half-written temporary file", async () => {
+test("a crash mid-write leaves the old document or the new one, whole: killed writers, and a half-written temporary file of the history", async () => {
     const dir = folder();
     for (let round = 0; round < 3; round++) {
         await killWhileWriting(dir, "document", 30 + round * 40);
@@ -105,20 +68,20 @@ test("a crash mid-write leaves the old document or the new one, whole: killed wr
         assert.equal(big.filler, String(big.version % 10).repeat(big.size));
     }
 
-    // What a crash leaves beside a document: its temporary file, cut off half way. It is never read as the document,
-    // and the first request of the next launch sweeps it away once it is old enough to belong to no write under way.
+    // What a crash leaves beside a run: its temporary file, cut off half way. It is never read as a run, and the first
+    // request of the next launch sweeps it away once it is old enough to belong to no write under way.
     const data = new AppDataStore(dir);
-    const stray = path.join(dir, "documents", `big.json.4242.${Date.now()}.tmp`);
-    await writeFile(stray, "{\"version\": 99, \"filler\": \"99");
-    const before = await data.documents.all() as {big: {version: number}};
-    assert.notEqual(before.big.version, 99);
+    await data.history.add(run("kept", 1));
+    const stray = path.join(dir, "history", `2-big.json.4242.${Date.now()}.tmp`);
+    await writeFile(stray, "{\"id\": \"big\", \"createdAt\": 2, \"filler\": \"99");
+    assert.deepEqual((await data.history.list()).map((entry) => entry.id), ["kept"]);
     const old = new Date(Date.now() - 5 * 60_000);
     await utimes(stray, old, old);
-    const fresh = path.join(dir, "documents", `other.json.4242.${Date.now()}.tmp`);
+    const fresh = path.join(dir, "history", `3-other.json.4242.${Date.now()}.tmp`);
     await writeFile(fresh, "{");
-    const answer = await data.handlers.appDocuments!({params: {}, query: new URLSearchParams(), readBody: async () => ({})});
-    assert.deepEqual(Object.keys(answer.body as {documents: object}).length, 1);
-    const left = await readdir(path.join(dir, "documents"));
+    const answer = await data.handlers.runHistory!({params: {}, query: new URLSearchParams(), readBody: async () => ({})});
+    assert.deepEqual((answer.body as {entries: Array<{id: string}>}).entries.map((entry) => entry.id), ["kept"]);
+    const left = await readdir(path.join(dir, "history"));
     assert.ok(!left.includes(path.basename(stray)), "the old temporary file is gone");
     assert.ok(left.includes(path.basename(fresh)), "a recent one may be a write under way: it stays");
 });
@@ -171,11 +134,14 @@ test("history is bounded in bytes too: big runs push the oldest out, the newest 
     assert.deepEqual((await history.list()).map((entry) => entry.id), ["huge"]);
 });
 
-test("the run-history and document files are the JSON the renderer sent (a person can read or back them up)", async () => {
+test("the run-history files and the documents' rows are the JSON the renderer sent (a person can read or back them up)", async () => {
     const dir = folder();
     const data = new AppDataStore(dir);
     await data.history.add(run("r1", 42, {reply: "hi"}));
     assert.deepEqual(JSON.parse(await readFile(path.join(dir, "history", "42-r1.json"), "utf8")), run("r1", 42, {reply: "hi"}));
     await data.documents.put("svc-studio-theme", {state: {theme: "light"}});
-    assert.equal(await readFile(path.join(dir, "documents", "svc-studio-theme.json"), "utf8"), "{\"state\":{\"theme\":\"light\"}}\n");
+    await data.close();
+    const db = openSqlite(path.join(dir, "app.sqlite"), {readOnly: true});
+    assert.equal(db.prepare("SELECT value FROM documents WHERE key = ?").pluck().get("svc-studio-theme"), "{\"state\":{\"theme\":\"light\"}}");
+    db.close();
 });

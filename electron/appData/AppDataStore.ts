@@ -4,8 +4,11 @@ import {appDataLimits, type SavedJobRecord, type SavedRun} from "../../protocol/
 import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
 import type {JobRecord, RowResult} from "../../client/scoring/types.ts";
 import {readNumber, readObject, readString, required} from "../../protocol/validation.ts";
+import type {SqliteBinding} from "../../base/node/sqlite.ts";
+import {ApiError} from "../../protocol/errors.ts";
 import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
-import {DocumentStore} from "./DocumentStore.ts";
+import {AppDatabase} from "./AppDatabase.ts";
+import {type DocumentWrite, DocumentStore, importDocumentsFolder} from "./DocumentStore.ts";
 import {HistoryStore} from "./HistoryStore.ts";
 import {ResponseCacheStore} from "./ResponseCacheStore.ts";
 import {ScoringJobStore} from "./ScoringJobStore.ts";
@@ -19,7 +22,7 @@ const envelopeBytes = 64 * 1024;
  * whole table. Each is its store's limit plus the envelope; routes not listed keep the gateway's limit.
  */
 export const appDataBodyLimits: Partial<Record<GatewayRouteName, number>> = {
-    putAppDocument: appDataLimits.maxDocumentBytes + envelopeBytes,
+    putAppDocument: appDataLimits.maxDocumentRequestBytes,
     addRun: appDataLimits.maxHistoryEntryBytes + envelopeBytes,
     createScoringJob: appDataLimits.maxJobTableBytes + appDataLimits.maxJobRecordBytes + envelopeBytes,
     addScoringResult: appDataLimits.maxRowResultBytes + envelopeBytes,
@@ -33,12 +36,17 @@ export const appDataBodyLimits: Partial<Record<GatewayRouteName, number>> = {
 /** A temporary file this old is what a crash left of an atomic write, not a write under way. */
 const strayAgeMs = 60_000;
 
+export type AppDataStoreOptions = {
+    /** Loads the SQLite binding (default AppDatabase's dynamic import); tests pass one that fails. */
+    loadSqlite?: () => Promise<SqliteBinding>
+};
+
 /**
  * The renderer's saved data in the app's data folder, so it survives a restart, an update and a new gateway port (the
- * page's own storage is per origin, and the origin changes with the port at every launch): small documents
- * (`documents/`), the run history (`history/`), scoring jobs (`scoring-jobs/`), experiments (`experiments/`) and the
- * response cache (`response-cache/`). Only plain files: the gateway runs in Electron's main process, which loads no
- * native module. Its routes are `/gateway/api/app-data/...`.
+ * page's own storage is per origin, and the origin changes with the port at every launch): its documents in the app's
+ * database (`app.sqlite`, opened at the first call that needs it, since the main process loads no native module at
+ * start-up), the run history (`history/`), scoring jobs (`scoring-jobs/`), experiments (`experiments/`) and the
+ * response cache (`response-cache/`) as plain files. Its routes are `/gateway/api/app-data/...`.
  */
 export class AppDataStore {
     public readonly dir: string;
@@ -50,10 +58,13 @@ export class AppDataStore {
     /** Answers kept by what was sent, so an edited experiment sends only the cells whose request changed. */
     public readonly responses: ResponseCacheStore;
     private swept: Promise<void> | null = null;
+    private readonly loadSqlite?: () => Promise<SqliteBinding>;
+    private opening: Promise<AppDatabase> | null = null;
 
-    public constructor(dir: string) {
+    public constructor(dir: string, options: AppDataStoreOptions = {}) {
         this.dir = path.resolve(dir);
-        this.documents = new DocumentStore(path.join(this.dir, "documents"));
+        this.loadSqlite = options.loadSqlite;
+        this.documents = new DocumentStore(() => this.database());
         this.history = new HistoryStore(path.join(this.dir, "history"));
         this.jobs = new ScoringJobStore(path.join(this.dir, "scoring-jobs"));
         this.experiments = new ScoringJobStore(path.join(this.dir, "experiments"), appDataLimits.maxSavedExperiments);
@@ -62,12 +73,19 @@ export class AppDataStore {
 
     /** The app-data routes, by name (protocol/gateway/routes.ts). */
     public readonly handlers: GatewayHandlers = this.guarded({
-        appDocuments: async () => ok({documents: await this.documents.all()}),
-        putAppDocument: async ({params, readBody}) => {
-            await this.documents.put(paramName("the document key", params.key), await readBody());
-            return ok({saved: true});
+        appDocuments: async () => ok(await this.documents.read()),
+        putAppDocument: async ({params, query, readBody}) => {
+            const key = paramName("the document key", params.key);
+            const write = documentWrite(query);
+            const value = await readBody().catch((error: unknown) => {
+                throw error instanceof ApiError && error.status === 413 ? new GatewayError(413, "payload_too_large", "invalid_request_error",
+                    `document ${key} is over the gateway's request body limit for one document, appDataLimits.maxDocumentRequestBytes ` +
+                    `(${appDataLimits.maxDocumentRequestBytes} bytes); nothing was changed`) : error;
+            });
+            return ok(await this.documents.put(key, value, write));
         },
-        deleteAppDocument: async ({params}) => ok({deleted: await this.documents.remove(paramName("the document key", params.key))}),
+        deleteAppDocument: async ({params, query}) => ok({deleted: await this.documents.remove(paramName("the document key", params.key), documentWrite(query))}),
+        acknowledgeDocumentProblems: async () => ok({acknowledged: await this.documents.acknowledgeProblems()}),
         runHistory: async () => ok({entries: await this.history.list()}),
         addRun: async ({readBody}) => ok({removed: await this.history.add(await readBody() as SavedRun)}),
         deleteRun: async ({params}) => ok({deleted: await this.history.remove(paramName("the run id", params.id))}),
@@ -91,6 +109,37 @@ export class AppDataStore {
         }
     });
 
+    /** Closes the app's database (once the gateway has answered its last request). */
+    public async close(): Promise<void> {
+        const opening = this.opening;
+        this.opening = null;
+        const database = await opening?.catch(() => null);
+        database?.close();
+    }
+
+    /**
+     * The app's database, opened at the first call that needs it (the SQLite binding loaded then, and the old folder of
+     * documents copied in); a failure is that call's, and the next call tries again.
+     */
+    private database(): Promise<AppDatabase> {
+        if (this.opening !== null) return this.opening;
+        const opening = (async () => {
+            const database = await AppDatabase.open(this.dir, {loadBinding: this.loadSqlite});
+            try {
+                await importDocumentsFolder(database, this.dir);
+            } catch (error) {
+                database.close();
+                throw error;
+            }
+            return database;
+        })();
+        this.opening = opening;
+        opening.catch(() => {
+            if (this.opening === opening) this.opening = null;
+        });
+        return opening;
+    }
+
     /**
      * Every handler runs after the first sweep of temporary files crashes left behind, and answers a failure of the
      * folder itself (full disk, no permission, a file where a folder should be) as what it is.
@@ -108,7 +157,7 @@ export class AppDataStore {
     }
 
     private async sweep() {
-        const folders = [path.join(this.dir, "documents"), path.join(this.dir, "history"), path.join(this.dir, "response-cache")];
+        const folders = [path.join(this.dir, "history"), path.join(this.dir, "response-cache")];
         for (const jobs of [path.join(this.dir, "scoring-jobs"), path.join(this.dir, "experiments")])
             for (const name of await readdir(jobs).catch(() => [] as string[])) folders.push(path.join(jobs, name));
         for (const folder of folders) {
@@ -154,12 +203,41 @@ function jobHandlers(storeOf: () => ScoringJobStore, names: JobRouteNames): Gate
     };
 }
 
+/** A document write's query: `revision` (the one it is based on), `writer` and `sequence` (protocol/gateway DocumentWriteQuery). */
+function documentWrite(query: URLSearchParams): DocumentWrite {
+    const integer = (name: string): number | undefined => {
+        const text = query.get(name);
+        if (text === null) return undefined;
+        if (!/^\d{1,15}$/.test(text))
+            throw new GatewayError(400, "invalid_request", "invalid_request_error", `${name}: must be a non-negative integer, got ${JSON.stringify(text.slice(0, 40))}`);
+        return Number(text);
+    };
+    const revision = integer("revision");
+    const sequence = integer("sequence");
+    const writer = query.get("writer");
+    if (writer !== null && !/^[A-Za-z0-9_-]{1,64}$/.test(writer))
+        throw new GatewayError(400, "invalid_request", "invalid_request_error", "writer: must be 1 to 64 letters, digits, '_' or '-'");
+    if ((writer === null) !== (sequence === undefined))
+        throw new GatewayError(400, "invalid_request", "invalid_request_error", "writer and sequence: give both or neither");
+    return {revision, writer: writer === null ? undefined : {id: writer, sequence: sequence!}};
+}
+
 function ok(body: unknown): GatewayAnswer {
     return {status: 200, body};
 }
 
-/** A file-system failure as a 5xx that says which folder and why (507 when the disk is full), not a bare internal error. */
+/**
+ * A file-system or SQLite failure as a 5xx that says which folder and why (507 when the disk is full), not a bare
+ * internal error.
+ */
 function storageError(error: unknown, dir: string): unknown {
+    const sqlite = error as {code?: unknown, sqliteCodeName?: unknown, message?: string} | undefined;
+    if (sqlite?.code === "ERR_SQLITE_ERROR" && typeof sqlite.sqliteCodeName === "string") {
+        const name = sqlite.sqliteCodeName;
+        if (name === "SQLITE_FULL") return new GatewayError(507, "storage_full", "api_error", `the app's database in ${dir} could not be written: the disk is full`);
+        if (name === "SQLITE_BUSY") return new GatewayError(503, "storage_busy", "api_error", `the app's database in ${dir} is held by another program (${sqlite.message}); try again`);
+        return new GatewayError(500, "storage_error", "api_error", `the app's database in ${dir} could not be read or written (${name}: ${sqlite.message})`);
+    }
     const code = (error as NodeJS.ErrnoException | undefined)?.code;
     if (error instanceof GatewayError || typeof code !== "string" || !/^E[A-Z]+$/.test(code)) return error;
     const full = code === "ENOSPC" || code === "EDQUOT";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {request} from "node:http";
-import {mkdtemp, readdir, rm, writeFile} from "node:fs/promises";
+import {mkdir, mkdtemp, readdir, rm, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {after, before, test} from "node:test";
@@ -57,13 +57,17 @@ test("the app-data routes need the launch token, as every gateway API route", as
     }
 });
 
-test("documents: saved, read back all at once, replaced, deleted; a second gateway on another port reads the same folder", async () => {
-    assert.deepEqual(await json(call("/app-data/documents")), {documents: {}});
+test("documents: saved, read back all at once with their revisions, replaced, deleted; a second gateway on another port reads the same folder", async () => {
+    assert.deepEqual(await json(call("/app-data/documents")), {documents: {}, revisions: {}, problems: []});
     const theme = {state: {theme: "light"}, version: 0};
-    assert.deepEqual(await json(call("/app-data/documents/svc-studio-theme", {method: "POST", body: theme})), {saved: true});
-    await json(call("/app-data/documents/svc-studio-presets", {method: "POST", body: {state: {presets: []}, version: 0}}));
-    await json(call("/app-data/documents/svc-studio-presets", {method: "POST", body: {state: {presets: [{id: "p", name: "n"}]}, version: 0}}));
-    assert.deepEqual(await json(call("/app-data/documents")), {documents: {"svc-studio-presets": {state: {presets: [{id: "p", name: "n"}]}, version: 0}, "svc-studio-theme": theme}});
+    assert.deepEqual(await json(call("/app-data/documents/svc-studio-theme", {method: "POST", body: theme})), {saved: true, revision: 1});
+    assert.deepEqual(await json(call("/app-data/documents/svc-studio-presets?revision=0", {method: "POST", body: {state: {presets: []}, version: 0}})), {saved: true, revision: 2});
+    await json(call("/app-data/documents/svc-studio-presets?revision=2", {method: "POST", body: {state: {presets: [{id: "p", name: "n"}]}, version: 0}}));
+    assert.deepEqual(await json(call("/app-data/documents")), {
+        documents: {"svc-studio-presets": {state: {presets: [{id: "p", name: "n"}]}, version: 0}, "svc-studio-theme": theme},
+        revisions: {"svc-studio-presets": 3, "svc-studio-theme": 1},
+        problems: []
+    });
 
     // The next launch: a new gateway, a new port (so a new origin for the page), the same data folder.
     const next = await start();
@@ -73,7 +77,7 @@ test("documents: saved, read back all at once, replaced, deleted; a second gatew
     } finally {
         await next.close({stopEngine: false});
     }
-    assert.deepEqual(await json(call("/app-data/documents/svc-studio-presets", {method: "DELETE"})), {deleted: true});
+    assert.deepEqual(await json(call("/app-data/documents/svc-studio-presets?revision=3", {method: "DELETE"})), {deleted: true});
     assert.deepEqual(Object.keys((await json<{documents: object}>(call("/app-data/documents"))).documents), ["svc-studio-theme"]);
 });
 
@@ -97,13 +101,74 @@ test("bodies: the app-data routes take more than the API's 64 KB, within their o
     const [entry] = (await json<{entries: Array<{request: {image: string}}>}>(call("/app-data/history"))).entries;
     assert.equal(entry.request.image, image);
     assert.equal((await errorOf(call("/engine/start", {method: "POST", body: {modelPath: "x".repeat(70 * 1024)}}))).status, 413, "the other routes still refuse 70 KB");
-    // Strings are sent as they are: these are JSON strings.
-    const tooBig = await errorOf(call("/app-data/documents/big", {method: "POST", body: JSON.stringify("x".repeat(appDataLimits.maxDocumentBytes + 70 * 1024))}));
+    // Strings are sent as they are: these are JSON strings. A document has no bound of its own: 6 MB is stored.
+    const big = "x".repeat(6 * 1024 * 1024);
+    await json(call("/app-data/documents/big", {method: "POST", body: JSON.stringify(big)}));
+    assert.equal((await json<{documents: {big: string}}>(call("/app-data/documents"))).documents.big, big);
+    // The request's body limit, checked before anything is read or written, says which setting it is.
+    // Declared over the limit: refused before a byte of the body is read (so no 64 MB need be sent).
+    const tooBig = await errorOf(new Promise<GatewayAnswer>((resolve, reject) => {
+        const req = request(new URL(gateway.url.replace(/\/$/, "") + "/gateway/api/app-data/documents/too-big"), {method: "POST",
+            headers: {"x-gateway-token": gateway.token, "content-type": "application/json", "content-length": appDataLimits.maxDocumentRequestBytes + 1}}, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => {
+                resolve({status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8")});
+                req.destroy();
+            });
+        });
+        req.on("error", reject);
+        req.write("\"xxxx");
+    }));
     assert.deepEqual([tooBig.status, tooBig.code], [413, "payload_too_large"]);
-    const overStore = await errorOf(call("/app-data/documents/big", {method: "POST", body: JSON.stringify("x".repeat(appDataLimits.maxDocumentBytes + 1024))}));
-    assert.deepEqual([overStore.status, overStore.code], [413, "payload_too_large"], "within the body limit but over the document's");
+    assert.equal(tooBig.message, `document too-big is over the gateway's request body limit for one document, appDataLimits.maxDocumentRequestBytes (${appDataLimits.maxDocumentRequestBytes} bytes); nothing was changed`);
+    assert.equal(Object.hasOwn((await json<{documents: object}>(call("/app-data/documents"))).documents, "too-big"), false);
     const malformed = await errorOf(call("/app-data/documents/x", {method: "POST", body: "{\"state\":"}));
     assert.deepEqual([malformed.status, malformed.code], [400, "invalid_request"]);
+});
+
+test("two windows edit one document: the second write, based on the revision both read, is a 409 with the revision held; nothing is lost", async () => {
+    const first = await json<{revision: number}>(call("/app-data/documents/svc-studio-question-set", {method: "POST", body: {state: {name: "read by both"}}}));
+    // Two windows of two gateways on the one folder (two launches at once), each its own writer.
+    const other = await start();
+    try {
+        const windowA = await json<{saved: boolean, revision: number}>(call(`/app-data/documents/svc-studio-question-set?revision=${first.revision}&writer=window-a&sequence=1`,
+            {method: "POST", body: {state: {name: "from A"}}}));
+        const windowB = await call(`/app-data/documents/svc-studio-question-set?revision=${first.revision}&writer=window-b&sequence=1`,
+            {method: "POST", body: {state: {name: "from B"}}}, other);
+        assert.equal(windowB.status, 409);
+        assert.deepEqual(JSON.parse(windowB.body), {error: {
+            message: `document svc-studio-question-set was changed by another window: it is at revision ${windowA.revision}, this write is based on revision ${first.revision}; nothing was changed`,
+            type: "invalid_request_error", code: "revision_conflict", revision: windowA.revision}});
+        const read = await json<{documents: Record<string, unknown>, revisions: Record<string, number>}>(call("/app-data/documents", {}, other));
+        assert.deepEqual([read.documents["svc-studio-question-set"], read.revisions["svc-studio-question-set"]], [{state: {name: "from A"}}, windowA.revision]);
+        // A deletion based on the old revision is refused as well.
+        assert.equal((await errorOf(call(`/app-data/documents/svc-studio-question-set?revision=${first.revision}`, {method: "DELETE"}, other))).code, "revision_conflict");
+    } finally {
+        await other.close({stopEngine: false});
+    }
+    for (const query of ["revision=-1", "revision=1.5", "revision=x", "writer=a", "writer=a%2Fb&sequence=1", "sequence=1"]) {
+        const error = await errorOf(call(`/app-data/documents/svc-studio-question-set?${query}`, {method: "POST", body: {}}));
+        assert.deepEqual([error.status, error.code], [400, "invalid_request"], query);
+    }
+});
+
+test("documents that could not be read are reported with the documents until the page acknowledges them", async () => {
+    const folder = path.join(dir, "legacy");
+    await mkdir(path.join(folder, "documents"), {recursive: true});
+    await writeFile(path.join(folder, "documents", "svc-studio-theme.json"), "{\"state\":{\"theme\":\"light\"}}");
+    await writeFile(path.join(folder, "documents", "svc-studio-presets.json"), "not json");
+    const legacy = await start(folder);
+    try {
+        const read = await json<{documents: object, problems: string[]}>(call("/app-data/documents", {}, legacy));
+        assert.deepEqual(read.documents, {"svc-studio-theme": {state: {theme: "light"}}});
+        const aside = (await readdir(folder)).find((name) => name.startsWith("documents.migrated-"));
+        assert.deepEqual(read.problems, [`1 saved document could not be read and was kept in ${path.join(folder, aside!)} (svc-studio-presets).`]);
+        assert.deepEqual(await json(call("/app-data/document-problems/acknowledge", {method: "POST", body: {}}, legacy)), {acknowledged: 1});
+        assert.deepEqual((await json<{problems: string[]}>(call("/app-data/documents", {}, legacy))).problems, []);
+    } finally {
+        await legacy.close({stopEngine: false});
+    }
 });
 
 test("run history: newest first, delete one, clear", async () => {

@@ -8,7 +8,7 @@
 import {existsSync, readdirSync, readFileSync} from "node:fs";
 import path from "node:path";
 import {fileURLToPath, pathToFileURL} from "node:url";
-import {build, type Metafile} from "esbuild";
+import {build, type BuildOptions, type Metafile} from "esbuild";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -18,26 +18,34 @@ export const bundles = [
     {entry: "native/cli/main.ts", outfile: "out/engine/cli.mjs", format: "esm"}
 ] as const;
 
+/**
+ * esbuild's options for one bundle: `entry` (relative to the checkout) into `outfile`. A test bundles other entries the
+ * same way (test/app/mainBundle.test.ts).
+ */
+export function bundleOptions(entry: string, outfile: string, format: "esm" | "cjs"): BuildOptions & {metafile: true} {
+    return {
+        entryPoints: [path.join(root, entry)],
+        outfile,
+        bundle: true,
+        platform: "node",
+        target: "node20",
+        format,
+        // The sandboxed preload gets only `electron`, so anything else it imports must be inside it.
+        packages: format === "cjs" ? undefined : "external",
+        external: ["electron"],
+        sourcemap: "linked",
+        metafile: true,
+        logLevel: "warning"
+    };
+}
+
 /** Writes the bundles below `outDir` (default: this checkout) and returns their paths. */
 export async function bundleElectron(outDir = root): Promise<string[]> {
     const written: string[] = [];
     for (const bundle of bundles) {
         const outfile = path.join(outDir, bundle.outfile);
         const sandboxed = bundle.format === "cjs";
-        const result = await build({
-            entryPoints: [path.join(root, bundle.entry)],
-            outfile,
-            bundle: true,
-            platform: "node",
-            target: "node20",
-            format: bundle.format,
-            // The sandboxed preload gets only `electron`, so anything else it imports must be inside it.
-            packages: sandboxed ? undefined : "external",
-            external: ["electron"],
-            sourcemap: "linked",
-            metafile: true,
-            logLevel: "warning"
-        });
+        const result = await build(bundleOptions(bundle.entry, outfile, bundle.format));
         if (bundle.entry === "electron/main.ts") {
             // A native addon that fails to load in the main process (a wrong ABI, a missing library) would leave no
             // window to report it in: native code only ever runs in the engine child, whose failure the window shows.

@@ -164,6 +164,8 @@ export class Gateway {
         this.lifecycle.dispose();
         await Promise.all([closed, stopEngine ? this.supervisor.stop() : undefined, this.downloads?.cancelAll()]);
         clearTimeout(dropRest);
+        // After the last request has answered: its write is committed, and the database file is left settled.
+        await this.appData?.close();
     }
 
     private async handle(req: IncomingMessage, res: ServerResponse) {

@@ -248,9 +248,11 @@ export type ModelsState = LibraryListing & {
 export const appDataLimits = {
     /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a document key, run id or job id is a file name. */
     namePattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$",
-    /** Datasets keep their rows in documents of their own and each saved prompt its versions: room for hundreds of each. */
-    maxDocuments: 1000,
-    maxDocumentBytes: 4 * 1024 * 1024,
+    /**
+     * The gateway's request body limit for one document (POST /app-data/documents/:key), checked before the body is
+     * read: the only bound on documents, which the app's database holds with no limit on their count or size.
+     */
+    maxDocumentRequestBytes: 64 * 1024 * 1024,
     /** Oldest runs beyond this many are dropped, so images in old requests do not fill the disk. */
     maxHistoryEntries: 500,
     maxHistoryEntryBytes: 16 * 1024 * 1024,
@@ -265,6 +267,24 @@ export const appDataLimits = {
     /** The response cache: a key (a request body, images included) or an answer bigger than this is not kept. */
     maxCachedResponseBytes: 16 * 1024 * 1024
 } as const;
+
+/**
+ * `GET /gateway/api/app-data/documents`: every saved document by key, the revision each was last written at (a write
+ * names the revision it is based on, and is refused with a 409 `revision_conflict` when another window wrote since),
+ * and what could not be read, in sentences the page shows until they are acknowledged. A document whose stored text does
+ * not parse has a revision but no value.
+ */
+export type SavedDocuments = {documents: Record<string, unknown>, revisions: Record<string, number>, problems: string[]};
+
+/**
+ * A write of one document, as its query says (`?revision=N&writer=W&sequence=S`): `revision`, the one it is based on
+ * (0 or absent: a key new to the writer); `writer` (one page) and `sequence` (its count of writes) let a page's own
+ * writes overtake each other (a closing page sends at once) without being taken for another window's.
+ */
+export type DocumentWriteQuery = {revision?: number, writer?: string, sequence?: number};
+
+/** The `error` of a 409 `revision_conflict`: the envelope of spec §7 with the revision the gateway holds (0: none). */
+export type RevisionConflictError = {message: string, type: string, code: "revision_conflict", revision: number};
 
 /** One playground run of the history, as the renderer saves it (its other fields are the renderer's own). */
 export type SavedRun = {id: string, createdAt: number, [field: string]: unknown};

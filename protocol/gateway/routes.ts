@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
+import type {DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -29,6 +29,7 @@ export const gatewayRoutes = {
     appDocuments: {method: "GET", path: "/app-data/documents"},
     putAppDocument: {method: "POST", path: "/app-data/documents/:key"},
     deleteAppDocument: {method: "DELETE", path: "/app-data/documents/:key"},
+    acknowledgeDocumentProblems: {method: "POST", path: "/app-data/document-problems/acknowledge"},
     runHistory: {method: "GET", path: "/app-data/history"},
     addRun: {method: "POST", path: "/app-data/history"},
     deleteRun: {method: "DELETE", path: "/app-data/history/:id"},
@@ -73,9 +74,11 @@ export type GatewayRouteTypes = {
     setRole: {body: {role: ModelRole, modelId: string | null}, answer: ModelsState},
     setDefault: {body: Record<string, never>, answer: ModelsState},
     removeModel: {body: undefined, answer: ModelsState},
-    appDocuments: {body: undefined, answer: {documents: Record<string, unknown>}},
-    putAppDocument: {body: unknown, answer: {saved: true}},
+    appDocuments: {body: undefined, answer: SavedDocuments},
+    /** `saved: false`: an older write of the same page, which its newer write had already replaced. */
+    putAppDocument: {body: unknown, answer: {saved: boolean, revision: number}},
     deleteAppDocument: {body: undefined, answer: {deleted: boolean}},
+    acknowledgeDocumentProblems: {body: Record<string, never>, answer: {acknowledged: number}},
     runHistory: {body: undefined, answer: {entries: SavedRun[]}},
     addRun: {body: SavedRun, answer: {removed: string[]}},
     deleteRun: {body: undefined, answer: {deleted: boolean}},
@@ -147,11 +150,17 @@ export function createGatewayClient(send: GatewaySend) {
         setDefault: (id: string) => call("setDefault", {params: {id}, body: {}}),
         removeModel: (id: string) => call("removeModel", {params: {id}}),
         // The app's saved data, kept by the gateway in its data folder (not in the page's per-origin storage).
-        /** Every small document (theme, presets, question sets ...) by key, read once as the page starts. */
+        /** Every document (theme, presets, question sets ...) by key with its revision, read once as the page starts. */
         appDocuments: () => call("appDocuments"),
-        /** Replaces one document; its key is a file name (`appDataLimits.namePattern`). */
-        putAppDocument: (key: string, value: unknown) => call("putAppDocument", {params: {key}, body: value}),
-        deleteAppDocument: (key: string) => call("deleteAppDocument", {params: {key}}),
+        /**
+         * Replaces one document (its key: `appDataLimits.namePattern`), committed when it answers. `write.revision` is the
+         * one it is based on (0 or absent: a new key); another window's write since is a 409 `revision_conflict`.
+         */
+        putAppDocument: (key: string, value: unknown, write: DocumentWriteQuery = {}) => call("putAppDocument", {params: {key}, body: value, query: documentWriteQuery(write)}),
+        /** Deletes one document; with `write.revision`, only if no other window wrote it since (else a 409). */
+        deleteAppDocument: (key: string, write: DocumentWriteQuery = {}) => call("deleteAppDocument", {params: {key}, query: documentWriteQuery(write)}),
+        /** The problems `appDocuments` reports about documents kept aside stop being reported; the text kept stays. */
+        acknowledgeDocumentProblems: () => call("acknowledgeDocumentProblems", {body: {}}),
         /** Saved playground runs, newest first. */
         runHistory: () => call("runHistory"),
         /** Saves a run; the oldest runs beyond the history's bounds are dropped (their ids are answered). */
@@ -185,3 +194,11 @@ export function createGatewayClient(send: GatewaySend) {
 }
 
 export type GatewayClient = ReturnType<typeof createGatewayClient>;
+
+/** A document write's query string (`revision=N&writer=W&sequence=S`), undefined when it names nothing. */
+export function documentWriteQuery(write: DocumentWriteQuery): string | undefined {
+    const query = new URLSearchParams();
+    for (const name of ["revision", "writer", "sequence"] as const) if (write[name] !== undefined) query.set(name, String(write[name]));
+    const text = query.toString();
+    return text === "" ? undefined : text;
+}

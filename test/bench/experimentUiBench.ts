@@ -67,5 +67,7 @@ async function seed(page: Page, rows: number) {
         "svc-studio-experiment-draft": {state: {draft: {name: "UI bench", datasetId: "bench-tone", sample: {kind: "all"}, variants: [variant("A", 1), variant("B", 2)], checks: [],
             grader: {enabled: false, name: "g", question: "", template: "{{reply}}", threshold: "0.5"}, seed: 1, concurrency: 8}}, version: 1}
     };
-    for (const [key, value] of Object.entries(documents)) await gatewayApi(page, `/app-data/documents/${key}`, {method: "POST", body: value});
+    // Each write is based on the revision the gateway holds (the page may have saved its defaults already).
+    const {revisions} = await gatewayApi<{revisions: Record<string, number>}>(page, "/app-data/documents");
+    for (const [key, value] of Object.entries(documents)) await gatewayApi(page, `/app-data/documents/${key}?revision=${revisions[key] ?? 0}`, {method: "POST", body: value});
 }

@@ -186,9 +186,21 @@ export function ConnectionSwitcher() {
 /** What of the app's saved data could not be loaded or saved (gateway/appData.ts); nothing while all is saved. */
 export function AppDataNote() {
     const problems = useAppDataStatus((state) => state.problems);
-    const lines = Object.values(problems);
-    if (lines.length === 0) return null;
-    return <div className="field-warning app-data-note" role="alert" data-testid="app-data-note">{lines.map((line) => <div key={line}>{line}</div>)}</div>;
+    const actions = useAppDataStatus((state) => state.actions);
+    const entries = Object.entries(problems);
+    if (entries.length === 0) return null;
+    return (
+        <div className="field-warning app-data-note" role="alert" data-testid="app-data-note">
+            {entries.map(([about, line]) => (
+                <div key={about} data-testid="app-data-problem">
+                    {line}
+                    {(actions[about] ?? []).map((action) => (
+                        <button key={action.label} type="button" className="btn btn-sm" style={{marginLeft: 8}} data-testid="app-data-action" onClick={action.run}>{action.label}</button>
+                    ))}
+                </div>
+            ))}
+        </div>
+    );
 }
 
 export function ThemeToggle() {

@@ -11,8 +11,10 @@ const filler = (version: number) => String(version % 10).repeat(1_000_000);
 
 if (mode === "document") {
     const store = data.documents;
+    // Each write is based on the revision before it, as the page's are; an earlier writer's last one to start with.
+    let revision = (await store.read()).revisions.big ?? 0;
     for (let version = 0; ; version++) {
-        await store.put("big", {version, size: 1_000_000, filler: filler(version)});
+        ({revision} = await store.put("big", {version, size: 1_000_000, filler: filler(version)}, {revision}));
         if (version === 2) console.log("writing");
     }
 } else if (mode === "results") {

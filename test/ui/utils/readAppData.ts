@@ -1,6 +1,8 @@
 // What the app saved, read straight from its data folder (electron/appData/), as a person or a backup would find it.
+import {existsSync} from "node:fs";
 import {readdir, readFile} from "node:fs/promises";
 import path from "node:path";
+import {openSqlite} from "../../../base/node/sqlite.ts";
 import type {JobRecord, RowResult} from "../../../client/scoring/index.ts";
 
 /** Every result line of every saved job (duplicates and all), by job and row; the records and which jobs have a table. */
@@ -24,10 +26,25 @@ export async function readSavedJobs(dataDir: string): Promise<SavedJobFiles> {
     return saved;
 }
 
-/** A saved document (`svc-studio-theme`, `svc-studio-question-set` ...), or undefined when there is none. */
+/**
+ * A saved document (`svc-studio-theme`, `svc-studio-question-set` ...) as the app's database holds it, read through a
+ * connection of its own while the app may be writing; undefined when there is none.
+ */
 export async function readDocument(dataDir: string, key: string): Promise<unknown> {
-    const text = await readFile(path.join(dataDir, "documents", `${key}.json`), "utf8").catch(() => null);
-    return text === null ? undefined : JSON.parse(text);
+    const file = path.join(dataDir, "app.sqlite");
+    if (!existsSync(file)) return undefined;
+    const db = openSqlite(file);
+    try {
+        db.pragma("busy_timeout = 5000");
+        const text = db.prepare("SELECT value FROM documents WHERE key = ?").pluck().get(key) as string | undefined;
+        return text === undefined ? undefined : JSON.parse(text);
+    } catch (error) {
+        // Created by the app but not yet given its tables: nothing saved yet.
+        if (/no such table/.test((error as Error).message)) return undefined;
+        throw error;
+    } finally {
+        db.close();
+    }
 }
 
 /** The saved runs, oldest first (their file names start with their creation time). */

@@ -18,8 +18,8 @@ type DatasetsState = {datasets: DatasetInfo[]};
 const listKey = "svc-studio-datasets";
 const rowsKey = (id: string, part: number) => `svc-studio-dataset-${id}-rows-${part}`;
 /**
- * Characters of row JSON per document: a UTF-16 unit takes at most 3 bytes in UTF-8, so a part stays under the gateway's
- * 4 MB per document whatever the text.
+ * Characters of row JSON per document: a UTF-16 unit takes at most 3 bytes in UTF-8, so a part stays under 4 MB whatever
+ * the text, well within the gateway's request body limit for one document (appDataLimits.maxDocumentRequestBytes).
  */
 const partChars = 1_200_000;
 
