@@ -130,4 +130,33 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await page.getByTestId("diff-summary").waitFor();
         assert.deepEqual(pageErrors, []);
     });
+
+    test("after the reload each save panel still adds to the item being edited; a new item with a name already taken asks first", async () => {
+        await page.getByTestId("nav-decisions").click();
+        const form = page.getByTestId("version-save-decision");
+        const chosen = (on = form) => on.getByTestId("version-item").locator("option:checked").textContent();
+        assert.match(await chosen() ?? "", /^Tone \(v2 next\)$/, "the studio still saves to the set it opened");
+        await form.getByTestId("version-note").fill("after the reload");
+        await form.getByTestId("version-save-button").click();
+        await expectText(form.getByTestId("version-message"), "Saved version 2 of \"Tone\".");
+        await page.getByTestId("nav-chat").click();
+        assert.match(await chosen(chatForm()) ?? "", /^Support bot \(v3 next\)$/);
+
+        // "New question set…" with the set's own name, which an item has: nothing is saved until the person chooses.
+        await page.getByTestId("nav-decisions").click();
+        await form.getByTestId("version-item").selectOption({label: "New question set…"});
+        await form.getByTestId("version-save-button").click();
+        await expectText(form.getByTestId("version-name-taken"), /Question set "Tone" exists already: add this as its version 3/);
+        await form.getByTestId("version-name-add").click();
+        await expectText(form.getByTestId("version-message"), "Saved version 3 of \"Tone\".");
+        assert.match(await chosen() ?? "", /^Tone \(v4 next\)$/);
+        // A second item of the same name only when asked for.
+        await form.getByTestId("version-item").selectOption({label: "New question set…"});
+        await form.getByTestId("version-save-button").click();
+        await form.getByTestId("version-name-new").click();
+        await expectText(form.getByTestId("version-message"), "Saved version 1 of \"Tone\".");
+        await page.getByTestId("nav-versions").click();
+        await expectCount(page.getByTestId("prompt-item"), 3);
+        assert.deepEqual(pageErrors, []);
+    });
 });
