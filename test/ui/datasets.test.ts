@@ -242,11 +242,35 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await screenshot(page, "chat-add-run-1024");
         assert.deepEqual([...await cutOffControls(page), ...await accessibilityViolations(page)], []);
         await page.setViewportSize({width: 1440, height: 900});
+        // Into a dataset of other columns: the run's fields go where the person picks, none is added unasked, and Undo takes it back.
+        const quiz = (await savedList()).find((item) => item.name === "quiz")!;
+        await page.getByTestId("add-run-dataset").selectOption({label: "quiz"});
+        const column = (field: string) => page.locator(`[data-testid=add-run-field][data-field=${field}] [data-testid=add-run-column]`);
+        assert.equal(await column("user").inputValue(), "question", "the user message goes to the text the model sees");
+        assert.equal(await column("reply").inputValue(), "\u0000leave-out");
+        await column("reply").selectOption({label: "expected (label)"});
+        await expectText(page.getByTestId("add-run-preview"), /^Adds: question = "Write a one-line story about a robot\." · expected = /);
+        await page.getByTestId("add-run").scrollIntoViewIfNeeded();
+        await screenshot(page, "chat-add-run-mapping-1440");
+        assert.deepEqual([...await cutOffControls(page), ...await accessibilityViolations(page)], []);
+        await page.getByTestId("add-run-button").click();
+        await expectText(page.getByTestId("add-run-message"), new RegExp(`^Added as row ${quiz.rowCount + 1} of "quiz"\\. Undo`));
+        await eventually(async () => {
+            const saved = (await savedList()).find((item) => item.name === "quiz")!;
+            assert.equal(saved.rowCount, quiz.rowCount + 1);
+            assert.deepEqual(saved.columns, quiz.columns, "no column added");
+        });
+        await page.getByTestId("add-run-undo").click();
+        await expectText(page.getByTestId("add-run-message"), "Undone: \"quiz\" is as it was.");
+        await eventually(async () => assert.equal((await savedList()).find((item) => item.name === "quiz")!.rowCount, quiz.rowCount));
+        await page.getByTestId("add-run-dataset").selectOption({label: "Chat runs"});
+        await page.getByTestId("add-run-button").click();
+        await expectText(page.getByTestId("add-run-message"), /Added as row 3 of "Chat runs"\./);
         await page.getByTestId("add-run-message").getByRole("button", {name: "Open"}).click();
         await page.locator("main[data-screen=datasets]").waitFor();
         assert.equal(await page.getByTestId("dataset-name").inputValue(), "Chat runs");
         assert.deepEqual(await page.getByTestId("dataset-column").evaluateAll((heads) => heads.map((head) => head.getAttribute("data-column"))), ["system", "user", "messages", "reply"]);
-        await expectCount(page.getByTestId("dataset-row"), 2);
+        await expectCount(page.getByTestId("dataset-row"), 3);
         assert.equal(await page.locator("[data-testid=dataset-row][data-row='0'] [data-testid=dataset-cell]").nth(1).textContent(), "Write a one-line story about a robot.");
         assert.deepEqual(pageErrors, []);
     });
