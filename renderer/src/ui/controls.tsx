@@ -1,5 +1,5 @@
 // Small building blocks every screen uses: icons, tabs, the copy button, the side panel, the growing textarea.
-import {useState, type ReactNode, useLayoutEffect, useRef, type TextareaHTMLAttributes} from "react";
+import {useState, type KeyboardEvent, type ReactNode, useLayoutEffect, useRef, type TextareaHTMLAttributes} from "react";
 
 // Inline stroke icons (24x24 grid), so nothing depends on an icon font or emoji being installed.
 const paths = {
@@ -40,13 +40,40 @@ export function Icon({name, size = 16}: {name: IconName, size?: number}) {
     );
 }
 
-type TabsProps<T extends string> = {tabs: ReadonlyArray<{id: T, label: string, badge?: string | null}>, active: T, onChange: (id: T) => void, testId?: string};
+type TabsProps<T extends string> = {
+    tabs: ReadonlyArray<{id: T, label: string, badge?: string | null}>,
+    active: T,
+    onChange: (id: T) => void,
+    /** What the tabs choose between, for screen readers ("Decision studio views"). */
+    label: string,
+    /** The id of the TabPanel that shows the active tab (from React's useId). */
+    panelId: string,
+    testId?: string
+};
 
-export function Tabs<T extends string>({tabs, active, onChange, testId}: TabsProps<T>) {
+/** The id of the tab `tab` of the tabs whose panel is `panelId`: the panel is labelled by its active tab. */
+const tabIdOf = (panelId: string, tab: string) => `${panelId}-tab-${tab}`;
+
+/**
+ * A row of tabs, as the ARIA tabs pattern has them: one tab stop (the active tab; roving tabindex), Left and Right move
+ * to the previous and next tab (wrapping), Home and End to the first and last, each selecting the tab it moves to, and
+ * every tab controls the one TabPanel, which shows the active tab's content.
+ */
+export function Tabs<T extends string>({tabs, active, onChange, label, panelId, testId}: TabsProps<T>) {
+    const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+        const at = tabs.findIndex((tab) => tab.id === active);
+        const next = {ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: tabs.length - 1}[event.key];
+        if (next === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
+        event.preventDefault();
+        const index = (next + tabs.length) % tabs.length;
+        event.currentTarget.querySelectorAll<HTMLElement>("[role=tab]")[index]?.focus();
+        if (index !== at) onChange(tabs[index].id);
+    };
     return (
-        <div className="tabs" role="tablist" data-testid={testId}>
+        <div className="tabs" role="tablist" aria-label={label} data-testid={testId} onKeyDown={onKeyDown}>
             {tabs.map((tab) => (
-                <button key={tab.id} type="button" role="tab" aria-selected={tab.id === active} className={tab.id === active ? "active" : ""}
+                <button key={tab.id} type="button" role="tab" id={tabIdOf(panelId, tab.id)} aria-selected={tab.id === active} aria-controls={panelId}
+                    tabIndex={tab.id === active ? 0 : -1} className={tab.id === active ? "active" : ""}
                     onClick={() => onChange(tab.id)} data-testid={testId ? `${testId}-${tab.id}` : undefined}>
                     {tab.label}
                     {tab.badge && <span className="tab-badge">{tab.badge}</span>}
@@ -54,6 +81,11 @@ export function Tabs<T extends string>({tabs, active, onChange, testId}: TabsPro
             ))}
         </div>
     );
+}
+
+/** What the active tab of the Tabs with the same `id` (their panelId) shows, labelled by that tab. */
+export function TabPanel({id, active, className, testId, children}: {id: string, active: string, className?: string, testId?: string, children: ReactNode}) {
+    return <div role="tabpanel" id={id} aria-labelledby={tabIdOf(id, active)} className={className} data-testid={testId}>{children}</div>;
 }
 
 /** Copies text to the clipboard and says so for a moment. */

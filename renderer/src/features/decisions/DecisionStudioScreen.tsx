@@ -1,9 +1,9 @@
 // The Decision studio screen: the builder or the compare tab, with the question set as JSON (or View code) beside it.
-import {useDeferredValue, useMemo} from "react";
+import {useDeferredValue, useId, useMemo} from "react";
 import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {JsonEditor} from "../../ui/JsonEditor.tsx";
 import {useNavStore} from "../../ui/appState.ts";
-import {Tabs} from "../../ui/controls.tsx";
+import {TabPanel, Tabs} from "../../ui/controls.tsx";
 import {CodePanel} from "../playground/ViewCodePanel.tsx";
 import {apiBaseUrl} from "../playground/viewCode.ts";
 import {useQuestionSetStore, documentProblem} from "../questionSet/questionSetStore.ts";
@@ -34,11 +34,12 @@ export function DecisionStudioScreen() {
     const update = useQuestionSetStore((state) => state.update);
     const viewCode = useNavStore((state) => state.viewCodeOpen);
     useVersionOpening("decision", openDecisionVersion);
+    const panelId = useId();
     return (
         <div className="studio" data-testid="decision-studio">
             <div className="studio-main">
-                <Tabs tabs={tabs} active={tab} onChange={(id) => set({tab: id})} testId="studio-tab" />
-                <div className="studio-scroll">
+                <Tabs tabs={tabs} active={tab} onChange={(id) => set({tab: id})} label="Decision studio views" panelId={panelId} testId="studio-tab" />
+                <TabPanel id={panelId} active={tab} className="studio-scroll">
                     <QuestionSetHeader />
                     {tab === "build" && <section className="card studio-version-card"><SaveVersionPanel kind="decision" getPrompt={decisionPromptOfStudio} suggestedName={draft.name} /></section>}
                     {tab === "build"
@@ -51,7 +52,7 @@ export function DecisionStudioScreen() {
                             <InputPanel />
                             <ComparePanel />
                         </>}
-                </div>
+                </TabPanel>
             </div>
             {viewCode ? <DecisionCodePanel /> : <QuestionSetJsonPanel />}
             <ReplaceSetDialog />

@@ -1,10 +1,12 @@
 // A set's questions: the list with add and reorder, each question's card, and every problem the server would report,
 // each pointing at its card and field.
-import {useDeferredValue, useMemo} from "react";
+import {useDeferredValue, useMemo, useRef} from "react";
 import {limits} from "../../../../protocol/limits.ts";
+import {newId} from "../../ui/browser.ts";
+import {usePendingFocus} from "../../ui/focus.ts";
 import {duplicateQuestion, newQuestion, type DraftSet, type QuestionType, type DraftQuestion, type QuestionFormat} from "../questionSet/draft.ts";
 import {problemFieldKey, validateDraft, type DraftProblem} from "../questionSet/validation.ts";
-import {moveItem, ChoiceListEditor, ItemActions, LevelListEditor, PredicateCriteriaEditor, fieldProps, problemLineId} from "./listEditors.tsx";
+import {afterRemoval, moveItem, ChoiceListEditor, ItemActions, LevelListEditor, PredicateCriteriaEditor, fieldProps, problemLineId} from "./listEditors.tsx";
 
 type QuestionListProps = {
     draft: DraftSet,
@@ -18,11 +20,18 @@ export function QuestionList({draft, update}: QuestionListProps) {
     const problems = useMemo(() => validateDraft(deferred), [deferred]);
     const max = draft.explain ? limits.questionsPerRequestWithExplain : limits.questionsPerRequest;
     const full = draft.questions.length >= max;
-    const add = (type: QuestionType) => update((current) => ({...current, questions: [...current.questions, newQuestion(type, current.questions)]}));
+    const list = useRef<HTMLElement>(null);
+    const focusNext = usePendingFocus();
+    const add = (type: QuestionType) => {
+        const id = newId();
+        // The new card's name field takes the focus, its default selected: typing names the question.
+        focusNext(() => list.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(`${id}:name`)}"]`));
+        update((current) => ({...current, questions: [...current.questions, {...newQuestion(type, current.questions), id}]}));
+    };
     const updateQuestion = (id: string, change: (question: DraftQuestion) => DraftQuestion) =>
         update((current) => ({...current, questions: current.questions.map((question) => question.id === id ? change(question) : question)}));
     return (
-        <section className="question-list" data-testid="question-list">
+        <section className="question-list" data-testid="question-list" ref={list}>
             <ProblemList problems={problems} />
             {draft.questions.length === 0 && <div className="empty-state">No questions yet: add a predicate, a choice or a score question.</div>}
             {draft.questions.map((question, index) => (
@@ -35,7 +44,10 @@ export function QuestionList({draft, update}: QuestionListProps) {
                         questions.splice(index + 1, 0, duplicateQuestion(question, current.questions));
                         return {...current, questions};
                     })}
-                    onRemove={() => update((current) => ({...current, questions: current.questions.filter((item) => item.id !== question.id)}))} />
+                    onRemove={() => {
+                        focusNext(() => afterRemoval(list.current, "[data-testid=question-card]", "[data-testid=q-remove]", index, "[data-testid=add-predicate]"));
+                        update((current) => ({...current, questions: current.questions.filter((item) => item.id !== question.id)}));
+                    }} />
             ))}
             <div className="add-question-bar">
                 {(["predicate", "choice", "score"] as const).map((type) => (

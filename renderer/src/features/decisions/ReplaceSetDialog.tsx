@@ -9,9 +9,23 @@ export function ReplaceSetDialog() {
     const name = useQuestionSetStore((state) => state.draft.name);
     const ref = useRef<HTMLDialogElement>(null);
     const cancel = useRef<HTMLButtonElement>(null);
+    /** Whether the question is shown, and what had the focus when it was asked. */
+    const asked = useRef<{opener: Element | null} | null>(null);
     useEffect(() => {
         const dialog = ref.current;
-        if (pending === null || dialog === null || dialog.open) return;
+        if (pending === null) {
+            // Answered (Escape included): the focus goes back where it was when the question was asked (New, Open, the
+            // recent sets), or to the studio's tab when that is gone (a run opened from History), never to the page.
+            if (asked.current === null) return;
+            const {opener} = asked.current;
+            asked.current = null;
+            const back = opener instanceof HTMLElement && opener.isConnected ? opener
+                : document.querySelector<HTMLElement>("[data-testid=decision-studio] [role=tab][aria-selected=true]");
+            back?.focus();
+            return;
+        }
+        if (dialog === null || dialog.open) return;
+        asked.current = {opener: document.activeElement};
         dialog.showModal();
         // The answer that loses nothing has the focus: Enter keeps the edits.
         cancel.current?.focus();

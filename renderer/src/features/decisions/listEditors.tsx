@@ -1,7 +1,9 @@
 // The builder's list editors: choices, levels, predicate criteria, and the move / duplicate / remove actions they share.
+import {useRef} from "react";
 import {limits} from "../../../../protocol/limits.ts";
 import {newId} from "../../ui/browser.ts";
 import {Icon} from "../../ui/controls.tsx";
+import {usePendingFocus} from "../../ui/focus.ts";
 import {uniqueName, type DraftChoice, type QuestionFormat, levelText, type DraftLevel, type DraftQuestion} from "../questionSet/draft.ts";
 import {problemFieldKey, type DraftProblem} from "../questionSet/validation.ts";
 
@@ -25,6 +27,16 @@ export function moveItem<T>(items: readonly T[], from: number, offset: number): 
     const [item] = next.splice(from, 1);
     next.splice(to, 0, item);
     return next;
+}
+
+/**
+ * The element to focus once the item at `index` of `container`'s items (`itemSelector`) is removed: the Remove button
+ * (`removeSelector`) of the item that takes its place, else of the one before, else `fallback` (the Add button).
+ */
+export function afterRemoval(container: Element | null, itemSelector: string, removeSelector: string, index: number, fallback: string): HTMLElement | null {
+    const items = [...container?.querySelectorAll(itemSelector) ?? []];
+    const item = items[index] ?? items[index - 1];
+    return item?.querySelector<HTMLElement>(removeSelector) ?? container?.querySelector<HTMLElement>(fallback) ?? null;
 }
 
 type ItemActionsProps = {
@@ -66,8 +78,10 @@ type ChoiceListEditorProps = {questionId: string, problems: readonly DraftProble
 export function ChoiceListEditor({questionId, problems, choices, format, onChange}: ChoiceListEditorProps) {
     const change = (index: number, patch: Partial<DraftChoice>) => onChange(choices.map((choice, at) => at === index ? {...choice, ...patch} : choice));
     const full = choices.length >= limits.optionsPerChoice;
+    const list = useRef<HTMLDivElement>(null);
+    const focusNext = usePendingFocus();
     return (
-        <div className="option-list" data-testid="choice-list" data-field={`${questionId}:choices`}>
+        <div className="option-list" data-testid="choice-list" data-field={`${questionId}:choices`} ref={list}>
             <div className="option-list-head">
                 <span className="group-title">Choices</span>
                 <span className="muted small" data-testid="choice-count">{choices.length} / {limits.optionsPerChoice}</span>
@@ -93,13 +107,21 @@ export function ChoiceListEditor({questionId, problems, choices, format, onChang
                     <ItemActions label={`choice ${index + 1}`} testId="choice"
                         onUp={index > 0 ? () => onChange(moveItem(choices, index, -1)) : undefined}
                         onDown={index < choices.length - 1 ? () => onChange(moveItem(choices, index, 1)) : undefined}
-                        onRemove={() => onChange(choices.filter((_, at) => at !== index))} />
+                        onRemove={() => {
+                            focusNext(() => afterRemoval(list.current, "[data-testid=choice-row]", "[data-testid=choice-remove]", index, "[data-testid=choice-add]"));
+                            onChange(choices.filter((_, at) => at !== index));
+                        }} />
                 </div>
                 );
             })}
             <button type="button" className="btn btn-dashed btn-sm" disabled={full} data-testid="choice-add"
                 title={full ? `At most ${limits.optionsPerChoice} choices per question` : undefined}
-                onClick={() => onChange([...choices, {id: newId(), value: uniqueName(`option_${choices.length + 1}`, new Set(choices.map((choice) => String(choice.value)))), description: ""}])}>
+                onClick={() => {
+                    const id = newId();
+                    // The new choice's value field takes the focus, its default selected: typing names it.
+                    focusNext(() => list.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(`${questionId}:item:${id}`)}"]`));
+                    onChange([...choices, {id, value: uniqueName(`option_${choices.length + 1}`, new Set(choices.map((choice) => String(choice.value)))), description: ""}]);
+                }}>
                 + Add choice
             </button>
         </div>
@@ -112,8 +134,10 @@ type LevelListEditorProps = {questionId: string, problems: readonly DraftProblem
 export function LevelListEditor({questionId, problems, levels, format, onChange}: LevelListEditorProps) {
     const change = (index: number, patch: Partial<DraftLevel>) => onChange(levels.map((level, at) => at === index ? {...level, ...patch} : level));
     const full = levels.length >= limits.levelsPerScore;
+    const list = useRef<HTMLDivElement>(null);
+    const focusNext = usePendingFocus();
     return (
-        <div className="option-list" data-testid="level-list" data-field={`${questionId}:levels`}>
+        <div className="option-list" data-testid="level-list" data-field={`${questionId}:levels`} ref={list}>
             <div className="option-list-head">
                 <span className="group-title">Levels, lowest first</span>
                 <span className="muted small" data-testid="level-count">{levels.length} / {limits.levelsPerScore}</span>
@@ -130,13 +154,20 @@ export function LevelListEditor({questionId, problems, levels, format, onChange}
                     <ItemActions label={`level ${index}`} testId="level"
                         onUp={index > 0 ? () => onChange(moveItem(levels, index, -1)) : undefined}
                         onDown={index < levels.length - 1 ? () => onChange(moveItem(levels, index, 1)) : undefined}
-                        onRemove={() => onChange(levels.filter((_, at) => at !== index))} />
+                        onRemove={() => {
+                            focusNext(() => afterRemoval(list.current, "[data-testid=level-row]", "[data-testid=level-remove]", index, "[data-testid=level-add]"));
+                            onChange(levels.filter((_, at) => at !== index));
+                        }} />
                 </div>
                 );
             })}
             <button type="button" className="btn btn-dashed btn-sm" disabled={full} data-testid="level-add"
                 title={full ? `At most ${limits.levelsPerScore} levels per question` : undefined}
-                onClick={() => onChange([...levels, {id: newId(), label: `level ${levels.length}`, description: ""}])}>
+                onClick={() => {
+                    const id = newId();
+                    focusNext(() => list.current?.querySelector<HTMLElement>(`[data-field="${CSS.escape(`${questionId}:item:${id}`)}"]`));
+                    onChange([...levels, {id, label: `level ${levels.length}`, description: ""}]);
+                }}>
                 + Add level
             </button>
         </div>

@@ -1,7 +1,7 @@
 // The Experiments screen: a dataset × two or more variants (versions on connections and models), with checks and a
 // grader; set up, run with progress, read the matrix, the verdicts and the disagreements, keep, compare and export.
-import {useEffect} from "react";
-import {Tabs} from "../../ui/controls.tsx";
+import {useEffect, useId} from "react";
+import {TabPanel, Tabs} from "../../ui/controls.tsx";
 import {ActionMessage} from "../../ui/ActionMessage.tsx";
 import {DisagreementsCard} from "./Disagreements.tsx";
 import {ExportsBar} from "./ExportsBar.tsx";
@@ -24,6 +24,7 @@ export function ExperimentsScreen() {
     const set = useExperimentStore((state) => state.set);
     const error = useExperimentStore((state) => state.error);
     const importMessage = useExperimentStore((state) => state.importMessage);
+    const panelId = useId();
     useEffect(() => {
         // After a reload or a restart, an experiment that stopped mid-run opens again, ready to Resume.
         void refreshSavedExperiments().then(() => {
@@ -34,12 +35,14 @@ export function ExperimentsScreen() {
     }, []);
     return (
         <div className="page exp-page" data-testid="experiments-screen">
-            <Tabs tabs={tabs} active={tab} onChange={(next) => set({tab: next})} testId="exp-tabs" />
+            <Tabs tabs={tabs} active={tab} onChange={(next) => set({tab: next})} label="Experiment views" panelId={panelId} testId="exp-tabs" />
             {error && tab !== "setup" && <div className="field-error" role="alert" data-testid="exp-error">{error}</div>}
             {importMessage && <ActionMessage message={importMessage} onDone={(next) => set({importMessage: next})} testId="exp-import-message" />}
-            {tab === "setup" && <SetupPanel />}
-            {tab === "results" && <ResultsPanel />}
-            {tab === "history" && <HistoryPanel />}
+            <TabPanel id={panelId} active={tab}>
+                {tab === "setup" && <SetupPanel />}
+                {tab === "results" && <ResultsPanel />}
+                {tab === "history" && <HistoryPanel />}
+            </TabPanel>
         </div>
     );
 }

@@ -1,7 +1,7 @@
 // The chat playground's settings panel: parameters, tools and tool_choice, response_format.
-import {useState} from "react";
+import {useId, useState} from "react";
 import {editorPaths, JsonEditor} from "../../ui/JsonEditor.tsx";
-import {SidePanel, Tabs} from "../../ui/controls.tsx";
+import {SidePanel, TabPanel, Tabs} from "../../ui/controls.tsx";
 import {ParamsPanel} from "./ParamsPanel.tsx";
 import {PresetPicker} from "./PresetPicker.tsx";
 import {SaveVersionPanel} from "../versions/SaveVersionPanel.tsx";
@@ -19,14 +19,15 @@ export function ChatSettings() {
     const {setParam} = useChatStore.getState();
     const {errors} = buildChatRequest(draft);
     const toolCount = draft.toolsText.trim() && !errors.tools ? (JSON.parse(draft.toolsText) as unknown[]).length : 0;
+    const panelId = useId();
     return (
         <SidePanel>
-            <Tabs<Tab> testId="chat-settings-tab" active={tab} onChange={setTab} tabs={[
+            <Tabs<Tab> testId="chat-settings-tab" active={tab} onChange={setTab} label="Chat settings" panelId={panelId} tabs={[
                 {id: "params", label: "Parameters"},
                 {id: "tools", label: "Tools", badge: errors.tools || errors.tool_choice ? "!" : toolCount ? String(toolCount) : null},
                 {id: "format", label: "Format", badge: errors.response_format ? "!" : draft.responseFormat.mode !== "none" ? "on" : null}
             ]} />
-            <div className="side-body">
+            <TabPanel id={panelId} active={tab} className="side-body">
                 {tab === "params" && (
                     <>
                         <PresetPicker kind="chat" />
@@ -36,7 +37,7 @@ export function ChatSettings() {
                 )}
                 {tab === "tools" && <ToolsEditor />}
                 {tab === "format" && <ResponseFormatEditor />}
-            </div>
+            </TabPanel>
         </SidePanel>
     );
 }

@@ -1,8 +1,8 @@
-// The "probabilities" view of a reply: tokens shaded by probability, their alternatives on hover or focus, and
+// The "probabilities" view of a reply: tokens shaded by probability, their alternatives on hover or when opened, and
 // the sequence's total log-probability and perplexity. It shows only when the server returned scores. When the
 // scores carry token ids (the local engine's `x_svc.token_ids`), the popover reads them out with one-click
 // logit_bias entries; without ids (a remote server) the readout is not shown.
-import type {CSSProperties} from "react";
+import {type CSSProperties, useLayoutEffect, useRef, useState} from "react";
 import {type TokenScore, biasPresets, percent, showToken, summarize} from "./probabilities.ts";
 import {scoredCountDefinition, scoredTokensNote} from "./runNumbers.ts";
 
@@ -22,9 +22,20 @@ type TokenProbabilitiesProps = {
 };
 
 export function TokenProbabilities({scores, onBias, usage, choices, echoed}: TokenProbabilitiesProps) {
+    // The strip is one tab stop: `current` is the chip that has it (roving tabindex), `open` the chip whose alternatives
+    // Enter, Space or a click showed (hovering shows them too, through CSS).
+    const [current, setCurrent] = useState(0);
+    const [open, setOpen] = useState<number | null>(null);
+    const strip = useRef<HTMLDivElement>(null);
     if (scores == null || scores.length === 0) return null;
     const summary = summarize(scores);
     const note = summary == null ? null : scoredTokensNote(summary.count, usage, {choices, echoed});
+    const tabStop = Math.min(current, scores.length - 1);
+    const focusChip = (index: number) => {
+        setCurrent(index);
+        setOpen(null);
+        strip.current?.querySelectorAll<HTMLElement>(".token-chip-text")[index]?.focus();
+    };
     return (
         <div className="token-probabilities" data-testid="token-probabilities">
             <div className="token-summary muted" data-testid="token-summary">
@@ -37,23 +48,75 @@ export function TokenProbabilities({scores, onBias, usage, choices, echoed}: Tok
                 )}
             </div>
             {note && <div className="token-usage-note muted" data-testid="token-usage-note">{note}</div>}
-            <div className="token-strip">
-                {scores.map((score, index) => <TokenChip key={index} score={score} onBias={onBias} />)}
+            <div className="token-strip" role="toolbar" aria-label="Scored tokens: arrow keys move, Enter shows a token's alternatives" ref={strip}
+                data-testid="token-strip">
+                {scores.map((score, index) => (
+                    <TokenChip key={index} score={score} onBias={onBias} tabStop={index === tabStop} open={open === index}
+                        onOpen={(next) => {
+                            setCurrent(index);
+                            setOpen(next ? index : null);
+                        }}
+                        onMove={(key) => {
+                            const next = {ArrowRight: index + 1, ArrowLeft: index - 1, Home: 0, End: scores.length - 1}[key];
+                            if (next === undefined) return false;
+                            focusChip(Math.max(0, Math.min(scores.length - 1, next)));
+                            return true;
+                        }} />
+                ))}
             </div>
         </div>
     );
 }
 
-/** One token, shaded by its probability; the popover lists its alternatives (CSS shows it on hover and focus). */
-function TokenChip({score, onBias}: {score: TokenScore, onBias?: AddLogitBias}) {
+type TokenChipProps = {
+    score: TokenScore,
+    onBias?: AddLogitBias,
+    /** The strip's one tab stop. */
+    tabStop: boolean,
+    /** Its alternatives are shown (Enter, Space or a click); hovering shows them too. */
+    open: boolean,
+    onOpen: (open: boolean) => void,
+    /** Moves along the strip for an arrow key, Home or End; false for any other key. */
+    onMove: (key: string) => boolean
+};
+
+/**
+ * One token, shaded by its probability; its popover lists the alternatives, shown on hover or once opened with Enter,
+ * Space or a click (Tab then reaches its logit_bias buttons, Escape closes it), never merely on focus.
+ */
+function TokenChip({score, onBias, tabStop, open, onOpen, onMove}: TokenChipProps) {
+    const chip = useRef<HTMLSpanElement>(null);
     const probability = score.logprob == null ? null : Math.exp(score.logprob);
     const label = `${JSON.stringify(score.token)}: ${score.logprob == null ? "not scored" : percent(score.logprob)}`;
+    useLayoutEffect(() => {
+        if (open && chip.current != null) keepPopoverInside(chip.current);
+    }, [open]);
     return (
-        <span className={`token-chip mono${probability == null ? "" : " scored"}`} tabIndex={0} data-testid="token-chip" aria-label={label}
-            onMouseEnter={(event) => keepPopoverInside(event.currentTarget)} onFocus={(event) => keepPopoverInside(event.currentTarget)}
+        <span ref={chip} className={`token-chip mono${probability == null ? "" : " scored"}${open ? " open" : ""}`} data-testid="token-chip"
+            onMouseEnter={(event) => keepPopoverInside(event.currentTarget)}
+            onBlur={(event) => {
+                // Focus gone from the chip and its popover: the popover closes.
+                if (open && !event.currentTarget.contains(event.relatedTarget)) onOpen(false);
+            }}
+            onKeyDown={(event) => {
+                if (event.key !== "Escape" || !open) return;
+                event.stopPropagation();
+                onOpen(false);
+                event.currentTarget.querySelector<HTMLElement>(".token-chip-text")?.focus();
+            }}
             style={probability == null ? undefined : {"--token-shade-alpha": (0.1 + 0.6 * probability).toFixed(3)} as CSSProperties}>
-            {showToken(score.token)}
-            <span className="token-popover" role="tooltip" data-testid="token-popover">
+            <span className="token-chip-text" role="button" tabIndex={tabStop ? 0 : -1} aria-label={label} aria-expanded={open}
+                onClick={() => onOpen(!open)}
+                onKeyDown={(event) => {
+                    if (event.altKey || event.ctrlKey || event.metaKey) return;
+                    if (event.key === "Enter" || event.key === " ") {
+                        event.preventDefault();
+                        onOpen(!open);
+                    } else if (onMove(event.key)) event.preventDefault();
+                }}>
+                {showToken(score.token)}
+            </span>
+            <span className="token-popover" role="group" aria-label={`Alternatives to ${JSON.stringify(score.token)}`} data-testid="token-popover">
                 <span className="token-popover-head">
                     {JSON.stringify(score.token)} · {score.logprob == null ? "not scored (nothing before it)" : `${percent(score.logprob)} · logprob ${score.logprob.toFixed(4)}`}
                     {score.id != null && <> · <TokenId id={score.id} /></>}
@@ -63,7 +126,7 @@ function TokenChip({score, onBias}: {score: TokenScore, onBias?: AddLogitBias}) 
                         <span className="mono">{showToken(alternative.token)}</span>
                         {alternative.id != null && <TokenId id={alternative.id} />}
                         <span className="mono push-right">{percent(alternative.logprob)}</span>
-                        {alternative.id != null && onBias != null && <BiasButtons id={alternative.id} onBias={onBias} />}
+                        {alternative.id != null && onBias != null && <BiasButtons token={alternative.token} id={alternative.id} onBias={onBias} />}
                     </span>
                 ))}
             </span>
@@ -96,12 +159,13 @@ function TokenId({id}: {id: number}) {
     return <span className="token-id mono muted" data-testid="token-id" title="token id, for logit_bias">#{id}</span>;
 }
 
-function BiasButtons({id, onBias}: {id: number, onBias: AddLogitBias}) {
+/** The one-click logit_bias entries for the alternative `token`, each named after it ("Ban “ the”"). */
+function BiasButtons({token, id, onBias}: {token: string, id: number, onBias: AddLogitBias}) {
     return (
         <span className="token-bias-buttons">
             {biasPresets.map(({label, bias}) => (
                 <button key={label} type="button" className="link-btn" data-testid={`token-bias-${label}`} title={`logit_bias ${id}: ${bias}`}
-                    onClick={() => onBias(id, bias)}>
+                    aria-label={`${label[0].toUpperCase()}${label.slice(1)} “${JSON.stringify(token).slice(1, -1)}”`} onClick={() => onBias(id, bias)}>
                     {label}
                 </button>
             ))}

@@ -1,8 +1,8 @@
 // The View code panel beside a playground or the Decision studio, showing the request it would send now.
-import {useState} from "react";
+import {useId, useState} from "react";
 import {useGatewayState} from "../../gateway/gatewayState.ts";
 import {type Screen, useNavStore} from "../../ui/appState.ts";
-import {CopyButton, Icon, Tabs} from "../../ui/controls.tsx";
+import {CopyButton, Icon, TabPanel, Tabs} from "../../ui/controls.tsx";
 import {buildChatRequest} from "./chat.ts";
 import {buildCompletionsRequest} from "./completions.ts";
 import {buildResponsesRequest} from "./responses.ts";
@@ -41,6 +41,7 @@ export function CodePanel({request, problem}: {request: CodeRequest, problem?: s
     const close = useNavStore((state) => state.toggleViewCode);
     const codeKey = useCodeKeyStore((state) => state.key);
     const [language, setLanguage] = useState<Language>("curl");
+    const panelId = useId();
     const generate = generators[language];
     const shown = generate(request, {elideDataUrls: true});
     return (
@@ -49,15 +50,17 @@ export function CodePanel({request, problem}: {request: CodeRequest, problem?: s
                 <h3>View code</h3>
                 <button type="button" className="icon-btn" aria-label="Close code panel" onClick={close}><Icon name="close" /></button>
             </div>
-            <Tabs<Language> testId="code-tab" active={language} onChange={setLanguage}
+            <Tabs<Language> testId="code-tab" active={language} onChange={setLanguage} label="Code language" panelId={panelId}
                 tabs={[{id: "curl", label: "curl"}, {id: "typescript", label: "TypeScript"}, {id: "python", label: "Python"}]} />
-            <div className="code-meta">
-                <span className="mono small" data-testid="code-base-url">{request.baseUrl}</span>
-                <CopyButton testId="copy-code" text={() => generate(request)} />
-            </div>
-            {problem && <div className="field-warning code-problem" data-testid="code-problem">Not sendable yet: {problem}</div>}
-            {/* Focusable, so the keyboard scrolls it too. */}
-            <pre className="code-block" data-testid="code-block" tabIndex={0} aria-label={`The request as ${language === "curl" ? "a curl command" : `a ${language === "python" ? "Python" : "TypeScript"} program`}`}><code>{shown}</code></pre>
+            <TabPanel id={panelId} active={language} className="code-tab-panel">
+                <div className="code-meta">
+                    <span className="mono small" data-testid="code-base-url">{request.baseUrl}</span>
+                    <CopyButton testId="copy-code" text={() => generate(request)} />
+                </div>
+                {problem && <div className="field-warning code-problem" data-testid="code-problem">Not sendable yet: {problem}</div>}
+                {/* Focusable, so the keyboard scrolls it too. */}
+                <pre className="code-block" data-testid="code-block" tabIndex={0} aria-label={`The request as ${language === "curl" ? "a curl command" : `a ${language === "python" ? "Python" : "TypeScript"} program`}`}><code>{shown}</code></pre>
+            </TabPanel>
             <p className="muted small code-note">
                 Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.
                 {isLoopback(request.baseUrl) && codeKey == null ? " For the app's own engine it is the engine key (Engine & connections, Copy engine key), " +

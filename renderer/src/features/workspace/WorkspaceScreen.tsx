@@ -97,7 +97,8 @@ function OrganizationsCard({organizations, workspaces, selected}: {organizations
             }}>
                 <input className="input" required placeholder="New organization" value={organizationName} onChange={(event) => setOrganizationName(event.target.value)}
                     aria-label="Organization name" data-testid="organization-name" />
-                <button type="submit" className="btn" disabled={createOrganization.isPending} data-testid="organization-create">Add</button>
+                <button type="submit" className="btn" disabled={createOrganization.isPending} aria-label="Add organization"
+                    data-testid="organization-create">Add</button>
             </form>
             {organizations.length > 0 && (
                 <form className="inline-form" onSubmit={(event) => {
@@ -114,7 +115,8 @@ function OrganizationsCard({organizations, workspaces, selected}: {organizations
                     )}
                     <input className="input" required placeholder="New workspace" value={workspaceName} onChange={(event) => setWorkspaceName(event.target.value)}
                         aria-label="Workspace name" data-testid="workspace-name" />
-                    <button type="submit" className="btn" disabled={createWorkspace.isPending} data-testid="workspace-create">Add</button>
+                    <button type="submit" className="btn" disabled={createWorkspace.isPending} aria-label="Add workspace"
+                        data-testid="workspace-create">Add</button>
                 </form>
             )}
             {failure && <ApiErrorView error={toErrorInfo(failure)} />}
