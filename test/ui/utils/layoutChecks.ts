@@ -11,7 +11,8 @@ export type LayoutProblem = string;
 
 /**
  * Visible controls (buttons, fields, links, tabs) that the window or an ancestor that hides or scrolls its overflow
- * cuts off sideways, and text that an ellipsis cuts short in a control.
+ * cuts off sideways, and text that an ellipsis cuts short in a control or that an empty field's width cuts short in
+ * its placeholder.
  */
 export async function cutOffControls(page: Page): Promise<LayoutProblem[]> {
     // tsx compiles this file keeping function names, through a `__name` helper the page does not have.
@@ -23,24 +24,28 @@ export async function cutOffControls(page: Page): Promise<LayoutProblem[]> {
             return `<${element.tagName.toLowerCase()}> "${label}"`;
         };
         const controls = document.querySelectorAll("button, input:not([type=hidden]), select, textarea, a[href], [role=tab], [role=button], summary");
+        const measure = document.createElement("canvas").getContext("2d")!;
         for (const control of controls) {
             const rect = control.getBoundingClientRect();
             const style = getComputedStyle(control);
             if (rect.width === 0 || rect.height === 0 || style.visibility === "hidden") continue;
             // Inside a closed <details> or an element hidden by its container: not on screen, nothing to check.
             if (control.closest("details:not([open]) > :not(summary)") != null) continue;
-            if (rect.right > window.innerWidth + 1 || rect.left < -1) {
+            // The one exception: a data table wider than its panel (role table or grid), which people do scroll sideways;
+            // its controls past that panel's edge (or the window's) are reached that way.
+            let tableScroller: Element | null = null;
+            for (let ancestor = control.parentElement; ancestor != null && ancestor !== document.body && tableScroller == null; ancestor = ancestor.parentElement)
+                if (/auto|scroll/.test(getComputedStyle(ancestor).overflowX) && ancestor.querySelector(":scope > [role=table], :scope > [role=grid]") != null) tableScroller = ancestor;
+            if (tableScroller == null && (rect.right > window.innerWidth + 1 || rect.left < -1)) {
                 problems.push(`${describe(control)} is cut off by the window (x ${Math.round(rect.left)}-${Math.round(rect.right)} of ${window.innerWidth})`);
                 continue;
             }
             // Sideways, a control past the edge of an ancestor that does not show its overflow is hidden, whether that
             // ancestor clips or scrolls: nobody looks for a button by scrolling a panel sideways. Up and down, scrolling is
             // how pages work, so only the horizontal extent is checked.
-            // The one exception: a data table wider than its panel (role table or grid), which people do scroll sideways.
-            for (let ancestor = control.parentElement; ancestor != null && ancestor !== document.body; ancestor = ancestor.parentElement) {
+            for (let ancestor = control.parentElement; ancestor != null && ancestor !== document.body && ancestor !== tableScroller; ancestor = ancestor.parentElement) {
                 const overflowX = getComputedStyle(ancestor).overflowX;
                 if (overflowX === "visible") continue;
-                if (/auto|scroll/.test(overflowX) && ancestor.querySelector(":scope > [role=table], :scope > [role=grid]") != null) break;
                 const box = ancestor.getBoundingClientRect();
                 if (rect.right > box.right + 1 || rect.left < box.left - 1) {
                     problems.push(`${describe(control)} is cut off by ${describe(ancestor)} (x ${Math.round(rect.left)}-${Math.round(rect.right)}, box ${Math.round(box.left)}-${Math.round(box.right)})`);
@@ -49,6 +54,13 @@ export async function cutOffControls(page: Page): Promise<LayoutProblem[]> {
             }
             if (style.textOverflow === "ellipsis" && control.scrollWidth > control.clientWidth + 1)
                 problems.push(`${describe(control)} shows its text cut short by an ellipsis`);
+            // An empty field's placeholder that does not fit is cut short too ("the loaded mo").
+            if (control instanceof HTMLInputElement && control.placeholder !== "" && control.value === "") {
+                measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+                const room = control.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+                const needed = measure.measureText(control.placeholder).width;
+                if (needed > room + 1) problems.push(`${describe(control)} shows its placeholder "${control.placeholder}" cut short (${Math.round(needed)} px in ${Math.round(room)} px)`);
+            }
         }
         return problems;
     });
@@ -63,5 +75,19 @@ export async function accessibilityViolations(page: Page): Promise<LayoutProblem
         const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}, resultTypes: ["violations"]});
         return result.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")
             .flatMap((violation) => violation.nodes.map((node) => `${violation.id} (${violation.help}) at ${node.target.join(" ")}: ${node.failureSummary.replace(/\s+/g, " ").slice(0, 240)}`));
+    });
+}
+
+/**
+ * The document's own scrolling: none, since the app fills the window and only its panes scroll. Content that stretches
+ * the document (something positioned outside every pane) lets the wheel or a focus move the whole app off screen.
+ */
+export async function documentOverflow(page: Page): Promise<LayoutProblem[]> {
+    return page.evaluate(() => {
+        const document_ = document.scrollingElement!;
+        const problems: string[] = [];
+        if (document_.scrollHeight !== window.innerHeight) problems.push(`the document is ${document_.scrollHeight} px tall in a ${window.innerHeight} px window`);
+        if (document_.scrollWidth !== window.innerWidth) problems.push(`the document is ${document_.scrollWidth} px wide in a ${window.innerWidth} px window`);
+        return problems;
     });
 }

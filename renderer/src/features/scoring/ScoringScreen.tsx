@@ -80,10 +80,10 @@ export function ImportCard() {
     );
 }
 
-/** The first rows of the table, as read. */
+/** The first rows of the table, as read; focusable, so the keyboard scrolls it too when it is wider than its card. */
 export function TablePreview({table, rows = 6}: {table: LoadedTable, rows?: number}) {
     return (
-        <div className="table-preview" data-testid="table-preview">
+        <div className="table-preview" data-testid="table-preview" tabIndex={0} role="region" aria-label="The table's first rows">
             <table className="table compact">
                 <thead><tr><th>#</th>{table.columns.map((column) => <th key={column}>{column}</th>)}</tr></thead>
                 <tbody>

@@ -13,7 +13,8 @@ export function DiffView({before, after}: {before: PromptVersion, after: PromptV
                 {removed === 0 && added === 0 ? "The two versions send the same request and have the same note."
                     : `${removed} line${removed === 1 ? "" : "s"} removed, ${added} added, from version ${before.version} to version ${after.version}.`}
             </div>
-            <div className="diff-scroll">
+            {/* Focusable, so the keyboard scrolls it too. */}
+            <div className="diff-scroll" tabIndex={0} role="region" aria-label={`Version ${before.version} beside version ${after.version}`}>
                 <table className="diff-table">
                     <caption className="sr-only">Lines of version {before.version} beside those of version {after.version}</caption>
                     <colgroup>
