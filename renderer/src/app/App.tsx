@@ -23,6 +23,7 @@ import {useAppDataStatus} from "../gateway/appData.ts";
 import {gatewayApi} from "../gateway/gatewayApi.ts";
 import {useGatewayMutation, useGatewayState} from "../gateway/gatewayState.ts";
 import {useNavStore, useThemeStore, type Screen} from "../ui/appState.ts";
+import {ScreenErrorBoundary} from "../ui/ScreenErrorBoundary.tsx";
 import {Icon, type IconName} from "../ui/controls.tsx";
 
 const screens = {
@@ -62,7 +63,11 @@ export function App() {
                 <TopBar />
                 <AppDataNote />
                 <div className={`content${showCode ? " with-code" : ""}`}>
-                    <main className="screen" data-screen={screen}><Current /></main>
+                    <main className="screen" data-screen={screen}>
+                        {/* One boundary per screen (keyed by it): a screen that fails shows what failed; the nav still works. */}
+                        <ScreenErrorBoundary key={screen} what={`The ${screenNames[screen]} screen`}
+                            leave={screen === "chat" ? undefined : {label: "Go to Chat", run: () => useNavStore.getState().go("chat")}}><Current /></ScreenErrorBoundary>
+                    </main>
                     {showCode && <ViewCodePanel />}
                 </div>
             </div>
@@ -86,6 +91,9 @@ const items: Array<{id: Screen, label: string, icon: IconName, section: string}>
     {id: "engine", label: "Engine & connections", icon: "engine", section: "Setup"},
     {id: "workspace", label: "Workspace", icon: "workspace", section: "Setup"}
 ];
+
+/** Each screen's name as the nav says it. */
+const screenNames = Object.fromEntries(items.map((item) => [item.id, item.label])) as Record<Screen, string>;
 
 /** The left navigation, with the engine's status at the bottom. */
 export function NavBar() {

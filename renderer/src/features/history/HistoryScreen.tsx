@@ -3,6 +3,7 @@ import {useQueryClient} from "@tanstack/react-query";
 import {useState} from "react";
 import type {JsonBody} from "../../../../client/sdk/index.ts";
 import {ApiErrorView} from "../../ui/ApiErrorView.tsx";
+import {ScreenErrorBoundary} from "../../ui/ScreenErrorBoundary.tsx";
 import {useNavStore} from "../../ui/appState.ts";
 import {draftFromChatRequest, type ChatReply} from "../playground/chat.ts";
 import {draftFromCompletionsRequest} from "../playground/completions.ts";
@@ -42,7 +43,9 @@ export function HistoryScreen() {
                 {!isLoading && entries.length === 0 && <div className="empty-state">No runs yet. Every request you run in a playground or the Decision studio is saved here.</div>}
             </div>
             <div className="history-detail-pane">
-                {selected ? <HistoryDetail entry={selected} /> : <div className="empty-state">Select a run to see it.</div>}
+                {selected
+                    ? <ScreenErrorBoundary key={selected.id} what="This run" testId="history-detail-error"><HistoryDetail entry={selected} /></ScreenErrorBoundary>
+                    : <div className="empty-state">Select a run to see it.</div>}
             </div>
         </div>
     );

@@ -76,9 +76,14 @@ export const historyDb = {
     async add(entry: HistoryEntry): Promise<void> {
         await gatewayApi.addRun(entry);
     },
-    /** Newest first. */
+    /** Newest first; a saved run that does not have a run's shape is left out and reported, and the rest load. */
     async list(): Promise<HistoryEntry[]> {
-        return (await gatewayApi.runHistory()).entries as HistoryEntry[];
+        const saved = (await gatewayApi.runHistory()).entries as unknown[];
+        const entries = saved.flatMap((entry) => readHistoryEntry(entry) ?? []);
+        const skipped = saved.length - entries.length;
+        reportAppDataProblem("history", skipped === 0 ? null
+            : `${skipped} saved run${skipped === 1 ? "" : "s"} could not be read (not a run this app saved, or cut short) and ${skipped === 1 ? "is" : "are"} not shown in History; the others are.`);
+        return entries;
     },
     async remove(id: string): Promise<void> {
         await gatewayApi.deleteRun(id);
@@ -87,6 +92,24 @@ export const historyDb = {
         await gatewayApi.clearHistory();
     }
 };
+
+const runKinds = new Set<string>(["chat", "responses", "completions", "decisions", "systemone"]);
+const endStatuses = new Set<string>(["done", "stopped", "error"]);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * A saved run checked against what History reads of it (id, kind, time, connection, request, status; its timing and
+ * error when present); null when it does not fit. A run saved without timing reads as one with no figures.
+ */
+export function readHistoryEntry(value: unknown): HistoryEntry | null {
+    if (!isObject(value)) return null;
+    const {id, kind, createdAt, connectionName, connectionKind, request, status, timing, error} = value;
+    if (typeof id !== "string" || typeof kind !== "string" || !runKinds.has(kind) || typeof createdAt !== "number" || !Number.isFinite(createdAt)) return null;
+    if (typeof connectionName !== "string" || !isObject(request) || typeof status !== "string" || !endStatuses.has(status)) return null;
+    if (timing !== undefined && !isObject(timing)) return null;
+    if (error !== undefined && (!isObject(error) || typeof error.message !== "string")) return null;
+    return {...value, connectionKind: connectionKind === "remote" ? "remote" : "local", timing: timing ?? {}} as HistoryEntry;
+}
 
 export const historyKey = ["history"] as const;
 
