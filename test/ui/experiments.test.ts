@@ -1,7 +1,8 @@
 // An experiment's whole loop against the real gateway and engine (`npm run web`, the built-in model) in Chromium: a
 // 50-row labelled CSV imported as a dataset, two versions of a question set saved from the Decision studio, an
 // experiment of the two set up and run, the matrix with its interval verdict, the disagreements and one row's detail,
-// the HTML report opened in the browser; then a reload mid-run that loses no cell and sends none twice; last, two
+// the HTML report opened in the browser; then a reload mid-run that loses no cell and sends none twice, and a reload
+// that keeps the finished experiment open; last, two
 // questions per row, whose disagreements grid must draw each entry once and in order while cells arrive.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
@@ -231,6 +232,15 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
             assert.equal(new Set(keys).size, 100, `${id}: no cell sent twice`);
         }
         await screenshot(page, "experiments/history-resumed-1024-light");
+    });
+
+    test("a finished experiment stays open across a reload", async () => {
+        await page.reload();
+        await page.locator("main[data-screen=experiments]").waitFor();
+        await expectText(page.getByTestId("exp-status"), "completed");
+        assert.match(await page.getByTestId("exp-run-card").locator("h3").textContent() ?? "", /· again$/);
+        await expectText(page.getByTestId("exp-done"), "100 / 100");
+        await expectCount(page.getByTestId("exp-interrupted"), 0);
     });
 
     test("History compares two kept experiments' summaries", async () => {

@@ -1,5 +1,6 @@
 // The app itself, imported by the entry (main.tsx) once the saved documents are loaded: Monaco wired to our own
-// bundle, then the React root with the query cache and the stylesheets.
+// bundle, what was open before a reload or a restart opened again, then the React root with the query cache and the
+// stylesheets.
 import {loader} from "@monaco-editor/react";
 import {QueryClientProvider} from "@tanstack/react-query";
 import {StrictMode} from "react";
@@ -14,6 +15,8 @@ import {jsonDefaults} from "monaco-editor/languages/features/json/register.js";
 import * as monaco from "../ui/monacoBundle.ts";
 import {editorSchemas} from "../ui/JsonEditor.tsx";
 import {queryClient} from "../gateway/gatewayState.ts";
+import {restoreOpenExperiment} from "../features/experiments/experimentRun.ts";
+import {restoreOpenJob} from "../features/scoring/scoringJob.ts";
 import "./styles/base.css";
 import "./styles/layout.css";
 import "./styles/controls.css";
@@ -41,6 +44,11 @@ function setupMonaco() {
 }
 
 setupMonaco();
+
+// Before the screens mount, so a screen's own reopening (Experiments' interrupted run) finds these under way. A scoring
+// job that was running goes on by itself, whichever screen is shown.
+void restoreOpenJob();
+void restoreOpenExperiment();
 
 createRoot(document.getElementById("root")!).render(
     <StrictMode>

@@ -4,9 +4,10 @@ import type {Page} from "playwright-core";
 
 /**
  * Everything the app keeps on this machine, as one string: the page's localStorage, sessionStorage and every IndexedDB
- * store, and every file of the app's data folder (`dataDir`), where the gateway keeps what the app saves.
+ * store, and every file of the app's data folder (`dataDir`), where the gateway keeps what the app saves; but the files
+ * whose path in the folder matches `except`.
  */
-export async function readPageStorage(page: Page, dataDir: string): Promise<string> {
+export async function readPageStorage(page: Page, dataDir: string, {except}: {except?: RegExp} = {}): Promise<string> {
     const inPage = await page.evaluate(async () => {
         const dump: Record<string, unknown> = {localStorage: {...localStorage}, sessionStorage: {...sessionStorage}};
         for (const info of await indexedDB.databases()) {
@@ -31,6 +32,7 @@ export async function readPageStorage(page: Page, dataDir: string): Promise<stri
     for (const entry of await readdir(dataDir, {recursive: true, withFileTypes: true}).catch(() => [])) {
         if (!entry.isFile()) continue;
         const file = path.join(entry.parentPath, entry.name);
+        if (except?.test(path.relative(dataDir, file))) continue;
         files[path.relative(dataDir, file)] = await readFile(file, "utf8");
     }
     return JSON.stringify({...inPage, dataDir: files});

@@ -14,6 +14,7 @@ import {addCell, cellKey, countCells, useExperimentStore, type OpenExperiment} f
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {paceRecorder} from "./pace.ts";
+import {keepOpenExperiment, useOpenExperimentId} from "./openExperimentId.ts";
 import {useCacheSetting} from "./cacheSetting.ts";
 import {parseExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
 import {isResultsJson, parseExperimentResults, type ExperimentResults} from "../../../../client/experiments/resultsFile.ts";
@@ -53,6 +54,7 @@ function show(experiment: LoadedExperiment, interrupted: boolean) {
     const open: OpenExperiment = {id: experiment.record.jobId, spec: experiment.spec, dataset: experiment.dataset, rowIndexes: experiment.rowIndexes,
         cells, counts: countCells(cells.values(), experiment.spec.variants.length), interrupted};
     set({open, summary: null, summarizedCells: 0, progress: null, error: null, saveNote: null, detailRow: null, tab: "results"});
+    keepOpenExperiment(open.id);
     openSummary(open);
 }
 
@@ -75,16 +77,34 @@ export async function startExperiment(spec: ExperimentSpec) {
 
 /** Opens a kept experiment: its matrix and cells; an interrupted one can go on with Resume. */
 export async function openExperiment(id: string) {
-    if (experimentBusy()) return;
+    await openKept(id, false);
+}
+
+/** Opens a kept experiment; false when it could not be (said on the screen, unless `quiet`) or another is busy. */
+async function openKept(id: string, quiet: boolean): Promise<boolean> {
+    if (experimentBusy()) return false;
     set({busy: true, error: null});
     try {
         const experiment = await savedExperiments.load(id, savingFailed(id));
         show(experiment, experiment.record.status !== "completed");
+        return true;
     } catch (error) {
-        set({error: `Could not open the experiment: ${(error as Error).message}`});
+        if (!quiet) set({error: `Could not open the experiment: ${(error as Error).message}`});
+        return false;
     } finally {
         set({busy: false});
     }
+}
+
+/**
+ * After a reload or a restart: opens again the experiment that was open, finished or not (one that stopped mid-run
+ * shows Resume); one that is no longer kept is forgotten. Called before the screens mount, so the Experiments screen's
+ * own reopening of an interrupted experiment finds this one open (or opening) and leaves it.
+ */
+export async function restoreOpenExperiment() {
+    const {id} = useOpenExperimentId.getState();
+    if (id === null || useExperimentStore.getState().open !== null || experimentBusy()) return;
+    if (!await openKept(id, true) && useExperimentStore.getState().open === null && !experimentBusy()) keepOpenExperiment(null);
 }
 
 /**
@@ -220,6 +240,7 @@ export async function deleteExperiment(id: string) {
     try {
         await savedExperiments.remove(id);
         if (useExperimentStore.getState().open?.id === id) set({open: null, summary: null, progress: null});
+        if (useOpenExperimentId.getState().id === id) keepOpenExperiment(null);
     } catch (error) {
         set({error: `Could not delete the experiment: ${(error as Error).message}`});
     }

@@ -11,7 +11,7 @@ import {rowInput} from "../questionSet/requests.ts";
 import {validateDraft} from "../questionSet/validation.ts";
 import {maxSavedJobs} from "./savedJobs.ts";
 import {cancelScoring, continueScoring, pauseScoring, resumeScoring, startScoring, deleteSavedJob, openSavedJob, refreshSavedJobs} from "./scoringJob.ts";
-import {failureNote} from "./jobFigures.ts";
+import {failureNote, jobFigures} from "./jobFigures.ts";
 import "./scoringJobs.css";
 import {useScoringStore, type SavedJobSummary} from "./scoringStore.ts";
 
@@ -73,7 +73,8 @@ export function ScoringRunCard() {
             {jobError && <div className="field-error" role="alert">{jobError}</div>}
             {saveNote && (current || active) && <div className="field-warning scoring-save-note" data-testid="scoring-save-note">{saveNote}</div>}
             {active && !current && <div className="field-warning">A job on {job?.table.fileName} is still {status}.</div>}
-            {progress && (current || active) && <ScoringProgress progress={progress} interrupted={current && !active && job.interrupted === true} />}
+            {progress && (current || active) && <ScoringProgress progress={progress} earlierMs={job?.id === progress.jobId ? job.earlierMs ?? 0 : 0}
+                interrupted={current && !active && job.interrupted === true} />}
         </section>
     );
 }
@@ -81,13 +82,14 @@ export function ScoringRunCard() {
 /**
  * The job's progress bar with rows/s, ETA, errors and retries, and the last error the server sent.
  * `interrupted`: a saved job whose page closed while it ran (its progress is stopped; the badge says why).
+ * `earlierMs`: the time its earlier runs took (before a reload, a cancel), so elapsed and rows/s cover the whole job.
  */
-export function ScoringProgress({progress, interrupted = false}: {progress: JobProgress, interrupted?: boolean}) {
+export function ScoringProgress({progress, earlierMs = 0, interrupted = false}: {progress: JobProgress, earlierMs?: number, interrupted?: boolean}) {
     const total = progress.totalRows;
     const fraction = total === null || total === 0 ? 0 : progress.done / total;
     const percent = Math.floor(fraction * 100);
-    // While running: the client's recent rate; once stopped, the run's average.
-    const rate = progress.rowsPerSecond ?? (progress.scoredThisRun > 0 && progress.elapsedMs > 0 ? progress.scoredThisRun / (progress.elapsedMs / 1000) : null);
+    // While running: the client's recent rate; once stopped, the whole job's average (all its runs).
+    const {elapsedMs, rowsPerSecond: rate} = jobFigures(progress, earlierMs);
     const failedWhy = failureNote(progress);
     return (
         <div className="scoring-progress" data-testid="scoring-progress" data-status={progress.status}>
@@ -108,7 +110,9 @@ export function ScoringProgress({progress, interrupted = false}: {progress: JobP
                         rate-limited{progress.etaSeconds === null ? ": measuring the pace" : ""}
                     </span>
                 )}
-                <span className="stat"><span className="stat-label">elapsed</span><span className="stat-value mono">{formatDuration(progress.elapsedMs / 1000)}</span></span>
+                <span className="stat" title="Time spent scoring, all the job's runs together (pauses and the time between runs left out)">
+                    <span className="stat-label">elapsed</span><span className="stat-value mono" data-testid="scoring-elapsed">{formatDuration(elapsedMs / 1000)}</span>
+                </span>
                 <span className={`stat${progress.failed > 0 ? " stat-danger" : ""}`}><span className="stat-label">errors</span><span className="stat-value mono" data-testid="scoring-errors">{progress.failed}</span></span>
                 <span className="stat"><span className="stat-label">retries</span><span className="stat-value mono">{progress.retries}</span></span>
                 <span className="stat"><span className="stat-label">in flight</span><span className="stat-value mono">{progress.inFlight}</span></span>

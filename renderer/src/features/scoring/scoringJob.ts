@@ -5,6 +5,8 @@ import {newId} from "../../ui/browser.ts";
 import {WorkerXlsxSource} from "./importSpreadsheet.ts";
 import {notSavedNote, savedJobs} from "./savedJobs.ts";
 import {memoryBatches} from "./scoringModel.ts";
+import {keepOpenJob, useOpenJobStore} from "./openJob.ts";
+import {busyMs} from "./jobFigures.ts";
 import {useScoringStore, type LoadedTable, type ScoringJob} from "./scoringStore.ts";
 
 let runner: JobRunner | null = null;
@@ -50,6 +52,8 @@ export async function startScoring(questionSet: QuestionSet) {
         const {store, note} = await savedJobs.create(record, table, savingFailed(id));
         job = scoringJob(id, spec, table, store);
         useScoringStore.getState().set({job, progress: null, jobError: null, saveNote: note, resultsVersion: useScoringStore.getState().resultsVersion + 1});
+        // A job whose table the data folder did not take cannot be opened again after a reload.
+        keepOpenJob(note === null ? id : null);
     } catch (error) {
         useScoringStore.getState().set({jobError: (error as Error).message});
         return;
@@ -71,24 +75,52 @@ export async function refreshSavedJobs() {
 
 /** Opens a saved job: its table, input mapping, results and progress, ready to be looked at, exported or continued. */
 export async function openSavedJob(jobId: string) {
-    if (runner !== null || preparing) return;
+    await openJob(jobId, false);
+}
+
+/**
+ * Opens a saved job; returns the status it was stored with, or null when it could not be opened (said on the screen,
+ * unless `quiet`).
+ */
+async function openJob(jobId: string, quiet: boolean): Promise<JobRecord["status"] | null> {
+    if (runner !== null || preparing) return null;
     preparing = true;
     try {
         const loaded = await savedJobs.load(jobId, savingFailed(jobId));
         const job = scoringJob(jobId, loaded.record.spec, loaded.table, loaded.store);
         for (const result of loaded.results) job.results[result.rowIndex] = result;
         job.interrupted = loaded.record.status === "running" || loaded.record.status === "paused";
+        job.earlierMs = busyMs(job.results);
         const counts = await loaded.store.countResults(jobId);
         const state = useScoringStore.getState();
         // The file the screen had open is replaced by the saved table: its re-read source goes.
         if (state.source instanceof WorkerXlsxSource) state.source.close();
         state.set({source: null, table: loaded.table, loadError: null, mapping: loaded.record.spec.input, job, jobError: null, saveNote: null,
             progress: restoredProgress(loaded.record, counts, loaded.table.rows.length), resultsVersion: state.resultsVersion + 1});
+        keepOpenJob(jobId);
+        return loaded.record.status;
     } catch (error) {
-        useScoringStore.getState().set({jobError: `Could not open the saved job: ${(error as Error).message}`});
+        if (!quiet) useScoringStore.getState().set({jobError: `Could not open the saved job: ${(error as Error).message}`});
+        return null;
     } finally {
         preparing = false;
     }
+}
+
+/**
+ * After a reload or a restart: opens again the job that was open (on Scoring and Evaluation alike) and, when it was
+ * running as the page went, goes on with the rows without a result, as Continue would. A paused job opens paused
+ * (interrupted), to be continued by hand; a job that is no longer saved is forgotten.
+ */
+export async function restoreOpenJob() {
+    const {jobId} = useOpenJobStore.getState();
+    if (jobId === null || useScoringStore.getState().job !== null) return;
+    const status = await openJob(jobId, true);
+    if (status === null) {
+        if (useScoringStore.getState().job === null) keepOpenJob(null);
+        return;
+    }
+    if (status === "running" && useScoringStore.getState().job?.id === jobId) await continueScoring(false);
 }
 
 /** Deletes a saved job (not one that is running); the screen forgets it if it was open. */
@@ -98,6 +130,7 @@ export async function deleteSavedJob(jobId: string) {
     try {
         await savedJobs.remove(jobId);
         if (useScoringStore.getState().job?.id === jobId) useScoringStore.getState().set({job: null, progress: null, saveNote: null});
+        if (useOpenJobStore.getState().jobId === jobId) keepOpenJob(null);
     } catch (error) {
         useScoringStore.getState().set({jobError: `Could not delete the saved job: ${(error as Error).message}`});
     }
@@ -133,6 +166,8 @@ async function run(job: ScoringJob, rescoreErrors = false) {
     runEnded = new Promise((resolve) => ended = resolve);
     const store = useScoringStore.getState();
     job.interrupted = false;
+    // The runs before this one (results already stored): elapsed and rows/s cover the whole job.
+    job.earlierMs = busyMs(job.results);
     store.set({jobError: null});
     try {
         runner = new JobRunner({

@@ -27,7 +27,9 @@ export type ScoringJob = {
     /** The table the job scores (the rows and columns it was started with). */
     table: LoadedTable,
     /** Restored after the page was closed or reloaded while it ran; cleared when it runs again. */
-    interrupted?: boolean
+    interrupted?: boolean,
+    /** The time its runs before the current one took (jobFigures.ts busyMs of their results); 0 for a new job. */
+    earlierMs?: number
 };
 
 /** One saved job as the list shows it. */
