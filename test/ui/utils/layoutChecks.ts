@@ -24,7 +24,6 @@ export async function cutOffControls(page: Page): Promise<LayoutProblem[]> {
             return `<${element.tagName.toLowerCase()}> "${label}"`;
         };
         const controls = document.querySelectorAll("button, input:not([type=hidden]), select, textarea, a[href], [role=tab], [role=button], summary");
-        const measure = document.createElement("canvas").getContext("2d")!;
         for (const control of controls) {
             const rect = control.getBoundingClientRect();
             const style = getComputedStyle(control);
@@ -56,10 +55,23 @@ export async function cutOffControls(page: Page): Promise<LayoutProblem[]> {
                 problems.push(`${describe(control)} shows its text cut short by an ellipsis`);
             // An empty field's placeholder that does not fit is cut short too ("the loaded mo").
             if (control instanceof HTMLInputElement && control.placeholder !== "" && control.value === "") {
-                measure.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+                // Its width in the field's own font, as the page lays out text (a canvas resolves font families its own way) ...
+                const probe = document.createElement("span");
+                probe.style.cssText = "position: fixed; left: 0; top: 0; visibility: hidden; white-space: pre";
+                probe.style.font = style.font;
+                probe.style.letterSpacing = style.letterSpacing;
+                probe.textContent = control.placeholder;
+                document.body.append(probe);
+                const needed = probe.getBoundingClientRect().width;
+                probe.remove();
                 const room = control.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-                const needed = measure.measureText(control.placeholder).width;
-                if (needed > room + 1) problems.push(`${describe(control)} shows its placeholder "${control.placeholder}" cut short (${Math.round(needed)} px in ${Math.round(room)} px)`);
+                // ... and, where the field takes it as a value, whether the field scrolls it: that counts what else the
+                // field shows beside its text (a datalist's picker). Set and cleared without an input event, which the page never sees.
+                control.value = control.placeholder;
+                const scrolls = control.value !== "" && control.scrollWidth > control.clientWidth;
+                control.value = "";
+                if (needed > room + 1 || scrolls)
+                    problems.push(`${describe(control)} shows its placeholder "${control.placeholder}" cut short (${needed > room + 1 ? `${Math.round(needed)} px in ${Math.round(room)} px` : "the field scrolls it"})`);
             }
         }
         return problems;

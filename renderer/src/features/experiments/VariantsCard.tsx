@@ -73,16 +73,18 @@ function VariantRow({variant, index, onRemove}: VariantRowProps) {
             )}
             <input className="input input-sm mono exp-variant-params" value={variant.params} placeholder='{"temperature": 0}' aria-label={label("parameter overrides (JSON)")}
                 title="Parameters that override the version's own, as a JSON object" data-testid="exp-variant-params" onChange={(event) => change({params: event.target.value})} />
-            <label className="exp-price-field">
-                <span>input credits/M tokens</span>
-                <input className="input input-sm mono exp-price" value={variant.inputPrice} aria-label={label("input credits/M tokens")} data-testid="exp-variant-input-price"
-                    title="Price per million input tokens, for the cost column" onChange={(event) => change({inputPrice: event.target.value})} />
-            </label>
-            <label className="exp-price-field">
-                <span>output credits/M tokens</span>
-                <input className="input input-sm mono exp-price" value={variant.outputPrice} aria-label={label("output credits/M tokens")} data-testid="exp-variant-output-price"
-                    title="Price per million output tokens, for the cost column" onChange={(event) => change({outputPrice: event.target.value})} />
-            </label>
+            <span className="exp-prices">
+                <label className="exp-price-field">
+                    <span>input credits/M tokens</span>
+                    <input className="input input-sm mono exp-price" value={variant.inputPrice} aria-label={label("input credits/M tokens")} data-testid="exp-variant-input-price"
+                        title="Price per million input tokens, for the cost column" onChange={(event) => change({inputPrice: event.target.value})} />
+                </label>
+                <label className="exp-price-field">
+                    <span>output credits/M tokens</span>
+                    <input className="input input-sm mono exp-price" value={variant.outputPrice} aria-label={label("output credits/M tokens")} data-testid="exp-variant-output-price"
+                        title="Price per million output tokens, for the cost column" onChange={(event) => change({outputPrice: event.target.value})} />
+                </label>
+            </span>
             <button type="button" className="icon-btn" aria-label={label("remove")} title="Remove this variant" data-testid="exp-remove-variant" onClick={onRemove}>
                 <Icon name="close" />
             </button>
