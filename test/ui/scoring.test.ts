@@ -239,6 +239,26 @@ describe("Spreadsheet scoring and evaluation through the gateway", {skip: noChro
         await page.getByTestId("nav-scoring").click();
     });
 
+    test("evaluation: a fit is for the label column it was made on; a column with no usable row cannot be fitted on", async () => {
+        await page.getByTestId("nav-evaluation").click();
+        const topic = page.locator("[data-testid=eval-card][data-name=topic]");
+        await topic.getByTestId("calibration-fit").click();
+        await topic.getByTestId("calibration-save").waitFor();
+        await topic.getByTestId("calibration-table").waitFor();
+        // The yes/no column names none of topic's options: no row can be used, and the fit on "topic" is not offered.
+        await topic.getByTestId("eval-label-topic").selectOption("positive");
+        await expectText(topic.getByTestId("eval-used"), /^0 rows used/);
+        await expectCount(topic.getByTestId("calibration-save"), 0);
+        await expectCount(topic.getByTestId("calibration-table"), 0);
+        assert.ok(await topic.getByTestId("calibration-fit").isDisabled(), "nothing to fit on");
+        // Back on its own column: nothing stale there either, and a fit can be made again.
+        await topic.getByTestId("eval-label-topic").selectOption("topic");
+        await expectText(topic.getByTestId("eval-used"), /^12 rows used/);
+        await expectCount(topic.getByTestId("calibration-save"), 0);
+        assert.ok(await topic.getByTestId("calibration-fit").isEnabled());
+        await page.getByTestId("nav-scoring").click();
+    });
+
     test("pause, resume, cancel and continue a longer job", async () => {
         const file = path.join(scratch, "many.csv");
         await writeFile(file, ["text,label", ...Array.from({length: 300}, (_, index) => `Review number ${index} — ok,${index % 2 === 0 ? "yes" : "no"}`)].join("\n"));

@@ -98,23 +98,26 @@ export function QuestionEvaluationCard({job, info, index}: QuestionEvaluationCar
                         : evaluation.report.kind === "binary"
                             ? <BinaryReportView report={evaluation.report} name={info.name} onThreshold={(value) => setThreshold(info.name, value)} />
                             : <MulticlassReportView report={evaluation.report} info={info} />}
-                    <CalibrationPanel info={info} saved={fits ? saved : null} rows={() => rawRows} />
+                    {/* A fit belongs to the labels it was made on: another label column starts without it. */}
+                    <CalibrationPanel key={labelColumn ?? ""} info={info} saved={fits ? saved : null} rows={() => rawRows} usable={evaluation.used} />
                 </>
             )}
         </section>
     );
 }
 
-type CalibrationPanelProps = {info: QuestionInfo, rows: () => CalibrationRow[], saved: QuestionCalibration | null};
+/** `usable`: the rows both answered and labelled with one of the question's options, which a fit can learn from. */
+type CalibrationPanelProps = {info: QuestionInfo, rows: () => CalibrationRow[], saved: QuestionCalibration | null, usable: number};
 
 /**
  * Fits a calibration on the labelled rows (Platt scaling for yes/no, temperature scaling otherwise, on the
  * server's own probabilities) and shows log loss, Brier and ECE before and after, measured out of fold (each row
  * by a fit on the other rows). A fit that stopped at the end of its range or does not help on rows it did not
  * see says so, and is only saved on purpose. A saved one is applied to the question set's later runs
- * (Decision studio cards, scoring jobs), which show calibrated answers marked as such.
+ * (Decision studio cards, scoring jobs), which show calibrated answers marked as such. Without a usable row there is
+ * nothing to fit on. The panel is remounted for another label column, so a fit made on one is never offered for another.
  */
-export function CalibrationPanel({info, rows, saved}: CalibrationPanelProps) {
+export function CalibrationPanel({info, rows, saved, usable}: CalibrationPanelProps) {
     const [fitted, setFitted] = useState<QuestionCalibration | null>(null);
     const [error, setError] = useState<string | null>(null);
     const setCalibration = useQuestionSetStore((state) => state.setCalibration);
@@ -130,7 +133,8 @@ export function CalibrationPanel({info, rows, saved}: CalibrationPanelProps) {
         <div className="calibration-panel" data-testid={`calibration-${info.name}`}>
             <div className="row-gap calibration-actions">
                 <span className="eval-chart-title">Calibration</span>
-                <button type="button" className="btn btn-sm" data-testid="calibration-fit" onClick={() => {
+                <button type="button" className="btn btn-sm" data-testid="calibration-fit" disabled={usable === 0}
+                    title={usable === 0 ? "No row is both answered and labelled with one of the question's options: there is nothing to fit on" : undefined} onClick={() => {
                     try {
                         setFitted(fitCalibrationOutOfFold(info, rows()));
                         setError(null);
