@@ -16,6 +16,9 @@ export type ExperimentRunSpec = {kind: "experiment", experimentId: string, name:
 
 export type ExperimentStore = ResultStore<StoredCell, ExperimentRunSpec>;
 
+/** Requests in flight at once across an experiment's variants when its file sets none. */
+export const defaultExperimentConcurrency = 4;
+
 /** The store key of (dataset row, variant): row-major, so cells of one row sit together. */
 export function cellKey(rowIndex: number, variant: number, variantCount: number): number {
     return rowIndex * variantCount + variant;
@@ -166,7 +169,7 @@ export class ExperimentRunner {
                 if (group !== null && options.beforeGroup !== undefined) await options.beforeGroup(group, signal);
             },
             ...runSettings(options),
-            concurrency: options.concurrency ?? spec.concurrency ?? 4,
+            concurrency: options.concurrency ?? spec.concurrency ?? defaultExperimentConcurrency,
             failFastHint: "check the variants' prompts, parameters and connections",
             unitName: "cells",
             onProgress: onProgress === undefined ? undefined : (progress) => onProgress(this.extend(progress)),

@@ -1,4 +1,5 @@
 import {compileCellTask} from "./cellTasks.ts";
+import {defaultExperimentConcurrency} from "./ExperimentRunner.ts";
 import type {Dataset, ExperimentSpec, Variant} from "./types.ts";
 
 // What an experiment will cost before it starts: requests, tokens and time. Rough by design: tokens are the filled
@@ -77,7 +78,7 @@ export function estimateExperiment(spec: ExperimentSpec, dataset: Dataset, rows:
         };
     });
     const requests = variants.reduce((sum, variant) => sum + variant.requests, 0);
-    const concurrency = Math.max(1, Math.min(requests, options.concurrency ?? spec.concurrency ?? 4));
+    const concurrency = Math.max(1, Math.min(requests, options.concurrency ?? spec.concurrency ?? defaultExperimentConcurrency));
     const paces = spec.variants.map((variant) => options.paceOf?.(variant) ?? options.secondsPerRequest);
     const work = variants.reduce((sum, variant, index) => sum + variant.requests * (paces[index] ?? assumedSecondsPerRequest), 0);
     return {

@@ -1,7 +1,7 @@
 // Running experiments on the page: start, pause, resume, cancel, open a kept one and go on where it stopped. One runs at a
 // time. The cells go through client/experiments' ExperimentRunner (the one runner scoring uses too) into the app's data
 // folder, so a reload mid-run loses no finished cell and the next run never sends one twice.
-import {ExperimentRunner, type ModelGroup} from "../../../../client/experiments/ExperimentRunner.ts";
+import {defaultExperimentConcurrency, ExperimentRunner, type ModelGroup} from "../../../../client/experiments/ExperimentRunner.ts";
 import {sampleIndexes} from "../../../../client/experiments/dataset.ts";
 import type {CellResult, ConnectionRef, ExperimentSpec} from "../../../../client/experiments/types.ts";
 import {SvcClient} from "../../../../client/sdk/index.ts";
@@ -182,7 +182,7 @@ async function run() {
     const open = useExperimentStore.getState().open!;
     const variants = experiment.spec.variants.length;
     set({busy: true, error: null, open: {...open, interrupted: false}});
-    const pace = paceRecorder(experiment.spec.variants);
+    const pace = paceRecorder(experiment.spec.variants, experiment.spec.concurrency ?? defaultExperimentConcurrency);
     try {
         runner = new ExperimentRunner({
             spec: experiment.spec,

@@ -30,19 +30,32 @@ export function measuredPace(variant: Variant): number | undefined {
     return usePaceStore.getState().seconds[paceKey(variant)];
 }
 
-/** Sums the latency of a run's successful cells per variant; `save` keeps each variant's mean for the next estimate. */
-export function paceRecorder(variants: readonly Variant[]) {
+/**
+ * Measures a run's pace as the estimate uses it (seconds per request with `concurrency` in flight): the run's wall time
+ * from its first sent cell to its last, shared among the variants by the latency their cells took, per cell, times the
+ * requests in flight. The same run estimated again with these paces takes its own time, overheads (the gateway, the
+ * saving of each cell, a busy machine) included, which the requests' latency alone leaves out.
+ */
+export function paceRecorder(variants: readonly Variant[], concurrency: number) {
     const sums = variants.map(() => ({seconds: 0, count: 0}));
+    let first: number | null = null, last = 0;
     return {
         add(cell: CellResult) {
             const sum = sums[cell.variant];
             if (sum === undefined || !cell.ok) return;
+            const now = performance.now();
+            first ??= now - cell.latencyMs;
+            last = now;
             sum.seconds += cell.latencyMs / 1000;
             sum.count++;
         },
         save() {
-            const measured = Object.fromEntries(variants.flatMap((variant, index) => sums[index].count === 0 ? [] : [[paceKey(variant), sums[index].seconds / sums[index].count]]));
-            if (Object.keys(measured).length > 0) usePaceStore.setState((state) => ({seconds: {...state.seconds, ...measured}}));
+            const latency = sums.reduce((total, sum) => total + sum.seconds, 0);
+            if (first === null || latency <= 0) return;
+            const wall = (last - first) / 1000;
+            const measured = Object.fromEntries(variants.flatMap((variant, index) => sums[index].count === 0 ? []
+                : [[paceKey(variant), wall * (sums[index].seconds / latency) / sums[index].count * concurrency]]));
+            usePaceStore.setState((state) => ({seconds: {...state.seconds, ...measured}}));
         }
     };
 }
