@@ -133,10 +133,10 @@ describe("saved data across launches: a new port, a new origin, the same data fo
             await page.getByTestId("nav-scoring").click();
             const job = page.getByTestId("saved-job");
             await expectCount(job, 1);
-            assert.equal(await job.getByTestId("saved-job-name").textContent(), "launch.csv");
+            assert.equal(await job.getByTestId("saved-job-file").textContent(), "launch.csv");
             assert.equal(await job.getByTestId("saved-job-rows").textContent(), "3 / 3 rows");
             assert.equal(await job.getByTestId("saved-job-status").textContent(), "completed");
-            await job.getByTestId("saved-job-open").click();
+            // The job open at the end of the first launch is open again, with its table.
             await page.getByTestId("import-summary").filter({hasText: "launch.csv · 3 rows × 1 columns"}).waitFor();
             await expectText(page.getByTestId("scoring-rows"), "3 / 3 rows");
             await screenshot(page, "saved-data-second-launch");

@@ -131,7 +131,7 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
         }
         // The saved job is named by its file and its question set.
         const job = page.getByTestId("saved-job").first();
-        await expectText(job.getByTestId("saved-job-name"), "numbers.csv");
+        await expectText(job.getByTestId("saved-job-file"), "numbers.csv");
         await expectText(job.getByTestId("saved-job-set"), "Numbers check");
 
         const histogram = page.locator("[data-testid=histogram][data-name=stars]");
@@ -250,8 +250,8 @@ describe("Scoring numbers: one rule per number on every screen", {skip: noChromi
         await page.getByTestId("threshold-positive").waitFor({state: "detached"});
         // The saved document is written shortly after a change; the reload's pagehide sends what is still pending.
         await page.reload();
+        // The job that was open is open again by itself.
         await page.getByTestId("nav-scoring").click();
-        await page.getByTestId("saved-job").first().getByTestId("saved-job-open").click();
         await page.getByTestId("import-summary").filter({hasText: "numbers.csv"}).waitFor();
         await page.getByTestId("nav-evaluation").click();
         await eventually(async () => {

@@ -1,5 +1,5 @@
 // Running a scoring job: start, pause, resume, cancel and continue, its progress, and the jobs saved in the browser.
-import {useMemo, useEffect} from "react";
+import {useMemo, useEffect, useState} from "react";
 import {formatDuration} from "../../../../base/common/format.ts";
 import type {JobProgress} from "../../../../client/scoring/index.ts";
 import {activeConnection, useGatewayState} from "../../gateway/gatewayState.ts";
@@ -12,6 +12,7 @@ import {validateDraft} from "../questionSet/validation.ts";
 import {maxSavedJobs} from "./savedJobs.ts";
 import {cancelScoring, continueScoring, pauseScoring, resumeScoring, startScoring, deleteSavedJob, openSavedJob, refreshSavedJobs} from "./scoringJob.ts";
 import {failureNote, jobFigures} from "./jobFigures.ts";
+import {jobName, jobTime, renameJob, useJobNames} from "./jobNames.ts";
 import "./scoringJobs.css";
 import {useScoringStore, type SavedJobSummary} from "./scoringStore.ts";
 
@@ -128,14 +129,50 @@ export function ScoringProgress({progress, earlierMs = 0, interrupted = false}: 
 const rateLimitedHint = "The server refuses requests past its rate limit (429 with Retry-After) and the job waits as asked. " +
     "The ETA uses the pace the limit lets rows through, measured from the refused rows that went through, not the burst before the first refusal.";
 
-const time = new Intl.DateTimeFormat(undefined, {month: "short", day: "numeric", hour: "2-digit", minute: "2-digit"});
-
 const badgeClass = (status: string) => status === "completed" ? "done" : status === "failed" ? "error" : status === "running" ? "running" : "stopped";
 
 /**
+ * A saved job's name, renamed in place: Rename (or a double click) makes it a text field; Enter or leaving it keeps
+ * the new name, Escape keeps the old one, a blank name gives the job its default back.
+ */
+function JobNameCell({entry}: {entry: SavedJobSummary}) {
+    const names = useJobNames((state) => state.names);
+    const [editing, setEditing] = useState(false);
+    const name = jobName(entry, names);
+    const source = `${entry.fileName}${entry.sheet ? ` · ${entry.sheet}` : ""}`;
+    return (
+        <td className="saved-job-title">
+            {editing ? (
+                <input className="input input-sm" defaultValue={name} autoFocus aria-label={`New name for ${name}`} data-testid="saved-job-rename-input"
+                    onFocus={(event) => event.target.select()}
+                    onKeyDown={(event) => {
+                        if (event.key === "Enter") event.currentTarget.blur();
+                        if (event.key === "Escape") {
+                            event.currentTarget.value = name;
+                            event.currentTarget.blur();
+                        }
+                    }}
+                    onBlur={(event) => {
+                        renameJob(entry, event.target.value);
+                        setEditing(false);
+                    }} />
+            ) : (
+                <div className="saved-job-name-row">
+                    <span className="strong" data-testid="saved-job-name" title={name} onDoubleClick={() => setEditing(true)}>{name}</span>
+                    <button type="button" className="link-btn small" data-testid="saved-job-rename" aria-label={`Rename ${name}`} onClick={() => setEditing(true)}>Rename</button>
+                </div>
+            )}
+            <div className="muted small">
+                <span data-testid="saved-job-file">{source}</span> · <span data-testid="saved-job-set" title="The question set the job scored with">{entry.questionSetName ?? "untitled question set"}</span>
+            </div>
+        </td>
+    );
+}
+
+/**
  * The scoring jobs saved in the app's data folder (newest first), so a reload, a closed window or the next launch
- * loses no work: open
- * one to see its results or continue it, or delete it. Hidden while there are none.
+ * loses no work: each by its name (given here, else file · question set · start time), to open (its results, or to
+ * continue it), rename or delete. Hidden while there are none.
  */
 export function SavedJobsCard() {
     const saved = useScoringStore((state) => state.savedJobs);
@@ -169,14 +206,13 @@ export function SavedJobsCard() {
                         const running = entry.jobId === job?.id && active;
                         return (
                             <tr key={entry.jobId} data-testid="saved-job" data-job-id={entry.jobId} className={open ? "is-open" : undefined}>
-                                <td className="strong" data-testid="saved-job-name">{entry.fileName}{entry.sheet ? ` · ${entry.sheet}` : ""}</td>
-                                <td className="saved-job-set" data-testid="saved-job-set" title="The question set the job scored with">{entry.questionSetName ?? "untitled question set"}</td>
+                                <JobNameCell entry={entry} />
                                 <td className="mono small" data-testid="saved-job-rows">{shown.done.toLocaleString("en-US")} / {shown.total === null ? "?" : shown.total.toLocaleString("en-US")} rows</td>
                                 <td>
                                     <span className={`status-badge status-${badgeClass(shown.status)}`} data-testid="saved-job-status">{shown.status}</span>
                                     {shown.status === "failed" && <div className="field-error inline small saved-job-why" data-testid="saved-job-why" title={shown.why}>{shown.why}</div>}
                                 </td>
-                                <td className="muted small">{time.format(entry.createdAt)}</td>
+                                <td className="muted small" data-testid="saved-job-time">{jobTime.format(entry.createdAt)}</td>
                                 <td><div className="saved-job-actions">
                                     {!entry.hasTable && <span className="field-warning inline">table not saved</span>}
                                     {open ? <span className="muted small">open</span> : (
@@ -184,7 +220,7 @@ export function SavedJobsCard() {
                                             onClick={() => void openSavedJob(entry.jobId)}>Open</button>
                                     )}
                                     <button type="button" className="btn btn-sm" disabled={running} data-testid="saved-job-delete" onClick={() => {
-                                        if (confirm(`Delete the saved job on ${entry.fileName} with ${entry.questionSetName ?? "an untitled question set"} (${shown.done.toLocaleString("en-US")} scored rows)? Export its results first if you need them.`)) void deleteSavedJob(entry.jobId);
+                                        if (confirm(`Delete the saved job "${jobName(entry)}" (${shown.done.toLocaleString("en-US")} scored rows)? Export its results first if you need them.`)) void deleteSavedJob(entry.jobId);
                                     }}>Delete</button>
                                 </div></td>
                             </tr>

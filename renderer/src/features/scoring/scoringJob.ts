@@ -7,6 +7,7 @@ import {notSavedNote, savedJobs} from "./savedJobs.ts";
 import {memoryBatches} from "./scoringModel.ts";
 import {keepOpenJob, useOpenJobStore} from "./openJob.ts";
 import {busyMs} from "./jobFigures.ts";
+import {keepJobNames} from "./jobNames.ts";
 import {useScoringStore, type LoadedTable, type ScoringJob} from "./scoringStore.ts";
 
 let runner: JobRunner | null = null;
@@ -67,7 +68,9 @@ export async function startScoring(questionSet: QuestionSet) {
 /** Re-reads the list of saved jobs for the Scoring screen. */
 export async function refreshSavedJobs() {
     try {
-        useScoringStore.getState().set({savedJobs: await savedJobs.list()});
+        const list = await savedJobs.list();
+        useScoringStore.getState().set({savedJobs: list});
+        keepJobNames(new Set(list.map((entry) => entry.jobId)));
     } catch {
         useScoringStore.getState().set({savedJobs: []});
     }
