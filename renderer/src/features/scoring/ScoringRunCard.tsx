@@ -164,6 +164,7 @@ function JobNameCell({entry}: {entry: SavedJobSummary}) {
             )}
             <div className="muted small">
                 <span data-testid="saved-job-file">{source}</span> · <span data-testid="saved-job-set" title="The question set the job scored with">{entry.questionSetName ?? "untitled question set"}</span>
+                {" · "}<span data-testid="saved-job-time" title="When the job started">{jobTime.format(entry.createdAt)}</span>
             </div>
         </td>
     );
@@ -198,6 +199,7 @@ export function SavedJobsCard() {
                 <h3>Saved jobs</h3>
                 <span className="muted small">kept in the app's data folder as they are scored, the newest {maxSavedJobs}</span>
             </div>
+            <div className="table-scroll">
             <table className="table compact">
                 <tbody>
                     {saved.map((entry) => {
@@ -212,7 +214,6 @@ export function SavedJobsCard() {
                                     <span className={`status-badge status-${badgeClass(shown.status)}`} data-testid="saved-job-status">{shown.status}</span>
                                     {shown.status === "failed" && <div className="field-error inline small saved-job-why" data-testid="saved-job-why" title={shown.why}>{shown.why}</div>}
                                 </td>
-                                <td className="muted small" data-testid="saved-job-time">{jobTime.format(entry.createdAt)}</td>
                                 <td><div className="saved-job-actions">
                                     {!entry.hasTable && <span className="field-warning inline">table not saved</span>}
                                     {open ? <span className="muted small">open</span> : (
@@ -228,6 +229,7 @@ export function SavedJobsCard() {
                     })}
                 </tbody>
             </table>
+            </div>
         </section>
     );
 }
