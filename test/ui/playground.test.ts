@@ -148,6 +148,12 @@ describe("renderer playgrounds through the gateway", {skip: noChromium ?? false,
         await setParam("temperature", "0.25");
         assert.match(await code.textContent() ?? "", /temperature=0\.25,/);
         await screenshot(page, "chat-view-code");
+        // Wrap lines: long lines wrap inside the panel; off again, they read as they would be pasted.
+        assert.equal(await code.evaluate((element) => getComputedStyle(element).whiteSpace), "pre");
+        await page.getByTestId("code-wrap").check();
+        assert.equal(await code.evaluate((element) => getComputedStyle(element).whiteSpace), "pre-wrap");
+        assert.ok(await code.evaluate((element) => element.scrollWidth <= element.clientWidth + 1), "nothing runs past the panel");
+        await page.getByTestId("code-wrap").uncheck();
         await page.getByTestId("param-include_reasoning").getByRole("radio", {name: "—"}).click();
         await page.getByTestId("view-code-toggle").click();
     });

@@ -72,6 +72,8 @@ describe("workspace screen: keys, credits and usage of the local engine", {skip:
         await screenshot(page, "workspace-empty");
         await page.getByTestId("organization-name").fill("Acme");
         await page.getByTestId("organization-create").click();
+        // The new workspace's organization is said beside its name.
+        await expectText(page.getByTestId("workspace-organization"), "in Acme:");
         await page.getByTestId("workspace-name").fill("Research");
         await page.getByTestId("workspace-create").click();
         await expectText(page.getByTestId("workspace-item"), /Research\s*not activated/);

@@ -42,6 +42,8 @@ export function CodePanel({request, problem}: {request: CodeRequest, problem?: s
     const codeKey = useCodeKeyStore((state) => state.key);
     const [language, setLanguage] = useState<Language>("curl");
     const panelId = useId();
+    // Long lines (a prompt, a JSON schema) wrap when asked; unwrapped, the code reads as it would be pasted.
+    const [wrap, setWrap] = useState(false);
     const generate = generators[language];
     const shown = generate(request, {elideDataUrls: true});
     return (
@@ -55,11 +57,12 @@ export function CodePanel({request, problem}: {request: CodeRequest, problem?: s
             <TabPanel id={panelId} active={language} className="code-tab-panel">
                 <div className="code-meta">
                     <span className="mono small" data-testid="code-base-url">{request.baseUrl}</span>
+                    <label className="check small code-wrap"><input type="checkbox" checked={wrap} onChange={(event) => setWrap(event.target.checked)} data-testid="code-wrap" /> Wrap lines</label>
                     <CopyButton testId="copy-code" text={() => generate(request)} />
                 </div>
                 {problem && <div className="field-warning code-problem" data-testid="code-problem">Not sendable yet: {problem}</div>}
                 {/* Focusable, so the keyboard scrolls it too. */}
-                <pre className="code-block" data-testid="code-block" tabIndex={0} aria-label={`The request as ${language === "curl" ? "a curl command" : `a ${language === "python" ? "Python" : "TypeScript"} program`}`}><code>{shown}</code></pre>
+                <pre className={`code-block${wrap ? " wrapped" : ""}`} data-testid="code-block" tabIndex={0} aria-label={`The request as ${language === "curl" ? "a curl command" : `a ${language === "python" ? "Python" : "TypeScript"} program`}`}><code>{shown}</code></pre>
             </TabPanel>
             <p className="muted small code-note">
                 Set <code>{apiKeyEnvVar}</code> in your environment first; keys never appear in code shown here.

@@ -108,11 +108,12 @@ function OrganizationsCard({organizations, workspaces, selected}: {organizations
                         select(workspace.id);
                     }});
                 }}>
-                    {organizations.length > 1 && (
-                        <select className="input" value={targetOrganization} onChange={(event) => setOrganizationId(event.target.value)} aria-label="Organization">
+                    {/* Which organization a new workspace goes under: named when there is one, picked when there are several. */}
+                    {organizations.length > 1 ? (
+                        <select className="input" value={targetOrganization} onChange={(event) => setOrganizationId(event.target.value)} aria-label="Organization of the new workspace">
                             {organizations.map((organization) => <option key={organization.id} value={organization.id}>{organization.name}</option>)}
                         </select>
-                    )}
+                    ) : <span className="muted small" data-testid="workspace-organization">in {organizations[0].name}:</span>}
                     <input className="input" required placeholder="New workspace" value={workspaceName} onChange={(event) => setWorkspaceName(event.target.value)}
                         aria-label="Workspace name" data-testid="workspace-name" />
                     <button type="submit" className="btn" disabled={createWorkspace.isPending} aria-label="Add workspace"
