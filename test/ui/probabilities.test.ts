@@ -139,6 +139,8 @@ describe("probabilities view in the playgrounds", {skip: noChromium ?? false, ti
         // Nothing was generated: no finish_reason (the request's "length" is its budget of 0), and the screen says what the scores are.
         await expectCount(page.getByTestId("completion-finish-reason"), 0);
         await expectText(page.getByTestId("score-note"), /nothing is generated/);
+        // Its counts are said on screen, not only on hover: the prompt's chips, how many are scored, and prompt_tokens.
+        await expectText(page.getByTestId("token-usage-note"), /^\d+ tokens of the prompt, \d+ scored \(the first has nothing before it to score against\)/);
         await expectText(page.getByTestId("completion-text"), prompt);
         // The chips spell the prompt (spaces shown as ·); only the first, with nothing before it, is unshaded.
         await eventually(async () => assert.equal((await chipTexts()).join("").replace(/·/g, " ").trim(), prompt));

@@ -4,7 +4,7 @@
 // logit_bias entries; without ids (a remote server) the readout is not shown.
 import {type CSSProperties, useLayoutEffect, useRef, useState} from "react";
 import {type TokenScore, biasPresets, percent, showToken, summarize} from "./probabilities.ts";
-import {scoredCountDefinition, scoredTokensNote} from "./runNumbers.ts";
+import {echoedCountsNote, scoredCountDefinition, scoredTokensNote} from "./runNumbers.ts";
 
 /** Sets `bias` for token `id` in the parameters panel's logit_bias editor. */
 export type AddLogitBias = (id: number, bias: number) => void;
@@ -29,7 +29,7 @@ export function TokenProbabilities({scores, onBias, usage, choices, echoed}: Tok
     const strip = useRef<HTMLDivElement>(null);
     if (scores == null || scores.length === 0) return null;
     const summary = summarize(scores);
-    const note = summary == null ? null : scoredTokensNote(summary.count, usage, {choices, echoed});
+    const note = summary == null ? null : echoed ? echoedCountsNote(scores.length, summary.count, usage) : scoredTokensNote(summary.count, usage, {choices, echoed});
     const tabStop = Math.min(current, scores.length - 1);
     const focusChip = (index: number) => {
         setCurrent(index);

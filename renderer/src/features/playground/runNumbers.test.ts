@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
-import {asksForScores, generationRate, scoredTokensNote} from "./runNumbers.ts";
+import {asksForScores, echoedCountsNote, generationRate, scoredTokensNote} from "./runNumbers.ts";
 
 const streamed = {stream: true, stream_options: {include_usage: true}};
 
@@ -44,4 +44,10 @@ test("the token view says what usage counts beyond the scored text, and only whe
     assert.equal(scoredTokensNote(10, {completion_tokens: 25}, {choices: 2}), null);
     assert.equal(scoredTokensNote(14, {completion_tokens: 8}, {echoed: true}), null);
     assert.equal(scoredTokensNote(10, undefined), null);
+});
+
+test("a scored prompt's counts are said: its chips, the scored ones, and what prompt_tokens adds", () => {
+    assert.equal(echoedCountsNote(26, 25, {prompt_tokens: 27}),
+        "26 tokens of the prompt, 25 scored (the first has nothing before it to score against); prompt_tokens 27 also counts 1 token the model adds before the text (start of text)");
+    assert.equal(echoedCountsNote(3, 3, {prompt_tokens: 3}), "3 tokens of the prompt, 3 scored");
 });

@@ -49,6 +49,21 @@ export function generationRate(run: {timing: RunTiming, request?: JsonBody}, usa
 export const scoredCountDefinition = "Tokens of the returned text that carry a score (logprob)";
 
 /**
+ * What a scored prompt's counts mean, said on screen (the chips, the scored tokens and usage's prompt_tokens differ by
+ * design): every chip is a token of the prompt, the first has nothing before it so it is not scored, and prompt_tokens
+ * also counts what the model adds before the text (a start-of-text token).
+ */
+export function echoedCountsNote(chips: number, scored: number, usage: Record<string, unknown> | undefined): string {
+    const prompt = typeof usage?.prompt_tokens === "number" ? usage.prompt_tokens : null;
+    const unscored = chips - scored;
+    const parts = [`${chips} token${chips === 1 ? "" : "s"} of the prompt, ${scored} scored` +
+        (unscored > 0 ? ` (${unscored === 1 ? "the first has" : `${unscored} have`} nothing before ${unscored === 1 ? "it" : "them"} to score against)` : "")];
+    if (prompt !== null && prompt > chips)
+        parts.push(`prompt_tokens ${prompt} also counts ${prompt - chips} token${prompt - chips === 1 ? "" : "s"} the model adds before the text (start of text)`);
+    return parts.join("; ");
+}
+
+/**
  * How the token view's scored tokens relate to the output tokens usage reports, in words for the screen, or null when
  * they agree or cannot be compared: usage covers every choice of `n` together, and an echoed prompt is scored too.
  * Usage counts every output token the server generated (spec 2.3), also those outside the scored text: a stop
