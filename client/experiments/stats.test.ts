@@ -202,3 +202,55 @@ test("Holm's step-down: adjusted p-values, rejections, and the interval level th
         assert.equal(paired.low > 0, decided[index].rejected, `table ${index}`);
     });
 });
+
+/** One simulated comparison of n paired pass/fail rows: A passes with pA, B with pB, independently per row. */
+function simulatedPair(random: () => number, n: number, pA: number, pB: number): {onlyA: number, onlyB: number} {
+    let onlyA = 0, onlyB = 0;
+    for (let row = 0; row < n; row++) {
+        const a = random() < pA, b = random() < pB;
+        if (a && !b) onlyA++;
+        else if (b && !a) onlyB++;
+    }
+    return {onlyA, onlyB};
+}
+
+const callsBetter = ({low, high}: {low: number, high: number}) => low > 0 || high < 0;
+
+test("the verdict rule by seeded simulation: with no difference it calls a winner in at most 5% of runs, and finds a real one", () => {
+    const random = seededRandom(2026);
+    const runs = 2000;
+    // No difference, 150 rows, both right 80% of the time: the exact rule is conservative, so at most 5% (here about 3%).
+    let falseCalls = 0;
+    for (let run = 0; run < runs; run++) {
+        const {onlyA, onlyB} = simulatedPair(random, 150, 0.8, 0.8);
+        if (callsBetter(pairedExact(onlyA, onlyB, 150))) falseCalls++;
+    }
+    assert.ok(falseCalls / runs <= 0.05, `${falseCalls} of ${runs} runs called a winner with no difference`);
+    // B right 90% against A's 80% on 150 rows: most runs call B better, none A.
+    let bCalls = 0, aCalls = 0;
+    for (let run = 0; run < runs; run++) {
+        const {onlyA, onlyB} = simulatedPair(random, 150, 0.8, 0.9);
+        const interval = pairedExact(onlyA, onlyB, 150);
+        if (interval.low > 0) bCalls++;
+        if (interval.high < 0) aCalls++;
+    }
+    assert.ok(bCalls / runs > 0.5, `B called better in ${bCalls} of ${runs} runs`);
+    assert.equal(aCalls, 0);
+});
+
+test("Holm over three comparisons by seeded simulation: with no difference anywhere, some winner is called in at most 5% of runs", () => {
+    const random = seededRandom(7);
+    const runs = 2000;
+    let anyCall = 0, uncorrectedAnyCall = 0;
+    for (let run = 0; run < runs; run++) {
+        const pValues = [0, 1, 2].map(() => {
+            const {onlyA, onlyB} = simulatedPair(random, 100, 0.7, 0.7);
+            return mcnemarExact(onlyA, onlyB);
+        });
+        if (holm(pValues).some((result) => result.rejected)) anyCall++;
+        if (pValues.some((p) => p < 0.05)) uncorrectedAnyCall++;
+    }
+    assert.ok(anyCall / runs <= 0.05, `Holm: ${anyCall} of ${runs} runs called a winner`);
+    // Without the correction the family calls more often: what Holm is there for.
+    assert.ok(uncorrectedAnyCall > anyCall, `${uncorrectedAnyCall} uncorrected against ${anyCall} with Holm`);
+});
