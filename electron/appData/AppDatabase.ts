@@ -1,5 +1,6 @@
 import {closeSync, mkdirSync, openSync} from "node:fs";
 import path from "node:path";
+import {StatementCache} from "../../base/node/sqliteStatements.ts";
 import type {SqliteBinding, SqliteDatabase, SqliteStatement} from "../../base/node/sqlite.ts";
 import {GatewayError} from "../api/answers.ts";
 
@@ -73,10 +74,11 @@ export type AppDatabaseOptions = {
 export class AppDatabase {
     public readonly filePath: string;
     private readonly db: SqliteDatabase;
-    private readonly statements = new Map<string, SqliteStatement>();
+    private readonly statements: StatementCache<SqliteStatement>;
 
     private constructor(db: SqliteDatabase, filePath: string) {
         this.db = db;
+        this.statements = new StatementCache(db);
         this.filePath = filePath;
     }
 
@@ -117,12 +119,7 @@ export class AppDatabase {
 
     /** The prepared statement for `sql`, prepared once per connection. */
     public statement(sql: string): SqliteStatement {
-        let statement = this.statements.get(sql);
-        if (statement == null) {
-            statement = this.db.prepare(sql);
-            this.statements.set(sql, statement);
-        }
-        return statement;
+        return this.statements.get(sql);
     }
 
     /** Runs `work` in one `BEGIN IMMEDIATE` transaction: all of it is committed (and synced) when it returns, or none. */

@@ -1,5 +1,6 @@
 import {closeSync, mkdirSync, openSync} from "node:fs";
 import path from "node:path";
+import {StatementCache} from "../../base/node/sqliteStatements.ts";
 import {createRequire} from "node:module";
 import {openSqlite, sqliteDriver, type SqliteDatabase, type SqliteStatement} from "../../base/node/sqlite.ts";
 import {Worker} from "node:worker_threads";
@@ -27,11 +28,12 @@ export class ServiceStoreError extends Error {
 export class ServiceStore {
     public readonly db: SqliteDatabase;
     public readonly filePath: string;
-    private readonly statements = new Map<string, SqliteStatement>();
+    private readonly statements: StatementCache<SqliteStatement>;
     private readonly checkpointer?: WalCheckpointer;
 
     private constructor(db: SqliteDatabase, filePath: string, checkpointer?: WalCheckpointer) {
         this.db = db;
+        this.statements = new StatementCache(db);
         this.filePath = filePath;
         this.checkpointer = checkpointer;
     }
@@ -66,12 +68,7 @@ export class ServiceStore {
 
     /** The prepared statement for `sql`, prepared once per connection: lookups run on every request's path. */
     public statement(sql: string): SqliteStatement {
-        let statement = this.statements.get(sql);
-        if (statement == null) {
-            statement = this.db.prepare(sql);
-            this.statements.set(sql, statement);
-        }
-        return statement;
+        return this.statements.get(sql);
     }
 
     /** Runs `work` in one `BEGIN IMMEDIATE` transaction: all of it is committed, or none. */
