@@ -101,6 +101,15 @@ export function compileRowObject(mapping: {columns?: readonly string[]}, roles: 
 }
 
 /**
+ * Compiles an input template against a table's columns and their roles: compileTemplate, after refusing a template
+ * that names a label column the model may not see (modelColumns.ts). What every input template is compiled with.
+ */
+export function compileInputTemplate(template: string, roles: ColumnRoles): (row: SheetRow) => string {
+    assertModelMaySee(templateVariables(template), roles, "the input template");
+    return compileTemplate(template, roles.columns);
+}
+
+/**
  * Turns each row into the request body of the set's endpoint. Template: the rendered text is `input`
  * (decisions) or `state` (systemone). Whole row: the object {column: cell} (compileRowObject) is `state` as is
  * (the server reads it as stable JSON), and for decisions `input` is that object as stable JSON (keys sorted,
@@ -108,8 +117,7 @@ export function compileRowObject(mapping: {columns?: readonly string[]}, roles: 
  * way a label column reaches the model only when ticked as seen by it (modelColumns.ts).
  */
 export function requestBuilder(questionSet: QuestionSet, input: InputMapping, roles: ColumnRoles): (row: SheetRow) => ScoringRequest {
-    if (input.kind === "template") assertModelMaySee(templateVariables(input.template), roles, "the input template");
-    const render = input.kind === "template" ? compileTemplate(input.template, roles.columns) : undefined;
+    const render = input.kind === "template" ? compileInputTemplate(input.template, roles) : undefined;
     const asObject = input.kind === "row" ? compileRowObject(input, roles) : () => ({});
     if (questionSet.format === "decisions") {
         const base = {model: modelIds.decision, questions: questionSet.questions, ...(questionSet.x_svc === undefined ? {} : {x_svc: questionSet.x_svc})};

@@ -1,5 +1,5 @@
 // A question set asked about an input: the decision request and its checks, a table row as input, the answers read back.
-import {type ScoringRequest, compileTemplate, compileRowObject, templateVariables, assertModelMaySee, type ColumnRoles, readScore, type InputMapping, type SheetRow, calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
+import {type ScoringRequest, compileInputTemplate, compileRowObject, type ColumnRoles, readScore, type InputMapping, type SheetRow, calibrateAnswer, parseQuestionSet, questionInfos, readAnswers, type StoredResponse, type OptionValue, type QuestionInfo, type QuestionSet} from "../../../../client/scoring/index.ts";
 import {parseDecisionsRequest} from "../../../../protocol/decisions/parseDecisionsRequest.ts";
 import {parseSystemoneRequest} from "../../../../protocol/decisions/parseSystemoneRequest.ts";
 import {stableStringify} from "../../../../protocol/decisions/stableStringify.ts";
@@ -83,10 +83,7 @@ export function checkDecisionRequest(request: ScoringRequest): string | null {
  * {column: cell} over the chosen columns. Throws a TemplateError for a template or a column list that names no column.
  */
 export function rowInput(roles: ColumnRoles, row: SheetRow, mapping: InputMapping): InputValue {
-    if (mapping.kind === "template") {
-        assertModelMaySee(templateVariables(mapping.template), roles, "the input template");
-        return {kind: "text", text: compileTemplate(mapping.template, roles.columns)(row)};
-    }
+    if (mapping.kind === "template") return {kind: "text", text: compileInputTemplate(mapping.template, roles)(row)};
     return {kind: "json", value: compileRowObject(mapping, roles)(row)};
 }
 
