@@ -55,6 +55,26 @@ export const appDatabaseMigrations: readonly string[] = [
         documents INTEGER NOT NULL,
         unreadable INTEGER NOT NULL
     );
+    `,
+    `
+    -- The saved datasets: what the list shows (info: columns, their types, label and model-visible columns, as JSON) and
+    -- each row in a row of its own, by position, so a screen reads a page of rows and an edit writes one. A dataset's
+    -- revision is bumped by every write to it or its rows; a write based on an older one is refused (409).
+    CREATE TABLE datasets (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        info TEXT NOT NULL,
+        row_count INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        revision INTEGER NOT NULL
+    );
+    CREATE TABLE dataset_rows (
+        dataset_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        cells TEXT NOT NULL,
+        PRIMARY KEY (dataset_id, position)
+    ) WITHOUT ROWID;
     `
 ];
 
