@@ -75,6 +75,56 @@ export const appDatabaseMigrations: readonly string[] = [
         cells TEXT NOT NULL,
         PRIMARY KEY (dataset_id, position)
     ) WITHOUT ROWID;
+    `,
+    `
+    -- The run history (playground and Decision studio runs): the JSON the page saved, by id, read a page at a time,
+    -- newest first (created_at, then id, descending, through runs_by_time).
+    CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        created_at INTEGER NOT NULL,
+        value TEXT NOT NULL
+    );
+    CREATE INDEX runs_by_time ON runs (created_at, id);
+    -- Scoring jobs and experiments (kind), each with its record (JSON: status, totals, spec), the table it scores
+    -- (job_tables; none for a job the runner made without one) and one result per row index (job_results; for an
+    -- experiment one per cell), the first kept. Nothing is removed but by a delete the user asked for.
+    CREATE TABLE jobs (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('scoring', 'experiment')),
+        job_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        record TEXT NOT NULL,
+        UNIQUE (kind, job_id)
+    );
+    CREATE INDEX jobs_by_time ON jobs (kind, created_at, job_id);
+    CREATE TABLE job_tables (
+        job INTEGER PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    CREATE TABLE job_results (
+        job INTEGER NOT NULL,
+        row_index INTEGER NOT NULL,
+        ok INTEGER NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (job, row_index)
+    );
+    CREATE INDEX job_results_by_outcome ON job_results (job, ok);
+    -- The old folders of runs, scoring jobs and experiments (<name>.migrated-<time>, relative to the data folder) already
+    -- copied in, and what in them could not be read: the file stays there (kept_in), reported until acknowledged.
+    CREATE TABLE imported_item_folders (
+        folder TEXT PRIMARY KEY,
+        imported_at INTEGER NOT NULL,
+        items INTEGER NOT NULL,
+        unreadable INTEGER NOT NULL
+    );
+    CREATE TABLE items_unreadable (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('run', 'scoring', 'experiment')),
+        kept_in TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        found_at INTEGER NOT NULL,
+        acknowledged_at INTEGER
+    );
     `
 ];
 
