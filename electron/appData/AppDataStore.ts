@@ -1,6 +1,6 @@
 import {readdir, rm, stat} from "node:fs/promises";
 import path from "node:path";
-import {appDataLimits, type SavedJobRecord, type SavedRun} from "../../protocol/gateway/contract.ts";
+import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite, type SavedJobRecord, type SavedRun} from "../../protocol/gateway/contract.ts";
 import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
 import type {JobRecord, RowResult} from "../../client/scoring/types.ts";
 import {readNumber, readObject, readString, required} from "../../protocol/validation.ts";
@@ -8,6 +8,8 @@ import type {SqliteBinding} from "../../base/node/sqlite.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
 import {AppDatabase} from "./AppDatabase.ts";
+import {moveDatasetDocuments} from "./datasetDocuments.ts";
+import {DatasetStore} from "./DatasetStore.ts";
 import {type DocumentWrite, DocumentStore, importDocumentsFolder} from "./DocumentStore.ts";
 import {HistoryStore} from "./HistoryStore.ts";
 import {ResponseCacheStore} from "./ResponseCacheStore.ts";
@@ -23,6 +25,8 @@ const envelopeBytes = 64 * 1024;
  */
 export const appDataBodyLimits: Partial<Record<GatewayRouteName, number>> = {
     putAppDocument: appDataLimits.maxDocumentRequestBytes,
+    putDataset: maxDatasetWriteBytes,
+    changeDataset: appDataLimits.maxDocumentRequestBytes,
     addRun: appDataLimits.maxHistoryEntryBytes + envelopeBytes,
     createScoringJob: appDataLimits.maxJobTableBytes + appDataLimits.maxJobRecordBytes + envelopeBytes,
     addScoringResult: appDataLimits.maxRowResultBytes + envelopeBytes,
@@ -51,6 +55,8 @@ export type AppDataStoreOptions = {
 export class AppDataStore {
     public readonly dir: string;
     public readonly documents: DocumentStore;
+    /** Datasets and their rows, in tables of their own: read a page at a time, written an edit at a time. */
+    public readonly datasets: DatasetStore;
     public readonly history: HistoryStore;
     public readonly jobs: ScoringJobStore;
     /** Experiments, kept as scoring jobs are: the dataset as the table, one result line per (row, variant) cell. */
@@ -65,6 +71,7 @@ export class AppDataStore {
         this.dir = path.resolve(dir);
         this.loadSqlite = options.loadSqlite;
         this.documents = new DocumentStore(() => this.database());
+        this.datasets = new DatasetStore(() => this.database());
         this.history = new HistoryStore(path.join(this.dir, "history"));
         this.jobs = new ScoringJobStore(path.join(this.dir, "scoring-jobs"));
         this.experiments = new ScoringJobStore(path.join(this.dir, "experiments"), appDataLimits.maxSavedExperiments);
@@ -86,6 +93,31 @@ export class AppDataStore {
         },
         deleteAppDocument: async ({params, query}) => ok({deleted: await this.documents.remove(paramName("the document key", params.key), documentWrite(query))}),
         acknowledgeDocumentProblems: async () => ok({acknowledged: await this.documents.acknowledgeProblems()}),
+        datasets: async () => ok(await this.datasets.list()),
+        datasetRows: async ({params, query}) => ok(await this.datasets.rows(paramName("the dataset id", params.id),
+            integerQuery(query, "offset") ?? 0, Math.min(integerQuery(query, "limit") ?? datasetPageLimit, datasetPageLimit))),
+        putDataset: async ({params, readBody}) => {
+            const body = await readBody().catch((error: unknown) => {
+                throw error instanceof ApiError && error.status === 413 ? new GatewayError(413, "payload_too_large", "invalid_request_error",
+                    `the dataset is over the largest one the app imports at once, maxDatasetWriteBytes (${maxDatasetWriteBytes} bytes of JSON); ` +
+                    "sample or split the file first; nothing was changed") : error;
+            });
+            const write = readObject(body, []) as DatasetWrite;
+            if (typeof write.revision !== "number" || !Array.isArray(write.rows))
+                throw new GatewayError(400, "invalid_request", "invalid_request_error", "revision and rows: are required (revision 0 for a new dataset)");
+            return ok({dataset: await this.datasets.put(paramName("the dataset id", params.id), write)});
+        },
+        changeDataset: async ({params, readBody}) => {
+            const change = readObject(await readBody(), []) as DatasetChange;
+            if (typeof change.revision !== "number") throw new GatewayError(400, "invalid_request", "invalid_request_error", "revision: is required");
+            if (change.edits !== undefined && !Array.isArray(change.edits)) throw new GatewayError(400, "invalid_request", "invalid_request_error", "edits: must be an array");
+            return ok({dataset: await this.datasets.change(paramName("the dataset id", params.id), change)});
+        },
+        deleteDataset: async ({params, query}) => {
+            const revision = integerQuery(query, "revision");
+            if (revision === undefined) throw new GatewayError(400, "invalid_request", "invalid_request_error", "revision: is required");
+            return ok({deleted: await this.datasets.remove(paramName("the dataset id", params.id), revision)});
+        },
         runHistory: async () => ok({entries: await this.history.list()}),
         addRun: async ({readBody}) => ok({removed: await this.history.add(await readBody() as SavedRun)}),
         deleteRun: async ({params}) => ok({deleted: await this.history.remove(paramName("the run id", params.id))}),
@@ -127,6 +159,7 @@ export class AppDataStore {
             const database = await AppDatabase.open(this.dir, {loadBinding: this.loadSqlite});
             try {
                 await importDocumentsFolder(database, this.dir);
+                moveDatasetDocuments(database);
             } catch (error) {
                 database.close();
                 throw error;
@@ -205,21 +238,23 @@ function jobHandlers(storeOf: () => ScoringJobStore, names: JobRouteNames): Gate
 
 /** A document write's query: `revision` (the one it is based on), `writer` and `sequence` (protocol/gateway DocumentWriteQuery). */
 function documentWrite(query: URLSearchParams): DocumentWrite {
-    const integer = (name: string): number | undefined => {
-        const text = query.get(name);
-        if (text === null) return undefined;
-        if (!/^\d{1,15}$/.test(text))
-            throw new GatewayError(400, "invalid_request", "invalid_request_error", `${name}: must be a non-negative integer, got ${JSON.stringify(text.slice(0, 40))}`);
-        return Number(text);
-    };
-    const revision = integer("revision");
-    const sequence = integer("sequence");
+    const revision = integerQuery(query, "revision");
+    const sequence = integerQuery(query, "sequence");
     const writer = query.get("writer");
     if (writer !== null && !/^[A-Za-z0-9_-]{1,64}$/.test(writer))
         throw new GatewayError(400, "invalid_request", "invalid_request_error", "writer: must be 1 to 64 letters, digits, '_' or '-'");
     if ((writer === null) !== (sequence === undefined))
         throw new GatewayError(400, "invalid_request", "invalid_request_error", "writer and sequence: give both or neither");
     return {revision, writer: writer === null ? undefined : {id: writer, sequence: sequence!}};
+}
+
+/** A non-negative integer in the query, undefined when absent; anything else is a 400. */
+function integerQuery(query: URLSearchParams, name: string): number | undefined {
+    const text = query.get(name);
+    if (text === null) return undefined;
+    if (!/^\d{1,15}$/.test(text))
+        throw new GatewayError(400, "invalid_request", "invalid_request_error", `${name}: must be a non-negative integer, got ${JSON.stringify(text.slice(0, 40))}`);
+    return Number(text);
 }
 
 function ok(body: unknown): GatewayAnswer {

@@ -23,10 +23,11 @@ export class RevisionConflict extends GatewayError {
     /** The revision the database holds (0: the document was deleted). */
     public readonly revision: number;
 
-    public constructor(key: string, based: number, revision: number) {
+    /** `what`: the record, for the message ("document svc-studio-presets", "dataset Reviews"). */
+    public constructor(what: string, based: number, revision: number) {
         super(409, "revision_conflict", "invalid_request_error", revision === 0
-            ? `document ${key} was deleted by another window since revision ${based}, which this write is based on; nothing was changed`
-            : `document ${key} was changed by another window: it is at revision ${revision}, this write is based on ${based === 0 ? "no revision (a new document)" : `revision ${based}`}; nothing was changed`);
+            ? `${what} was deleted by another window since revision ${based}, which this write is based on; nothing was changed`
+            : `${what} was changed by another window: it is at revision ${revision}, this write is based on ${based === 0 ? "no revision (a new record)" : `revision ${based}`}; nothing was changed`);
         this.revision = revision;
     }
 
@@ -153,7 +154,7 @@ export class DocumentStore {
         const last = this.lastWrites.get(key);
         const own = write.writer !== undefined && last?.writer === write.writer.id && last.revision === held;
         if (own && last.sequence > write.writer!.sequence) return true;
-        if (held !== based && !own) throw new RevisionConflict(key, based, held);
+        if (held !== based && !own) throw new RevisionConflict(`document ${key}`, based, held);
         return false;
     }
 
@@ -221,7 +222,8 @@ async function readFolder(dir: string): Promise<Array<{key: string, text: string
     }));
 }
 
-function nextRevision(db: AppDatabase): number {
+/** The next revision of any record (documents and datasets share the counter, so none is ever handed out twice). */
+export function nextRevision(db: AppDatabase): number {
     return Number(db.statement("UPDATE revision_counter SET last = last + 1 WHERE id = 1 RETURNING last").pluck().get());
 }
 

@@ -311,3 +311,48 @@ export type SavedJobInfo = {record: SavedJobRecord, done: number, failed: number
 
 /** A saved scoring job whole: the table it scores (the renderer's LoadedTable) and its results in row order. */
 export type SavedJob = {record: SavedJobRecord, table: unknown, results: SavedRowResult[]};
+
+/** A cell of a saved dataset's row (client/scoring's CellValue). */
+export type SavedCell = string | number | boolean | null;
+
+/** What a saved dataset is besides its rows and bookkeeping: what a write may set. */
+export type SavedDatasetFields = {
+    name: string,
+    columns: string[],
+    /** client/experiments ColumnType, one per column. */
+    columnTypes: string[],
+    labelColumns: string[],
+    inputColumns: string[]
+};
+
+/**
+ * A saved dataset as the list holds it (`GET /gateway/api/app-data/datasets`): everything but its rows, which are read
+ * a page at a time. Every write to it or its rows names the revision it is based on; one based on an older revision is
+ * refused with a 409 `revision_conflict`.
+ */
+export type SavedDatasetInfo = SavedDatasetFields & {id: string, rowCount: number, createdAt: number, updatedAt: number, revision: number};
+
+/** One change to a dataset's rows, by 0-based position: applied in order, in one transaction with the others of its write. */
+export type DatasetRowEdit =
+    | {op: "set", index: number, cells: SavedCell[]}
+    | {op: "insert", index: number, cells: SavedCell[]}
+    | {op: "delete", index: number}
+    | {op: "append", rows: SavedCell[][]};
+
+/** A write to a saved dataset: fields to change and row edits, all committed together or none. */
+export type DatasetChange = {revision: number, fields?: Partial<SavedDatasetFields>, edits?: DatasetRowEdit[]};
+
+/** A whole dataset written at once (created, imported, or restored by Undo): `revision` 0 for a new one. */
+export type DatasetWrite = {revision: number, fields: SavedDatasetFields, rows: SavedCell[][], createdAt?: number};
+
+/** A page of a dataset's rows, from `offset`, with the count and revision they were read at. */
+export type DatasetRowsPage = {rows: SavedCell[][], offset: number, total: number, revision: number};
+
+/** Rows one page of `GET /app-data/datasets/:id/rows` holds at most. */
+export const datasetPageLimit = 10_000;
+
+/**
+ * The request body limit of a whole dataset's write (an import): checked before the body is read, and named in the
+ * message of a write over it. A bigger file is split or sampled before it is imported.
+ */
+export const maxDatasetWriteBytes = 256 * 1024 * 1024;

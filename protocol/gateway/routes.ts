@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
+import type {DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -30,6 +30,11 @@ export const gatewayRoutes = {
     putAppDocument: {method: "POST", path: "/app-data/documents/:key"},
     deleteAppDocument: {method: "DELETE", path: "/app-data/documents/:key"},
     acknowledgeDocumentProblems: {method: "POST", path: "/app-data/document-problems/acknowledge"},
+    datasets: {method: "GET", path: "/app-data/datasets"},
+    datasetRows: {method: "GET", path: "/app-data/datasets/:id/rows"},
+    putDataset: {method: "POST", path: "/app-data/datasets/:id"},
+    changeDataset: {method: "POST", path: "/app-data/datasets/:id/changes"},
+    deleteDataset: {method: "DELETE", path: "/app-data/datasets/:id"},
     runHistory: {method: "GET", path: "/app-data/history"},
     addRun: {method: "POST", path: "/app-data/history"},
     deleteRun: {method: "DELETE", path: "/app-data/history/:id"},
@@ -79,6 +84,13 @@ export type GatewayRouteTypes = {
     putAppDocument: {body: unknown, answer: {saved: boolean, revision: number}},
     deleteAppDocument: {body: undefined, answer: {deleted: boolean}},
     acknowledgeDocumentProblems: {body: Record<string, never>, answer: {acknowledged: number}},
+    datasets: {body: undefined, answer: {datasets: SavedDatasetInfo[], problems: string[]}},
+    /** Query `offset` and `limit` (at most datasetPageLimit). */
+    datasetRows: {body: undefined, answer: DatasetRowsPage},
+    putDataset: {body: DatasetWrite, answer: {dataset: SavedDatasetInfo}},
+    changeDataset: {body: DatasetChange, answer: {dataset: SavedDatasetInfo}},
+    /** Query `revision`: the one the deletion is based on. */
+    deleteDataset: {body: undefined, answer: {deleted: boolean}},
     runHistory: {body: undefined, answer: {entries: SavedRun[]}},
     addRun: {body: SavedRun, answer: {removed: string[]}},
     deleteRun: {body: undefined, answer: {deleted: boolean}},
@@ -161,6 +173,16 @@ export function createGatewayClient(send: GatewaySend) {
         deleteAppDocument: (key: string, write: DocumentWriteQuery = {}) => call("deleteAppDocument", {params: {key}, query: documentWriteQuery(write)}),
         /** The problems `appDocuments` reports about documents kept aside stop being reported; the text kept stays. */
         acknowledgeDocumentProblems: () => call("acknowledgeDocumentProblems", {body: {}}),
+        /** The saved datasets, newest first, without their rows; and sentences about any that could not be read. */
+        datasets: () => call("datasets"),
+        /** A page of a dataset's rows, from `offset` (0-based), at most `limit` (up to datasetPageLimit). */
+        datasetRows: (id: string, offset: number, limit: number) => call("datasetRows", {params: {id}, query: `offset=${offset}&limit=${limit}`}),
+        /** Writes a dataset whole, rows and all, in one transaction: a new one (`revision` 0), an import, an Undo. */
+        putDataset: (id: string, body: DatasetWrite) => call("putDataset", {params: {id}, body}),
+        /** Changes a dataset's fields and rows in one transaction, based on `revision` (else a 409). */
+        changeDataset: (id: string, body: DatasetChange) => call("changeDataset", {params: {id}, body}),
+        /** Deletes a dataset and its rows, based on `revision` (else a 409). */
+        deleteDataset: (id: string, revision: number) => call("deleteDataset", {params: {id}, query: `revision=${revision}`}),
         /** Saved playground runs, newest first. */
         runHistory: () => call("runHistory"),
         /** Saves a run; the oldest runs beyond the history's bounds are dropped (their ids are answered). */
