@@ -133,6 +133,26 @@ export function formatInterval(delta: number, low: number, high: number): string
     return `${fixedText(delta, decimals)} (${lowText}${lowText.startsWith("-") || highText.startsWith("-") ? " to " : "–"}${highText})`;
 }
 
+/**
+ * What the interval after a rate is, for the hover beside it and the report: the Wilson score interval, in words.
+ */
+export const rateIntervalDefinition = "In brackets, the 95% Wilson score interval of the rate: the rates p for which the observed share is within 1.96 " +
+    "standard errors, √(p(1 − p)/n), of p. It assumes the rows are independent draws from the rows the experiment stands for, and says how far the " +
+    "rate on such rows could lie from this sample's; unlike the share ± 1.96·√(share·(1 − share)/n) it stays within 0 and 1, is not empty at 0 or n " +
+    "of n, and keeps its coverage on few rows (Wilson 1927; Agresti & Coull 1998).";
+
+/** The line under the CLI's table that says what the brackets after a rate are (the app says it on hover). */
+export const rateIntervalNote = "In brackets after a rate (accuracy, a pass rate, a check's share): its 95% Wilson score interval.";
+
+/**
+ * A metric's value as every screen writes it, with its interval when it has one (a rate shown alone: accuracy, a
+ * pass rate, a check's share): "0.750 (0.612–0.850)"; otherwise as formatMetric.
+ */
+export function formatRate(value: {value: number | null, interval?: {low: number, high: number}} | undefined): string {
+    if (value?.interval === undefined || value.value === null) return formatMetric(value?.value);
+    return `${formatMetric(value.value)} (${formatMetric(value.interval.low)}–${formatMetric(value.interval.high)})`;
+}
+
 /** Whole numbers with thousands separators: "12,345". */
 export function formatCount(value: number | null | undefined): string {
     return value == null || !Number.isFinite(value) ? "–" : Math.round(value).toLocaleString("en-US");

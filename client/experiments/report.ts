@@ -1,7 +1,7 @@
 import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, MetricValue, VariantSummary} from "./types.ts";
 import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
-import {formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, metricHover, metricTitle, verdictRule} from "./metricDefinitions.ts";
+import {formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
 import {describeDisagreementCount, spreadDefinition, spreadName} from "./disagreements.ts";
 
@@ -77,13 +77,17 @@ function matrixTable(summary: ExperimentSummary): string {
     if (keys.size === 0) return `<p class="muted">No metrics yet: no labelled, answered rows or checks.</p>`;
     // A value computed on fewer rows than the sample (errored, unlabelled or missing rows) shows its n.
     const valueCell = (value: MetricValue | undefined) => value === undefined ? cell("–", "num") :
-        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(summary.rows)} rows`)}">${escapeHtml(formatMetric(value.value))}` +
+        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(summary.rows)} rows.${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}`)}">${escapeHtml(formatRate(value))}` +
         `${value.n === summary.rows ? "" : ` <span class="muted">n=${formatCount(value.n)}</span>`}</td>`;
     const rows = [...keys.values()].map((key) => {
         const values = summary.variants.map((variant) => variant.metrics.find((value) => value.metric === key.metric && value.question === key.question && value.calibrated === key.calibrated));
         return `<tr>${cell(metricTitle(key.metric, key.question, key.calibrated), undefined, metricHover(key.metric, key.kind))}${values.map(valueCell).join("")}</tr>`;
     }).join("");
     return `<table>${header(["Metric", ...summary.variants.map((variant) => variant.name)])}${rows}</table>`;
+}
+
+function hasRateInterval(summary: ExperimentSummary): boolean {
+    return summary.variants.some((variant) => variant.metrics.some((value) => value.interval !== undefined));
 }
 
 function verdictsTable(summary: ExperimentSummary, differences: readonly Difference[]): string {
@@ -141,7 +145,7 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <p class="meta">Dataset ${escapeHtml(datasetName)} · ${escapeHtml(describeSample(spec.sample))} · ${formatCount(summary.rows)} row${summary.rows === 1 ? "" : "s"} · ${summary.variants.length} variant${summary.variants.length === 1 ? "" : "s"}</p>
 <p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
-<h2>Metrics</h2>${matrixTable(summary)}
+<h2>Metrics</h2>${matrixTable(summary)}${hasRateInterval(summary) ? `<p class="meta">${escapeHtml(rateIntervalDefinition)}</p>` : ""}
 <h2>Which is better</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
 ${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
 ${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}

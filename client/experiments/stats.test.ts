@@ -1,6 +1,6 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {binomialCdf, bootstrapIntervals, clopperPearson, holm, mcnemarExact, medianAndP95, pairedExact, percentile, type ResampledStatistic} from "./stats.ts";
+import {binomialCdf, bootstrapIntervals, clopperPearson, holm, mcnemarExact, medianAndP95, pairedExact, percentile, wilsonInterval, type ResampledStatistic} from "./stats.ts";
 import {seededRandom} from "../../base/common/seededRandom.ts";
 
 /** Two-sided exact binomial p-value computed with whole numbers, independently of mcnemarExact's log space. */
@@ -253,4 +253,23 @@ test("Holm over three comparisons by seeded simulation: with no difference anywh
     assert.ok(anyCall / runs <= 0.05, `Holm: ${anyCall} of ${runs} runs called a winner`);
     // Without the correction the family calls more often: what Holm is there for.
     assert.ok(uncorrectedAnyCall > anyCall, `${uncorrectedAnyCall} uncorrected against ${anyCall} with Holm`);
+});
+
+test("Wilson intervals match scipy's binomtest(k, n).proportion_ci(method='wilson')", () => {
+    // Reference values: scipy.stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson").
+    const reference: Array<[number, number, number, number]> = [
+        [0, 10, 0, 0.27753279986288926], [10, 10, 0.7224672001371109, 1], [7, 20, 0.1811918241010821, 0.5671457233147637],
+        [81, 100, 0.7222115462093562, 0.8748524849023126], [1, 3, 0.06149194472039626, 0.7923403991979523],
+        [450, 1000, 0.41941538407429674, 0.48096729177425873]
+    ];
+    for (const [k, n, low, high] of reference) {
+        const interval = wilsonInterval(k, n);
+        close(interval.low, low, 1e-12);
+        close(interval.high, high, 1e-12);
+    }
+    // At 90%: binomtest(7, 20).proportion_ci(confidence_level=0.9, method="wilson").
+    const ninety = wilsonInterval(7, 20, 0.9);
+    close(ninety.low, 0.20226004005676104, 1e-12);
+    close(ninety.high, 0.5334873111515284, 1e-12);
+    assert.deepEqual(wilsonInterval(0, 0), {low: 0, high: 1});
 });

@@ -1,4 +1,5 @@
 import {seededRandom} from "../../base/common/seededRandom.ts";
+import {normalQuantile} from "./normal.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
 // interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
@@ -100,6 +101,22 @@ function bisect(reached: (theta: number) => boolean): number {
         else below = middle;
     }
     return above;
+}
+
+/**
+ * The Wilson score interval (Wilson 1927) for a rate of `k` successes in `n` at two-sided coverage `level`: the
+ * rates p whose score test, |p̂ − p| ≤ z·√(p(1 − p)/n), accepts the observed p̂ = k/n. Centre (p̂ + z²/2n)/(1 + z²/n),
+ * half-width z·√(p̂(1 − p̂)/n + z²/4n²)/(1 + z²/n). Unlike p̂ ± z·√(p̂(1 − p̂)/n) it stays in [0, 1], is not empty at 0
+ * of n or n of n, and keeps close to its coverage at small n (Agresti & Coull 1998). [0, 1] when n = 0.
+ */
+export function wilsonInterval(k: number, n: number, level = 0.95): Interval {
+    if (n <= 0) return {low: 0, high: 1};
+    const z = normalQuantile(1 - (1 - level) / 2);
+    const rate = k / n, z2n = z * z / n;
+    const centre = (rate + z2n / 2) / (1 + z2n);
+    const half = z * Math.sqrt(rate * (1 - rate) / n + z2n / (4 * n)) / (1 + z2n);
+    // At 0 of n and n of n the formula's end is the rate itself; rounding must not put it a hair off.
+    return {low: k <= 0 ? 0 : Math.max(0, centre - half), high: k >= n ? 1 : Math.min(1, centre + half)};
 }
 
 /** A paired difference in a share of rows with McNemar's exact test and the interval that goes with it. */

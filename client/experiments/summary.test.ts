@@ -32,6 +32,13 @@ test("a hand-made experiment: accuracy per variant, McNemar on the discordant ro
     close(metric(summaryA.metrics, "accuracy")?.value, 6 / 8, "A accuracy");
     close(metric(summaryB.metrics, "accuracy")?.value, 1, "B accuracy");
     assert.equal(metric(summaryA.metrics, "accuracy")?.n, 8);
+    // Accuracy, a rate shown alone, carries its 95% Wilson interval: scipy binomtest(6, 8) and binomtest(8, 8)
+    // .proportion_ci(method="wilson") give 0.40927543031016883–0.9285207872478909 and 0.6755924351161198–1.
+    close(metric(summaryA.metrics, "accuracy")?.interval?.low, 0.40927543031016883, "A accuracy's interval low");
+    close(metric(summaryA.metrics, "accuracy")?.interval?.high, 0.9285207872478909, "A accuracy's interval high");
+    close(metric(summaryB.metrics, "accuracy")?.interval?.low, 0.6755924351161198, "B accuracy's interval low");
+    assert.equal(metric(summaryB.metrics, "accuracy")?.interval?.high, 1);
+    assert.equal(metric(summaryA.metrics, "brier")?.interval, undefined, "a Brier score is no rate: no Wilson interval");
     // Brier of A: (.01 + .04 + .49 + .04 + .01 + .36 + .09 + .16) / 8 = 1.2 / 8
     close(metric(summaryA.metrics, "brier")?.value, 1.2 / 8, "A brier");
     assert.equal(summaryA.done, 8);
@@ -103,6 +110,12 @@ test("chat variants: pass rate, each check's pass share and a grader's mean scor
     close(metric(short.metrics, "pass:has_answer")?.value, 20 / 60, "short has_answer");
     close(metric(short.metrics, "pass:grounded")?.value, 0, "short grounded: 0.4 never passes");
     close(metric(long.metrics, "score:grounded")?.value, 0.9, "long grounded mean P(yes)");
+    // Pass rates carry their Wilson interval: scipy binomtest(50, 60) and binomtest(0, 60).proportion_ci(method="wilson").
+    close(metric(long.metrics, "pass_rate")?.interval?.low, 0.7196838683638547, "long pass rate's interval low");
+    close(metric(long.metrics, "pass_rate")?.interval?.high, 0.9068682302080855, "long pass rate's interval high");
+    assert.deepEqual(metric(short.metrics, "pass:grounded")?.interval?.low, 0);
+    close(metric(short.metrics, "pass:grounded")?.interval?.high, 0.06017185214208986, "a check's share at 0 of 60");
+    assert.equal(metric(long.metrics, "score:grounded")?.interval, undefined, "a mean score is no rate");
     // 60 rows × (1000 × 1 + 500 × 4) / 1e6 = 0.18
     close(short.cost, 0.18, "cost");
     const passRate = summary.differences.find((difference) => difference.metric === "pass_rate")!;

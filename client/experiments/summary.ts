@@ -3,7 +3,7 @@ import {type MetricTable, usedPositions} from "./metricTables.ts";
 import {decisionTables, type DecisionAnswers, type DecisionDataset} from "./decisionTables.ts";
 import {chatTables, checkNames} from "./chatTables.ts";
 import {checkNames as specCheckNames} from "./checks.ts";
-import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, type Interval, type ResampledStatistic} from "./stats.ts";
+import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, wilsonInterval, type Interval, type ResampledStatistic} from "./stats.ts";
 import {formatInterval, formatLevel, formatPValue, metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
 
@@ -178,17 +178,29 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
     const metrics = tables.flatMap((table): MetricValue[] => {
         const positions = usedPositions(table.used);
         const values = table.evaluate(positions, null);
-        return table.metrics.map((metric, at) => ({
-            metric,
-            ...(table.question === undefined ? {} : {question: table.question}),
-            ...(table.kind === undefined ? {} : {kind: table.kind}),
-            calibrated: table.calibrated,
-            value: Number.isFinite(values[at]) ? values[at] : null,
-            n: positions.length,
-            ...(metric === "ece" && table.reliability ? {reliability: table.reliability(positions)} : {})
-        }));
+        return table.metrics.map((metric, at) => {
+            const outcome = table.outcomes.get(metric);
+            const value = Number.isFinite(values[at]) ? values[at] : null;
+            return {
+                metric,
+                ...(table.question === undefined ? {} : {question: table.question}),
+                ...(table.kind === undefined ? {} : {kind: table.kind}),
+                calibrated: table.calibrated,
+                value,
+                n: positions.length,
+                ...(outcome === undefined || value === null || positions.length === 0 ? {} : {interval: wilsonInterval(successes(outcome, positions), positions.length, defaultLevel)}),
+                ...(metric === "ece" && table.reliability ? {reliability: table.reliability(positions)} : {})
+            };
+        });
     });
     return {variant: index, name: variant.name, done: done.size, total, errors, metrics, usage, cost, latencyP50Ms: p50, latencyP95Ms: p95};
+}
+
+/** Rows right or passed among `positions`, from a pass / fail metric's per-row outcome. */
+function successes(outcome: Uint8Array, positions: Int32Array): number {
+    let count = 0;
+    for (const position of positions) count += outcome[position];
+    return count;
 }
 
 /**

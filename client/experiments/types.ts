@@ -173,6 +173,11 @@ export type MetricValue = {
      * grader scores, the graded replies.
      */
     n: number,
+    /**
+     * Pass / fail metrics (accuracy, pass_rate, `pass:<name>`), a rate shown alone: its 95% Wilson score interval
+     * over the same n rows (stats.ts wilsonInterval), computed here once and written by formatRate everywhere.
+     */
+    interval?: {low: number, high: number},
     /** ECE only: the reliability bins behind it, for the reliability chart. */
     reliability?: ReliabilityBin[]
 };

@@ -158,7 +158,9 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         assert.match(await accuracy.locator("th").getAttribute("title") ?? "", /Share of labelled rows/);
         const values = await accuracy.getByTestId("exp-matrix-value").allTextContents();
         assert.equal(values.length, 2);
-        for (const value of values) assert.match(value, /^[01]\.\d{3}$/);
+        // Accuracy is a rate shown alone: its value, then its 95% Wilson interval, defined on hover.
+        for (const value of values) assert.match(value, /^[01]\.\d{3} \([01]\.\d{3}–[01]\.\d{3}\)$/);
+        assert.match(await accuracy.getByTestId("exp-matrix-value").first().getAttribute("title") ?? "", /95% Wilson score interval/);
         const verdict = page.locator("[data-testid=exp-verdict]").filter({hasText: /polite · Accuracy/}).first();
         assert.match(await verdict.getByTestId("exp-verdict-text").textContent() ?? "", /(is better by -?\d\.\d+ \(-?\d\.\d+–-?\d\.\d+\))|(no clear difference: -?\d\.\d+ \(-?\d\.\d+(–| to )-?\d\.\d+\) on 50 rows)/);
         assert.match(await verdict.locator("td").last().textContent() ?? "", /^p [=<] /);

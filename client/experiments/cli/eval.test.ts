@@ -102,8 +102,10 @@ test("against the real server on the built-in model: a threshold met exits 0, on
         assert.match(passing.stderr, /6 rows x 2 variants: 12 requests/);
         assert.match(passing.stderr, /12 cells \(12 sent, 0 from the cache, 0 with errors\)/);
         assert.match(passing.stderr, /pass:regex=1: met/);
-        assert.match(passing.stdout, /^regex\s+1\.000\s+1\.000$/m);
-        assert.match(passing.stdout, /^equals_expected\s+0\.000\s+0\.000$/m);
+        // Each share with its 95% Wilson interval: 6 of 6 gives 0.610–1 and 0 of 6 gives 0–0.390 (scipy binomtest(6, 6)
+        // and binomtest(0, 6).proportion_ci(method="wilson")).
+        assert.match(passing.stdout, /^regex\s+1\.000 \(0\.610–1\.000\)\s+1\.000 \(0\.610–1\.000\)$/m);
+        assert.match(passing.stdout, /^equals_expected\s+0\.000 \(0\.000–0\.390\)\s+0\.000 \(0\.000–0\.390\)$/m);
         assert.match(passing.stderr, /no errored cells \(implied by --fail-under unless an error_rate gate is given\): met/);
 
         const failing = await evalHere([file, "--fail-under", "B:pass:equals_expected=0.5"]);

@@ -1,5 +1,5 @@
 import {formatTable} from "../../../base/common/textTable.ts";
-import {formatCost, formatCount, formatLatency, formatMetric, metricTitle} from "../metricDefinitions.ts";
+import {formatCost, formatCount, formatLatency, formatRate, metricTitle, rateIntervalNote} from "../metricDefinitions.ts";
 import type {ExperimentSpec, ExperimentSummary} from "../types.ts";
 
 /**
@@ -18,7 +18,7 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
     const value = (variant: ExperimentSummary["variants"][number], key: string) => {
         const found = variant.metrics.find((metric) => `${metric.metric}\u0000${metric.question ?? ""}\u0000${metric.calibrated}` === key);
         if (found === undefined) return "";
-        return found.n === summary.rows ? formatMetric(found.value) : `${formatMetric(found.value)} (n=${formatCount(found.n)})`;
+        return found.n === summary.rows ? formatRate(found) : `${formatRate(found)} (n=${formatCount(found.n)})`;
     };
     const rows = [
         ...keys.map(({title, key}) => [title, ...summary.variants.map((variant) => value(variant, key))]),
@@ -30,6 +30,7 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
         ["latency p95", ...summary.variants.map((variant) => formatLatency(variant.latencyP95Ms))]
     ];
     const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
+    if (summary.variants.some((variant) => variant.metrics.some((metric) => metric.interval !== undefined))) lines.push(rateIntervalNote);
     const verdicts = summary.differences.filter((difference) => !difference.calibrated).sort((x, y) => Number(y.primary) - Number(x.primary));
     if (summary.comparedText !== "") lines.push("", summary.comparedText);
     if (verdicts.length > 0) {

@@ -5,7 +5,7 @@
 import {useEffect, useState} from "react";
 import {describeSample} from "../../../../client/experiments/dataset.ts";
 import {jointRun, type KeptRun} from "../../../../client/experiments/jointRuns.ts";
-import {formatCost, formatCount, formatLatency, formatMetric, metricHover, metricTitle} from "../../../../client/experiments/metricDefinitions.ts";
+import {formatCost, formatCount, formatLatency, formatRate, metricHover, metricTitle, rateIntervalDefinition} from "../../../../client/experiments/metricDefinitions.ts";
 import type {ExperimentSummary, MetricValue} from "../../../../client/experiments/types.ts";
 import {cellKey} from "./experimentStore.ts";
 import {VerdictsCard} from "./MetricsMatrix.tsx";
@@ -77,7 +77,7 @@ export function CompareExperiments({ids}: {ids: [string, string]}) {
                                     const found = column.variant.metrics.find((item) => item.metric === value.metric && item.question === value.question && item.calibrated === value.calibrated);
                                     const total = sides[column.side].summary.rows;
                                     return <td key={`${column.side}-${column.variant.variant}`} className="num mono"
-                                        title={found === undefined ? undefined : `On ${formatCount(found.n)} of ${formatCount(total)} rows.`}>{formatMetric(found?.value)}</td>;
+                                        title={found === undefined ? undefined : `On ${formatCount(found.n)} of ${formatCount(total)} rows.${found.interval === undefined ? "" : ` ${rateIntervalDefinition}`}`}>{formatRate(found)}</td>;
                                 })}
                             </tr>
                         ))}

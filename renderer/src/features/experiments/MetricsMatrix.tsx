@@ -1,9 +1,9 @@
 // The results in numbers: the matrix (metrics × variants, each metric's definition and n on hover, n beside a value
-// computed on fewer rows than the sample), what was compared with what, the verdicts with their intervals, the rule
+// computed on fewer rows than the sample, a rate's Wilson interval beside it and defined on hover), what was compared with what, the verdicts with their intervals, the rule
 // behind them and McNemar's test, and per variant its usage, cost and latency. Every number is written by
 // client/experiments/metricDefinitions, as in the HTML report and the CLI.
 import {useState} from "react";
-import {formatCost, formatCount, formatLatency, formatMetric, formatPValue, metricHover, metricTitle, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
+import {formatCost, formatCount, formatLatency, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
 import type {ExperimentSummary, MetricKey, MetricValue, QuestionKind} from "../../../../client/experiments/types.ts";
 
 type MatrixRow = {key: string, metric: MetricKey, question?: string, kind?: QuestionKind, calibrated: boolean, values: Array<MetricValue | undefined>};
@@ -30,6 +30,11 @@ function hasBoth(summary: ExperimentSummary, value: MetricValue): boolean {
 /** "On 50 rows." or "On 47 of 50 rows.": how many of the sample's rows a value was computed on. */
 function rowsOf(value: MetricValue, rows: number): string {
     return value.n === rows ? `On ${formatCount(value.n)} rows.` : `On ${formatCount(value.n)} of ${formatCount(rows)} rows.`;
+}
+
+/** A value's hover: its metric's definition, the rows it stands on and, for a rate, what its interval is. */
+function valueHover(row: MatrixRow, value: MetricValue, rows: number): string {
+    return `${metricHover(row.metric, row.kind)} ${rowsOf(value, rows)}${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}`;
 }
 
 export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
@@ -62,9 +67,9 @@ export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
                                     <th scope="row" title={metricHover(row.metric, row.kind)} className="exp-metric-name">{metricTitle(row.metric, row.question, row.calibrated)}</th>
                                     {summary.variants.map((variant, index) => {
                                         const value = row.values[index];
-                                        return <td key={variant.variant} className="num mono" title={value ? `${metricHover(row.metric, row.kind)} ${rowsOf(value, summary.rows)}` : undefined}
+                                        return <td key={variant.variant} className="num mono" title={value ? valueHover(row, value, summary.rows) : undefined}
                                             data-testid="exp-matrix-value" data-n={value?.n}>
-                                            {formatMetric(value?.value)}
+                                            {formatRate(value)}
                                             {value !== undefined && value.n !== summary.rows && <span className="muted small exp-n" data-testid="exp-matrix-n"> n={formatCount(value.n)}</span>}
                                         </td>;
                                     })}
