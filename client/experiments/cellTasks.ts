@@ -96,7 +96,7 @@ export function compileCellTask(variant: Variant, index: number, roles: ColumnRo
                     if (classifyFailure(error).kind === "row") throw new GraderRefused(classifyFailure(error).error.message);
                     throw error;
                 }
-            }, context).catch((error: unknown) => {
+            }, context, {request, response}).catch((error: unknown) => {
                 if (error instanceof GraderRefused) return compiled.names.map((name) => ({name, pass: false, score: 0, detail: `grader refused: ${error.message}`}));
                 throw error;
             });

@@ -8,6 +8,7 @@ import type {SheetRow} from "../scoring/types.ts";
 import type {CallContext} from "../scoring/TaskRunner.ts";
 import type {Check, CheckResult, ConnectionRef} from "./types.ts";
 import {VariableError} from "./variables.ts";
+import {containsJson, expectedList, toolCallProblem} from "./replyMatchers.ts";
 
 // The checks a chat variant's reply goes through on every row. Regular expressions (a regex check, a schema's
 // `pattern`) run on RE2 (re2js), in time linear in the reply, so no pattern can stall a run; schemas on ajv.
@@ -18,9 +19,13 @@ export const replyVariable = "reply";
 /** A check's name, as results and metrics (`pass:<name>`, `score:<name>`) call it: a grader's own, else from its kind and column. */
 export function checkName(check: Check): string {
     switch (check.kind) {
-        case "grader": return check.name;
+        case "grader":
+        case "weighted": return check.name;
         case "equals":
-        case "contains": return `${check.kind}_${check.column}`;
+        case "contains":
+        case "starts_with":
+        case "contains_any":
+        case "contains_all": return `${check.kind}_${check.column}`;
         default: return check.kind;
     }
 }
@@ -39,16 +44,22 @@ export function checkNames(checks: readonly Check[]): string[] {
 /** Asks a grader's yes/no question: the /v1/decisions call on the check's connection (else the variant's). */
 export type GradeCall = (body: DecisionsRequest, connection: ConnectionRef | undefined, context: CallContext) => Promise<number>;
 
+/** The request as sent and the whole response, for checks that read more than the reply's text (tool calls). */
+export type Exchange = {request: Record<string, unknown>, response: Record<string, unknown>};
+
 export type CompiledChecks = {
     names: string[],
     /** The reply's results, one per check in order; a grader asks its question through `grade`. */
-    run(reply: string, row: SheetRow, grade: GradeCall, context: CallContext): Promise<CheckResult[]>
+    run(reply: string, row: SheetRow, grade: GradeCall, context: CallContext, exchange?: Exchange): Promise<CheckResult[]>
 };
 
 /** A check that cannot run on this dataset; `path` is its place in the experiment file (`checks[2].column`). */
 export class CheckError extends VariableError {}
 
-type RunOne = (reply: string, row: SheetRow, grade: GradeCall, context: CallContext) => Promise<{pass: boolean, score: number, detail?: string}>;
+/** One check's outcome on a row; `applies` false: its `when` column is blank there, so it was not run. */
+type Outcome = {pass: boolean, score: number, detail?: string, applies?: false};
+
+type RunOne = (reply: string, row: SheetRow, grade: GradeCall, context: CallContext, exchange: Exchange | undefined) => Promise<Outcome>;
 
 /**
  * Compiles the checks against the dataset's columns: a column that does not exist, a regular expression RE2
@@ -60,9 +71,12 @@ export function compileChecks(checks: readonly Check[], columns: readonly string
     const runs = checks.map((check, index) => compileCheck(check, columns, `${prefix}[${index}]`));
     return {
         names,
-        async run(reply, row, grade, context) {
+        async run(reply, row, grade, context, exchange) {
             const results: CheckResult[] = [];
-            for (let index = 0; index < runs.length; index++) results.push({name: names[index], ...await runs[index](reply, row, grade, context)});
+            for (let index = 0; index < runs.length; index++) {
+                const {applies: _applies, ...outcome} = await runs[index](reply, row, grade, context, exchange);
+                results.push({name: names[index], ...outcome});
+            }
             return results;
         }
     };
@@ -81,24 +95,68 @@ export function checkProblems(checks: readonly Check[], columns: readonly string
     });
 }
 
+/** A column's index, or a CheckError at `path` naming the columns there are. */
+function columnIndex(columns: readonly string[], column: string, path: string): number {
+    const index = columns.indexOf(column);
+    if (index < 0) throw new CheckError(path, `no column named ${JSON.stringify(column)}; columns: ${columns.map((name) => JSON.stringify(name)).join(", ")}`);
+    return index;
+}
+
+/** A check with its scope: negated when asked, and not run (passing) on rows whose `when` column is blank. */
 function compileCheck(check: Check, columns: readonly string[], path: string): RunOne {
-    const columnOf = (column: string) => {
-        const index = columns.indexOf(column);
-        if (index < 0) throw new CheckError(`${path}.column`, `no column named ${JSON.stringify(column)}; columns: ${columns.map((name) => JSON.stringify(name)).join(", ")}`);
-        return index;
+    if (check.negate === true && (check.kind === "grader" || check.kind === "weighted"))
+        throw new CheckError(`${path}.negate`, `a ${check.kind} check cannot be negated: ask the question the other way round`);
+    const run = compileKind(check, columns, path);
+    const negated: RunOne = check.negate !== true ? run : async (...args) => {
+        const outcome = await run(...args);
+        return {pass: !outcome.pass, score: 1 - outcome.score, detail: `not: ${outcome.detail ?? (outcome.pass ? "it passed" : "it failed")}`};
     };
+    if (check.when === undefined) return negated;
+    const gate = columnIndex(columns, check.when, `${path}.when`);
+    return async (reply, row, ...rest) => cellText(row[gate]).trim() === ""
+        ? {pass: true, score: 1, detail: "not asserted on this row", applies: false}
+        : negated(reply, row, ...rest);
+}
+
+function compileKind(check: Check, columns: readonly string[], path: string): RunOne {
+    const columnOf = (column: string) => columnIndex(columns, column, `${path}.column`);
     const verdict = (pass: boolean, detail?: string) => ({pass, score: pass ? 1 : 0, ...(detail === undefined ? {} : {detail})});
     switch (check.kind) {
         case "equals":
-        case "contains": {
+        case "contains":
+        case "starts_with": {
             const column = columnOf(check.column);
             const fold = check.caseSensitive === true ? (text: string) => text : (text: string) => text.toLowerCase();
+            const kind = check.kind;
             return async (reply, row) => {
                 const expected = fold(cellText(row[column]).trim());
                 const got = fold(reply.trim());
-                return verdict(check.kind === "equals" ? got === expected : got.includes(expected), `expected ${JSON.stringify(cellText(row[column]))}`);
+                const pass = kind === "equals" ? got === expected : kind === "contains" ? got.includes(expected) : got.startsWith(expected);
+                return verdict(pass, `expected ${JSON.stringify(cellText(row[column]))}`);
             };
         }
+        case "contains_any":
+        case "contains_all": {
+            const column = columnOf(check.column);
+            const fold = check.caseSensitive === true ? (text: string) => text : (text: string) => text.toLowerCase();
+            const any = check.kind === "contains_any";
+            return async (reply, row) => {
+                const expected = expectedList(row[column]);
+                const got = fold(reply);
+                const found = expected.filter((item) => got.includes(fold(item)));
+                const pass = any ? found.length > 0 : found.length === expected.length;
+                return verdict(pass, any ? `expected any of ${JSON.stringify(expected)}` : `missing ${JSON.stringify(expected.filter((item) => !found.includes(item)))}`);
+            };
+        }
+        case "contains_json":
+            return async (reply) => verdict(containsJson(reply), undefined);
+        case "tool_calls":
+            return async (_reply, _row, _grade, _context, exchange) => {
+                const problem = exchange === undefined ? "no response to read tool calls from" : toolCallProblem(exchange.request, exchange.response);
+                return verdict(problem === null, problem ?? undefined);
+            };
+        case "weighted":
+            return compileWeighted(check, columns, path);
         case "regex": {
             let compiled: RE2JS;
             try {
@@ -147,6 +205,26 @@ function compileCheck(check: Check, columns: readonly string[], path: string): R
             };
         }
     }
+}
+
+/** The parts' weighted mean score over those that apply to the row, passing at the threshold. */
+function compileWeighted(check: Extract<Check, {kind: "weighted"}>, columns: readonly string[], path: string): RunOne {
+    if (check.parts.length === 0) throw new CheckError(`${path}.parts`, "needs at least one part");
+    const parts = check.parts.map((part, index) => ({weight: part.weight, run: compileCheck(part.check, columns, `${path}.parts[${index}].check`)}));
+    return async (...args) => {
+        let total = 0, weights = 0;
+        const failed: string[] = [];
+        for (const [index, part] of parts.entries()) {
+            const outcome = await part.run(...args);
+            if (outcome.applies === false) continue;
+            total += part.weight * outcome.score;
+            weights += part.weight;
+            if (!outcome.pass) failed.push(`parts[${index}]`);
+        }
+        if (weights === 0) return {pass: true, score: 1, detail: "no part applies to this row"};
+        const score = total / weights;
+        return {pass: score >= check.threshold, score, detail: `weighted score ${score.toFixed(3)} against ${check.threshold}${failed.length > 0 ? `; failed: ${failed.join(", ")}` : ""}`};
+    };
 }
 
 function regexFlags(flags: string, path: string): number {

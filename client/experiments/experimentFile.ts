@@ -245,29 +245,40 @@ function readInput(object: JsonObject, path: FieldPath): InputMapping {
     return {kind, ...(columns === undefined ? {} : {columns})};
 }
 
+const scopeFields = ["when", "negate"];
+
 function readCheck(value: unknown, path: FieldPath): Check {
     const object = readObject(value, path);
-    const kind = required(object, "kind", path, (item, at) => readEnum(item, at, ["equals", "contains", "regex", "is_json", "json_schema", "grader"] as const));
+    const kind = required(object, "kind", path, (item, at) => readEnum(item, at, ["equals", "contains", "starts_with", "contains_any", "contains_all", "regex", "is_json", "contains_json", "json_schema", "tool_calls", "grader", "weighted"] as const));
+    const when = optional(object, "when", path, nonEmpty);
+    const negate = optional(object, "negate", path, readBoolean);
+    const scope = {...(when === undefined ? {} : {when}), ...(negate === undefined ? {} : {negate})};
+    const allow = (fields: string[]) => rejectUnknownFields(object, path, ["kind", ...scopeFields, ...fields]);
     switch (kind) {
         case "equals":
-        case "contains": {
-            rejectUnknownFields(object, path, ["kind", "column", "caseSensitive"]);
+        case "contains":
+        case "starts_with":
+        case "contains_any":
+        case "contains_all": {
+            allow(["column", "caseSensitive"]);
             const caseSensitive = optional(object, "caseSensitive", path, readBoolean);
-            return {kind, column: required(object, "column", path, readString), ...(caseSensitive === undefined ? {} : {caseSensitive})};
+            return {kind, column: required(object, "column", path, readString), ...(caseSensitive === undefined ? {} : {caseSensitive}), ...scope};
         }
         case "regex": {
-            rejectUnknownFields(object, path, ["kind", "pattern", "flags"]);
+            allow(["pattern", "flags"]);
             const flags = optional(object, "flags", path, readString);
-            return {kind, pattern: required(object, "pattern", path, readString), ...(flags === undefined ? {} : {flags})};
+            return {kind, pattern: required(object, "pattern", path, readString), ...(flags === undefined ? {} : {flags}), ...scope};
         }
         case "is_json":
-            rejectUnknownFields(object, path, ["kind"]);
-            return {kind};
+        case "contains_json":
+        case "tool_calls":
+            allow([]);
+            return {kind, ...scope};
         case "json_schema":
-            rejectUnknownFields(object, path, ["kind", "schema"]);
-            return {kind, schema: required(object, "schema", path, readObject)};
+            allow(["schema"]);
+            return {kind, schema: required(object, "schema", path, readObject), ...scope};
         case "grader": {
-            rejectUnknownFields(object, path, ["kind", "name", "question", "template", "connection", "threshold"]);
+            allow(["name", "question", "template", "connection", "threshold"]);
             const connection = optional(object, "connection", path, (item, at) => readConnection(item, at));
             const threshold = optional(object, "threshold", path, (item, at) => readNumber(item, at, {min: 0, max: 1}));
             return {
@@ -276,8 +287,20 @@ function readCheck(value: unknown, path: FieldPath): Check {
                 question: required(object, "question", path, nonEmpty),
                 template: required(object, "template", path, readString),
                 ...(connection === undefined ? {} : {connection}),
-                ...(threshold === undefined ? {} : {threshold})
+                ...(threshold === undefined ? {} : {threshold}),
+                ...scope
             };
+        }
+        case "weighted": {
+            allow(["name", "threshold", "parts"]);
+            const parts = required(object, "parts", path, readArray).map((item, index) => {
+                const at = [...path, "parts", index];
+                const part = readObject(item, at);
+                rejectUnknownFields(part, at, ["weight", "check"]);
+                return {weight: required(part, "weight", at, (n, p) => readNumber(n, p, {min: 0})), check: readCheck(required(part, "check", at, (c) => c), [...at, "check"])};
+            });
+            if (parts.length === 0) fail([...path, "parts"], "needs at least one part");
+            return {kind, name: required(object, "name", path, nonEmpty), threshold: required(object, "threshold", path, (n, p) => readNumber(n, p, {min: 0, max: 1})), parts, ...scope};
         }
     }
 }

@@ -83,18 +83,38 @@ export type Variant = {
     prices?: Prices
 };
 
+/**
+ * Where a check applies and which way it reads. `when` names a column: on a row whose cell there is blank the check
+ * is not run and passes (a suite whose tests assert different things keeps each assertion's values in a column of
+ * its own). `negate` passes exactly when the check would fail (not for graders, whose question can say "not").
+ */
+export type CheckScope = {when?: string, negate?: boolean};
+
 /** A check of a chat variant's reply. `column` names the dataset column holding the expected value. */
-export type Check =
+export type Check = CheckScope & (
     | {kind: "equals", column: string, caseSensitive?: boolean}
     | {kind: "contains", column: string, caseSensitive?: boolean}
+    | {kind: "starts_with", column: string, caseSensitive?: boolean}
+    /** The row's cell is a JSON array of strings (or one string): the reply contains any / all of them. */
+    | {kind: "contains_any", column: string, caseSensitive?: boolean}
+    | {kind: "contains_all", column: string, caseSensitive?: boolean}
     | {kind: "regex", pattern: string, flags?: string}
     | {kind: "is_json"}
+    /** The reply holds a JSON object or array somewhere (prose or a code fence around it allowed). */
+    | {kind: "contains_json"}
     | {kind: "json_schema", schema: Record<string, unknown>}
+    /** Every tool call of the reply names a tool the request offered, with arguments its parameters schema accepts. */
+    | {kind: "tool_calls"}
     /**
      * A yes/no decision question graded on the reply: `template` renders the decision's input with `{{reply}}` and
      * any `{{column}}`; the row's grade is P(yes). `threshold` (default 0.5) decides pass / fail.
      */
-    | {kind: "grader", name: string, question: string, template: string, connection?: ConnectionRef, threshold?: number};
+    | {kind: "grader", name: string, question: string, template: string, connection?: ConnectionRef, threshold?: number}
+    /**
+     * Checks weighed together: the row's score is the weighted mean of the scores of the parts that apply to it
+     * (`when`), passing at `threshold`; a row none applies to passes.
+     */
+    | {kind: "weighted", name: string, threshold: number, parts: Array<{weight: number, check: Check}>});
 
 /** The experiment file (`*.svc-experiment.json`), as the app exports it and `svc-studio eval` runs it. */
 export type ExperimentSpec = {
@@ -238,6 +258,12 @@ export type Difference = {
     provisional: boolean,
     /** Pass / fail metrics: McNemar's exact test on the rows only one variant got right (unadjusted p-value). */
     mcnemar?: {onlyA: number, onlyB: number, pValue: number},
+    /**
+     * The smallest difference this comparison had an 80% chance to find at its level (power.ts detectableDifference):
+     * pass / fail metrics by Connor's formula at the observed discordance, others from the bootstrap interval; null
+     * when none could be found that often on its rows; absent when there is nothing to say (no discordant row).
+     */
+    detectable?: number | null,
     /** A's and B's metric on the rows both answered (what `delta` subtracts). */
     valueA: number | null,
     valueB: number | null,

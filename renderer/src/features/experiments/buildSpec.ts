@@ -123,7 +123,7 @@ export function buildSpec(draft: ExperimentDraft, dataset: Dataset | null): Buil
             dataset,
             sample: draft.sample,
             variants: variants as Variant[],
-            checks: checks.filter((check): check is Check => check !== null),
+            checks: [...checks.filter((check): check is Check => check !== null), ...draft.keptChecks ?? []],
             seed: draft.seed,
             concurrency: draft.concurrency,
             createdAt: Date.now()

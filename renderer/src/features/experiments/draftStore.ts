@@ -2,7 +2,7 @@
 // app's data folder (gateway/appData.ts), so a reload or a restart finds the setup as it was left.
 import {create} from "zustand";
 import {createJSONStorage, persist} from "zustand/middleware";
-import type {Sample} from "../../../../client/experiments/types.ts";
+import type {Check, Sample} from "../../../../client/experiments/types.ts";
 import {appDataStorage} from "../../gateway/appData.ts";
 import {newId} from "../../ui/browser.ts";
 
@@ -44,6 +44,8 @@ export type ExperimentDraft = {
     variants: VariantDraft[],
     checks: CheckDraft[],
     grader: GraderDraft,
+    /** Checks the screen does not edit (an imported suite's: scoped, negated, weighted, more graders), kept as they are. */
+    keptChecks?: Check[],
     seed: number,
     concurrency: number
 };

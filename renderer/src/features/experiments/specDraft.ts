@@ -21,15 +21,21 @@ export function draftFromSpec(spec: ExperimentSpec, latest: boolean): Experiment
         }));
     }
     const checks: CheckDraft[] = [];
-    let grader: GraderDraft = defaultGrader;
+    const keptChecks: Check[] = [];
+    let grader: GraderDraft | null = null;
     for (const check of spec.checks) {
-        if (check.kind === "grader") grader = {enabled: true, name: check.name, question: check.question, template: check.template, threshold: String(check.threshold ?? 0.5)};
-        else checks.push(checkDraft(check));
+        const draft = check.when !== undefined || check.negate === true ? null : checkDraft(check);
+        if (draft !== null) checks.push(draft);
+        else if (check.kind === "grader" && grader === null && check.when === undefined)
+            grader = {enabled: true, name: check.name, question: check.question, template: check.template, threshold: String(check.threshold ?? 0.5)};
+        else keptChecks.push(check);
     }
-    return {name: spec.name, datasetId: "id" in spec.dataset ? spec.dataset.id : null, sample: spec.sample, variants, checks, grader, seed: spec.seed, concurrency: spec.concurrency ?? 4};
+    return {name: spec.name, datasetId: "id" in spec.dataset ? spec.dataset.id : null, sample: spec.sample, variants, checks, grader: grader ?? defaultGrader,
+        ...(keptChecks.length > 0 ? {keptChecks} : {}), seed: spec.seed, concurrency: spec.concurrency ?? 4};
 }
 
-function checkDraft(check: Exclude<Check, {kind: "grader"}>): CheckDraft {
+/** The screen's draft of a check it edits; null for the kinds it does not (kept as they are). */
+function checkDraft(check: Check): CheckDraft | null {
     switch (check.kind) {
         case "equals":
         case "contains":
@@ -40,5 +46,7 @@ function checkDraft(check: Exclude<Check, {kind: "grader"}>): CheckDraft {
             return newCheck({kind: "is_json"});
         case "json_schema":
             return newCheck({kind: "json_schema", schema: JSON.stringify(check.schema, null, 2)});
+        default:
+            return null;
     }
 }
