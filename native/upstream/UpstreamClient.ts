@@ -1,5 +1,6 @@
 import {ApiError} from "../../protocol/errors.ts";
 import {parseRetryAfter} from "../../base/common/retryAfter.ts";
+import {closedBeforeAnswer, UpstreamPool, type UpstreamPoolOptions} from "./upstreamPool.ts";
 
 /** `svc-studio serve --upstream`: the OpenAI-compatible engine this server fronts (vLLM, SGLang, llama-server). */
 export type UpstreamOptions = {
@@ -13,7 +14,9 @@ export type UpstreamOptions = {
      * A local copy of the upstream's model as GGUF (only its vocabulary and chat template are read): decision
      * prompts and label tokens are then tokenized here exactly as the local engine does, and sent as token ids.
      */
-    tokenizerPath?: string
+    tokenizerPath?: string,
+    /** Connections to it and requests waiting for one (upstreamPool.ts has the defaults and why). */
+    pool?: UpstreamPoolOptions
 };
 
 /** Seconds a 429 or 503 from the upstream asks to wait when it sends no usable `Retry-After` (spec §7: honour it). */
@@ -22,7 +25,8 @@ const defaultRetryAfterSeconds = 1;
 /**
  * Talks to the upstream engine: JSON posts and streams with its key, every failure turned into the spec's errors
  * (§7) before it reaches a route, so a client of this server never sees the upstream's own envelope or a 500.
- * Requests carry the route's abort signal: a client that goes away cancels the upstream request too.
+ * Requests carry the route's abort signal: a client that goes away cancels the upstream request too. They go through
+ * a pool of this client's own (upstreamPool.ts), not the process's global fetch dispatcher.
  */
 export class UpstreamClient {
     /** The OpenAI base URL, without a trailing slash. */
@@ -30,13 +34,21 @@ export class UpstreamClient {
     /** The server root, for the engine's own endpoints beside `/v1` (llama-server's `/props`, `/tokenize`). */
     public readonly rootUrl: string;
     private readonly apiKey?: string;
+    /** The connections to the upstream, and the requests waiting for one (the `/metrics` queue depth). */
+    public readonly pool: UpstreamPool;
     /** Requests being answered through the upstream now (the `/metrics` busy gauge of the fronted model). */
     public active = 0;
 
-    public constructor({baseUrl, apiKey}: Pick<UpstreamOptions, "baseUrl" | "apiKey">) {
+    public constructor({baseUrl, apiKey, pool}: Pick<UpstreamOptions, "baseUrl" | "apiKey" | "pool">) {
         this.baseUrl = baseUrl.replace(/\/+$/, "");
         this.rootUrl = this.baseUrl.replace(/\/v1$/, "");
         this.apiKey = apiKey;
+        this.pool = new UpstreamPool(new URL(this.baseUrl), pool);
+    }
+
+    /** Closes the pool's kept connections. */
+    public close() {
+        this.pool.close();
     }
 
     /** POSTs `body` to `{baseUrl}{path}` and returns the response once its status is a success; else throws the mapped ApiError. */
@@ -63,23 +75,23 @@ export class UpstreamClient {
         }
     }
 
-    private async send(url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+    private async send(url: string, init: {method: string, body?: string}, signal: AbortSignal): Promise<Response> {
         const headers: Record<string, string> = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"};
         if (this.apiKey != null) headers.Authorization = `Bearer ${this.apiKey}`;
         let response: Response;
         try {
-            response = await fetch(url, {...init, headers, signal}).catch((error: unknown) => {
-                // A kept-alive connection the upstream closed while idle (llama-server's cpp-httplib drops them after
-                // 5 s; a busy event loop can miss undici's 4 s expiry) fails at once with a reset before any answer.
-                // undici retries only idempotent methods, so a POST is sent again here, once, on a fresh connection.
-                if (signal.aborted || !isStaleConnection(error)) throw error;
-                return fetch(url, {...init, headers, signal});
-            });
+            response = await this.pool.request(url, {...init, headers}, signal);
         } catch (error) {
+            if (error instanceof ApiError) throw error;
             // A deadline of our own (the probe's) passing is the upstream not answering: a 502 like any other failure.
             if (signal.aborted && (signal.reason as Error | undefined)?.name === "TimeoutError")
                 throw new ApiError(502, "upstream_error", `the upstream engine at ${new URL(url).origin} did not answer in time; retry with backoff`);
             if (signal.aborted) throw signal.reason ?? error;
+            // A new connection closed before answering, while the upstream answers this front's other requests: it
+            // takes no more work now (its accept queue or its own connection limit is full), which is spec §7's 429.
+            if (closedBeforeAnswer(error) && this.pool.answering > 0)
+                throw new ApiError(429, "service_busy", `the upstream engine at ${new URL(url).origin} is saturated: it closed a new connection ` +
+                    `while answering ${this.pool.answering} others; retry after 1 s`, {retryAfter: 1});
             throw unreachable(url, error);
         }
         if (!response.ok) {
@@ -88,12 +100,6 @@ export class UpstreamClient {
         }
         return response;
     }
-}
-
-/** The error of a request written to a connection the other side had already closed (CI printed `UND_ERR_SOCKET`). */
-function isStaleConnection(error: unknown): boolean {
-    const code = (error as {cause?: {code?: string}}).cause?.code;
-    return code === "UND_ERR_SOCKET" || code === "ECONNRESET" || code === "EPIPE";
 }
 
 async function readJson<T>(response: Response, url: string): Promise<T> {
@@ -107,8 +113,8 @@ async function readJson<T>(response: Response, url: string): Promise<T> {
 
 /** Spec §7: the model service cannot be reached (refused, reset, DNS) is a 502 `upstream_error`, retried with backoff. */
 export function unreachable(url: string, error: unknown): ApiError {
-    const cause = (error as {cause?: {code?: string, message?: string}}).cause;
-    const detail = cause?.code ?? cause?.message ?? (error as Error).message;
+    const {code, cause} = error as {code?: string, cause?: {code?: string, message?: string}};
+    const detail = code ?? cause?.code ?? cause?.message ?? (error as Error).message;
     return new ApiError(502, "upstream_error", `the upstream engine at ${new URL(url).origin} cannot be reached (${detail}); retry with backoff`);
 }
 

@@ -68,8 +68,9 @@ export async function startUpstreamServer(options: UpstreamServerOptions): Promi
     const running = await serveRoutes(options, routes, {
         // A request holds credit for the most tokens one sequence can take (billing.ts): the upstream's, else the spec's window.
         holdTokens: known?.contextSize ?? limits.contextWindow,
-        queues: [{model: `${modelIds.chat},${modelIds.decision}`, depth: () => 0, busy: () => upstream.active}]
+        queues: [{model: `${modelIds.chat},${modelIds.decision}`, depth: () => upstream.pool.waiting, busy: () => upstream.active}]
     }, async () => {
+        upstream.close();
         await vocabulary?.dispose();
     });
     return {...running, upstream, ...(known != null ? {facts: known} : {}), decisions: decisionStatus};
