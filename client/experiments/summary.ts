@@ -4,8 +4,9 @@ import {decisionTables, type DecisionAnswers, type DecisionDataset} from "./deci
 import {chatTables, checkNames} from "./chatTables.ts";
 import {checkNames as specCheckNames} from "./checks.ts";
 import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, wilsonInterval, type Interval, type ResampledStatistic} from "./stats.ts";
-import {formatInterval, formatLevel, formatPValue, metricDefinition} from "./metricDefinitions.ts";
+import {formatInterval, formatLevel, formatMetric, formatPValue, metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
+import {defaultPower, detectableDifference} from "./power.ts";
 
 // An experiment's results in numbers: per variant its metrics, usage, cost and latency; for every metric the
 // difference between compared variants with a 95% interval and a verdict in words; and the rows where the variants
@@ -100,6 +101,8 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     correctPrimaries(differences);
     for (const difference of differences) {
         difference.provisional = variants[difference.a].done < positions.count || variants[difference.b].done < positions.count;
+        const detectable = detectableDifference(difference);
+        if (detectable !== undefined) difference.detectable = detectable;
         difference.verdict = verdictText(difference, spec.variants.map((variant) => variant.name), positions.count);
     }
     const compared = pairs.filter(([a, b]) => comparisons.some((comparison) => comparison.a === a && comparison.b === b)).map(([a, b]) => ({a, b}));
@@ -332,13 +335,30 @@ function correctPrimaries(differences: readonly Difference[]): void {
 
 const rowCount = (n: number) => `${n} ${n === 1 ? "row" : "rows"}`;
 
-export type VerdictInput = Pick<Difference, "metric" | "a" | "b" | "n" | "delta" | "low" | "high" | "better" | "primary" | "provisional" | "level"> & Partial<Pick<Difference, "holm">>;
+export type VerdictInput = Pick<Difference, "metric" | "a" | "b" | "n" | "delta" | "low" | "high" | "better" | "primary" | "provisional" | "level"> & Partial<Pick<Difference, "holm" | "detectable" | "mcnemar">>;
+
+const powerPercent = `${Math.round(defaultPower * 100)}%`;
+
+/**
+ * What a comparison that found no clear difference could have found: "; it had an 80% chance to detect a difference
+ * of 0.068", or, when too few rows differ for any difference to be found that often, how many did.
+ */
+function detectableText(difference: VerdictInput): string {
+    const {detectable, mcnemar, n} = difference;
+    if (detectable === undefined) return "";
+    if (detectable === null) {
+        const differing = mcnemar === undefined ? "" : `with only one variant right on ${mcnemar.onlyA + mcnemar.onlyB} of ${rowCount(n)}, `;
+        return `; ${differing}no difference had an ${powerPercent} chance to be detected`;
+    }
+    return `; it had an ${powerPercent} chance to detect a difference of ${formatMetric(detectable)}`;
+}
 
 /**
  * The verdict in words. The primary metric names the better variant with its gain (for a lower-is-better metric,
  * how much lower) and interval: "B is better by 0.06 (0.02–0.10)". A secondary metric says only the direction:
  * "secondary: B lower by 0.02 (0.01–0.03)". Without a clear difference the interval is still shown, B less A, so
- * that a wide one reads as wide: "no clear difference: 0.01 (-0.08 to 0.10) on 50 rows". Holm's correction follows
+ * that a wide one reads as wide: "no clear difference: 0.01 (-0.08 to 0.10) on 50 rows", followed by what the run
+ * could have detected when known ("; it had an 80% chance to detect a difference of 0.117"). Holm's correction follows
  * when it applies; "provisional, on 49 of 200 rows: " goes in front while a variant still lacks rows (`rows` is
  * the sample's size). `names` are the variants' names by index.
  */
@@ -360,5 +380,6 @@ export function verdictText(difference: VerdictInput, names: readonly string[], 
     }
     if (difference.holm !== undefined)
         text += `; after Holm's correction over ${difference.holm.comparisons} comparisons, ${formatPValue(difference.holm.pValue)}, ${formatLevel(difference.level)} interval`;
+    if (better === null) text += detectableText(difference);
     return difference.provisional ? `provisional, on ${n} of ${rowCount(rows)}: ${text}` : text;
 }

@@ -37,12 +37,14 @@ test("few discordant rows: the verdict agrees with McNemar's exact test (4 and 5
     assert.equal(four.primary, true);
     close(four.low, 0.06686787667748964 * (2 * 0.3976353643835142 - 1));
     close(four.high, 0.06686787667748964);
-    assert.equal(four.verdict, "no clear difference: 0.03 (-0.01 to 0.07) on 150 rows");
+    // Connor's power at 4 discordant rows of 150 is below 80% even were all of them one variant's: the verdict says so.
+    assert.equal(four.verdict, "no clear difference: 0.03 (-0.01 to 0.07) on 150 rows; with only one variant right on 4 of 150 rows, no difference had an 80% chance to be detected");
+    assert.equal(four.detectable, null);
     // 5 of 5: p = 0.0625, θL = 0.47817624989501856, dU = 0.07607232253734696: -0.00332 to 0.07607.
     close(five.mcnemar?.pValue, 0.0625);
     assert.equal(five.better, null);
     close(five.low, 0.07607232253734696 * (2 * 0.47817624989501856 - 1));
-    assert.equal(five.verdict, "no clear difference: 0.033 (-0.003 to 0.076) on 150 rows");
+    assert.equal(five.verdict, "no clear difference: 0.033 (-0.003 to 0.076) on 150 rows; with only one variant right on 5 of 150 rows, no difference had an 80% chance to be detected");
     // 8 of 8: p = 0.0078125, θL = 0.6305833524471808, d from 0.02330381019647001 to 0.10238189602332372:
     // 0.00609 to 0.10238, B is better.
     close(eight.mcnemar?.pValue, 0.0078125);
@@ -50,6 +52,21 @@ test("few discordant rows: the verdict agrees with McNemar's exact test (4 and 5
     close(eight.low, 0.02330381019647001 * (2 * 0.6305833524471808 - 1));
     assert.equal(eight.verdict, "B is better by 0.053 (0.006–0.102)");
     for (const difference of verdicts) assert.equal(difference.low! > 0, difference.mcnemar!.pValue < 0.05, difference.verdict);
+});
+
+test("no clear difference says what the run could have detected: Connor's formula at the discordance it observed", () => {
+    const spec = experiment([decisionVariant("A", urgentSet, 1), decisionVariant("B", urgentSet, 2)]);
+    // A wrong on rows 0–19, B on rows 20–34: 20 and 15 discordant rows of 150 (p = 0.5). At ψ = 35/150, α = 0.05,
+    // the δ with Connor's power 80% is 0.10962981991114554 (scipy: brentq on norm.cdf((√n·δ − z(0.975)·√ψ)/√(ψ − δ²)) − 0.8).
+    const accuracy = find(summarizeExperiment(spec, urgentRows(150), urgentCells(150, 2, (row, variant) => variant === 0 ? row < 20 : row >= 20 && row < 35)), "accuracy");
+    assert.equal(accuracy.better, null);
+    close(accuracy.detectable ?? null, 0.10962981991114554, 1e-9);
+    assert.match(accuracy.verdict, /^no clear difference: 0\.03 \(-0\.07 to 0\.15\) on 150 rows; it had an 80% chance to detect a difference of 0\.110$/);
+    // A secondary bootstrap metric (the Brier score) says it from its interval: 2.8016 standard errors, the interval
+    // spanning 2 × 1.96 of them.
+    const brier = find(summarizeExperiment(spec, urgentRows(150), urgentCells(150, 2, (row, variant) => variant === 0 ? row < 20 : row >= 20 && row < 35)), "brier");
+    assert.equal(brier.better, null);
+    close(brier.detectable ?? null, (brier.high! - brier.low!) / (2 * 1.959963984540054) * 2.8015852181129683, 1e-9);
 });
 
 test("one primary metric per comparison, the first question's uncalibrated accuracy; every other metric is secondary", () => {
@@ -110,7 +127,7 @@ test("Holm's correction over the comparisons' primary tests: a raw p of 0.031 is
     close(c.low, 0.09216997505100354 * (2 * 0.4817462419994981 - 1));
     assert.ok(c.low! < 0 && d.low! < 0);
     assert.equal(b.verdict, "B is better by 0.053 (0.002–0.114); after Holm's correction over 3 comparisons, p = 0.023, 98.3% interval");
-    assert.equal(c.verdict, "no clear difference: 0.040 (-0.003 to 0.092) on 150 rows; after Holm's correction over 3 comparisons, p = 0.063, 97.5% interval");
+    assert.equal(c.verdict, "no clear difference: 0.040 (-0.003 to 0.092) on 150 rows; after Holm's correction over 3 comparisons, p = 0.063, 97.5% interval; with only one variant right on 6 of 150 rows, no difference had an 80% chance to be detected");
     // Secondary metrics are not corrected and carry no Holm p-value.
     assert.ok(summary.differences.filter((difference) => !difference.primary).every((difference) => difference.holm === undefined && difference.level === 0.95));
 });
@@ -221,7 +238,9 @@ test("the report and the CLI show each metric's n, its kind's definitions, what 
     assert.ok(html.includes(escaped(summary.comparedText)));
     assert.match(html, /McNemar&#39;s exact test on the rows only one variant got right/);
     const printed = formatSummary(spec, summary);
-    assert.match(printed, /^urgent · Accuracy\s+0\.750\s+1\.000 \(n=39\)$/m);
+    // With 95% Wilson intervals: scipy binomtest(30, 40) and binomtest(39, 39).proportion_ci(method="wilson") give
+    // 0.598–0.858 and 0.910–1.
+    assert.match(printed, /^urgent · Accuracy\s+0\.750 \(0\.598–0\.858\)\s+1\.000 \(0\.910–1\.000\) \(n=39\)$/m);
     assert.match(printed, /B vs A, urgent · Accuracy \(primary\): B is better by /);
     assert.ok(printed.includes(summary.comparedText));
 });

@@ -125,6 +125,12 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         }
         await expectCount(page.getByTestId("exp-problems"), 0);
         await expectText(page.getByTestId("exp-estimate-requests"), "100");
+        // What the run can detect: with no experiment on this dataset yet, at the assumed discordance 0.2, on 50 rows
+        // a difference of 0.173 (Connor's power 80%; scipy brentq gives 0.17304170018350126), and 0.1 needs 155 rows.
+        await expectText(page.getByTestId("exp-power-detectable"), /On 50 rows, a difference of 0\.173 in the primary metric has an 80% chance/);
+        await expectText(page.getByTestId("exp-power-source"), /Discordance assumed/);
+        await page.getByTestId("exp-power-difference").fill("0.1");
+        await expectText(page.getByTestId("exp-power-needed"), "needs 155 rows for an 80% chance");
         // A parameter that is not JSON is said in words, and Run waits for it.
         await variants.nth(1).getByTestId("exp-variant-params").fill("{oops");
         await expectText(page.getByTestId("exp-problems"), /Variant B: parameters is not JSON/);
@@ -146,6 +152,8 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
             const shown = /([\d.]+) (s|min)/.exec(await page.getByTestId("exp-estimate-time-stat").textContent() ?? "");
             const estimated = Number(shown?.[1]) * (shown?.[2] === "min" ? 60 : 1);
             assert.ok(estimated >= tookSeconds / 2 - 1 && estimated <= tookSeconds * 2 + 1, `estimated ${estimated} s for a run that took ${tookSeconds} s`);
+            // The power figure now starts from the discordance this run measured on the dataset.
+            await expectText(page.getByTestId("exp-power-source"), /^Discordance \d\.\d{3}: the share of rows only one variant got right in “.+” on this dataset \(50 rows\)\.$/);
         } finally {
             // Back on the results, whatever the estimate said: the tests after this one read them.
             await page.getByTestId("exp-tabs-results").click();

@@ -1,5 +1,5 @@
 // The Experiments screen's setup: the dataset and its sample, the variants, checks and grader, and, before anything is
-// sent, every problem of the setup in words and the estimate of what the run costs.
+// sent, every problem of the setup in words, the estimate of what the run costs and what it can detect.
 import {useMemo} from "react";
 import type {Sample} from "../../../../client/experiments/types.ts";
 import {assumedSecondsPerRequest} from "../../../../client/experiments/estimate.ts";
@@ -15,6 +15,7 @@ import {usePaceStore} from "./pace.ts";
 import {useCacheSetting} from "./cacheSetting.ts";
 import {experimentBusy, startExperiment} from "./experimentRun.ts";
 import {useExperimentStore} from "./experimentStore.ts";
+import {PowerEstimate} from "./PowerEstimate.tsx";
 
 export function SetupPanel() {
     const draft = useDraftStore((state) => state.draft);
@@ -129,6 +130,7 @@ function StartCard() {
                         : `At the requests in flight at once and an assumed ${assumedSecondsPerRequest} s a request: after a first run on this connection and model, its measured pace is used`}><span className="stat-label">≈ time</span><span className="stat-value mono">{estimate.time}</span></span>
                 </div>
             )}
+            {estimate && built.spec && <PowerEstimate spec={built.spec} rows={checked?.rows ?? 0} />}
             {startError && <div className="field-error" role="alert" data-testid="exp-start-error">{startError}</div>}
             <div className="row-gap">
                 <label className="field exp-concurrency">In flight

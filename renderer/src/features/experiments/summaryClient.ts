@@ -4,6 +4,7 @@
 import type {CellResult, ExperimentSummary} from "../../../../client/experiments/types.ts";
 import type {PairChoice} from "../../../../client/experiments/summary.ts";
 import {useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {recordDiscordance} from "./discordance.ts";
 import type {SummaryAnswer, SummaryRequest} from "./summaryWorker.ts";
 import SummaryWorker from "./summaryWorker.ts?worker";
 
@@ -32,7 +33,10 @@ export function openSummary(open: OpenExperiment) {
         const answer = event.data;
         if (answer.id !== asked) return;
         answered = answer.id;
-        if (answer.type === "summary") useExperimentStore.getState().set({summary: answer.summary, summarizedCells: answer.cells});
+        if (answer.type === "summary") {
+            useExperimentStore.getState().set({summary: answer.summary, summarizedCells: answer.cells});
+            recordDiscordance(open.spec, answer.summary);
+        }
         else useExperimentStore.getState().set({error: `The summary could not be computed: ${answer.message}`});
         if (answer.type === "error" || sent > answer.cells || pending.length > 0) schedule();
     };
