@@ -1,8 +1,7 @@
 import type {CellResult, CellUsage, Difference, ExperimentSpec, MetricValue, Prices, Variant, VariantSummary, ExperimentSummary} from "./types.ts";
 import {type MetricTable, usedPositions} from "./metricTables.ts";
-import {decisionTables, type DecisionAnswers, type DecisionDataset} from "./decisionTables.ts";
-import {chatTables, checkNames} from "./chatTables.ts";
-import {checkNames as specCheckNames} from "./checks.ts";
+import type {DecisionDataset} from "./decisionTables.ts";
+import {positionsOf, variantTables} from "./variantTables.ts";
 import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, wilsonInterval, type Interval, type ResampledStatistic} from "./stats.ts";
 import {formatInterval, formatLevel, formatMetric, formatPValue, metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
@@ -41,39 +40,10 @@ const defaultLevel = 1 - alpha;
 export const minimumResamples = 300;
 const defaultMaxBootstrapWork = 4e7;
 
-type Positions = {count: number, positionOf: (rowIndex: number) => number};
-
-function positionsOf(dataset: SummaryDataset, rowIndexes?: readonly number[]): Positions {
-    const indexes = rowIndexes ?? dataset.rows.map((_row, index) => index);
-    const map = new Int32Array(dataset.rows.length).fill(-1);
-    indexes.forEach((rowIndex, position) => {
-        if (rowIndex >= 0 && rowIndex < map.length) map[rowIndex] = position;
-    });
-    return {count: indexes.length, positionOf: (rowIndex) => rowIndex >= 0 && rowIndex < map.length ? map[rowIndex] : -1};
-}
-
 /** Summarises an experiment's cells (any subset: a running experiment's summary fills in as cells arrive). */
 export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDataset, cells: readonly CellResult[], options: SummaryOptions = {}): ExperimentSummary {
     const positions = positionsOf(dataset, options.rowIndexes);
-    const byVariant = spec.variants.map(() => [] as CellResult[]);
-    for (const cell of cells) if (positions.positionOf(cell.rowIndex) >= 0 && byVariant[cell.variant] !== undefined) byVariant[cell.variant].push(cell);
-    const names = checkNames(cells);
-    const declared = specCheckNames(spec.checks);
-    const graders = new Set(spec.checks.flatMap((check, index) => check.kind === "grader" ? [declared[index]] : []));
-    const warnings: string[] = [];
-    const tables: MetricTable[][] = [];
-    const answers: Array<DecisionAnswers[] | null> = [];
-    spec.variants.forEach((variant, index) => {
-        if (variant.version.prompt.kind === "decision") {
-            const result = decisionTables(variant.version.prompt, byVariant[index], dataset, positions.positionOf, positions.count);
-            tables.push(result.tables);
-            answers.push(result.answers);
-            warnings.push(...result.warnings.map((warning) => `${variant.name}: ${warning}`));
-        } else {
-            tables.push(chatTables(byVariant[index], names, graders, positions.positionOf, positions.count));
-            answers.push(null);
-        }
-    });
+    const {byVariant, tables, answers, warnings} = variantTables(spec, dataset, cells, positions);
 
     const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices));
     const sides = new Map<MetricTable, Side>();
