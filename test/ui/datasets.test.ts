@@ -17,7 +17,7 @@ import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {accessibilityViolations, cutOffControls} from "./utils/layoutChecks.ts";
-import {readDocument} from "./utils/readAppData.ts";
+import {readDatasets, readDocument} from "./utils/readAppData.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
@@ -46,7 +46,7 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         return target;
     };
     const role = (column: string, which: "label" | "input") => page.locator(`[data-testid=dataset-role][data-column="${column}"] [data-testid=role-${which}]`);
-    const savedList = async () => (await readDocument(gateway.dataDir, "svc-studio-datasets") as {state: {datasets: Array<Omit<Dataset, "rows"> & {rowCount: number}>}} | undefined)?.state.datasets ?? [];
+    const savedList = () => readDatasets(gateway.dataDir);
 
     before(async () => {
         ensureRendererBuilt();
@@ -119,7 +119,7 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
         await expectCount(page.getByTestId("dataset-row"), 7);
         await page.locator("[data-testid=dataset-row][data-row='0'] [data-testid=dataset-row-edit]").click();
         await expectText(page.getByTestId("dataset-row-form-title"), "Edit row 1");
-        assert.equal(await fields.nth(3).inputValue(), "4");
+        await eventually(async () => assert.equal(await fields.nth(3).inputValue(), "4"));
         await fields.nth(3).fill("four");
         await page.getByTestId("dataset-add-submit").click();
         await expectText(page.locator("[data-testid=dataset-row][data-row='0'] [data-testid=dataset-cell]").nth(3), "four");
@@ -141,10 +141,9 @@ describe("Datasets screen", {skip: noChromium ?? false, timeout: 300_000}, () =>
             assert.equal(list[0]?.rowCount, 7);
             assert.deepEqual(list[0]?.labelColumns, ["category", "expected"]);
             assert.deepEqual(list[0]?.inputColumns, ["question"]);
-            // The rows are documents of their own, sent beside the list: the reload waits for them too.
-            const rows = await readDocument(gateway.dataDir, `svc-studio-dataset-${list[0].id}-rows-0`) as unknown[] | undefined;
-            assert.equal(rows?.length, 7);
-            assert.deepEqual(rows?.[0], [1, "What is 2+2?", "math", "four"]);
+            // Each row is a row of the datasets' table in the app's database.
+            assert.equal(list[0].rows.length, 7);
+            assert.deepEqual(list[0].rows[0], [1, "What is 2+2?", "math", "four"]);
         });
         // The sample panel is left on 2 random rows of seed 7: a reload finds it so.
         await page.getByTestId("sample-kind").selectOption("random");

@@ -10,7 +10,7 @@ import {newAppPage} from "./utils/appPage.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually as retried, expectCount, expectText} from "./utils/expect.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
-import {readDocument} from "./utils/readAppData.ts";
+import {readDatasets, readDocument} from "./utils/readAppData.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const key = "svc-studio-question-set";
@@ -18,7 +18,7 @@ const key = "svc-studio-question-set";
 const patience = {timeoutMs: 30_000};
 const eventually = (assertion: () => unknown) => retried(assertion, patience);
 
-describe("two windows edit the same document", {skip: noChromium ?? false, timeout: 300_000}, () => {
+describe("two windows edit the same saved data", {skip: noChromium ?? false, timeout: 300_000}, () => {
     let gateway: WebGateway;
     let browser: Browser;
     let windowA: Page;
@@ -81,6 +81,51 @@ describe("two windows edit the same document", {skip: noChromium ?? false, timeo
         await expectCount(windowA.getByTestId("app-data-problem"), 0);
 
         // The refusals show in the console as failed requests (409); nothing else went wrong.
+        assert.deepEqual(pageErrors.filter((error) => !/status of 409/.test(error)), []);
+    });
+
+    test("a dataset edited in both: the second window's stale change is refused and said so; it takes the other's version or keeps its own", async () => {
+        const rowsOf = async () => (await readDatasets(gateway.dataDir)).find((dataset) => dataset.name === "Shared")?.rows ?? [];
+        const addRow = async (page: Page, text: string) => {
+            await page.getByTestId("dataset-add-value").first().fill(text);
+            await page.getByTestId("dataset-add-submit").click();
+        };
+        await windowA.goto(gateway.url);
+        await windowA.getByTestId("nav-datasets").click();
+        await windowA.getByTestId("dataset-new-columns").fill("text");
+        await windowA.getByTestId("dataset-new").click();
+        await expectText(windowA.getByTestId("datasets-message"), /Created "New dataset"/);
+        await windowA.getByTestId("dataset-name").fill("Shared");
+        await windowA.getByTestId("dataset-name").blur();
+        await eventually(async () => assert.equal((await readDatasets(gateway.dataDir))[0]?.name, "Shared"));
+
+        await windowB.goto(gateway.url);
+        await windowB.getByTestId("nav-datasets").click();
+        await expectText(windowB.getByTestId("dataset-row-count"), /^0 of 0 rows/);
+        await addRow(windowA, "from A");
+        await eventually(async () => assert.deepEqual(await rowsOf(), [["from A"]]));
+
+        await addRow(windowB, "from B");
+        const note = windowB.getByTestId("app-data-problem");
+        await expectText(note, /^Another window changed the dataset "Shared": take its version, or keep yours/, patience);
+        assert.deepEqual(await note.getByTestId("app-data-action").allTextContents(), ["Keep mine", "Take its version"]);
+        assert.deepEqual(await rowsOf(), [["from A"]], "A's row is kept");
+        await expectCount(windowB.getByTestId("dataset-row"), 1);
+        assert.equal(await windowB.getByTestId("dataset-cell").first().textContent(), "from B", "B's edit is still on its screen");
+
+        await note.getByTestId("app-data-action").filter({hasText: "Take its version"}).click();
+        await eventually(async () => assert.equal(await windowB.getByTestId("dataset-cell").first().textContent(), "from A"));
+        await expectCount(windowB.getByTestId("app-data-problem"), 0);
+        await addRow(windowB, "from B, after");
+        await eventually(async () => assert.deepEqual(await rowsOf(), [["from A"], ["from B, after"]]));
+
+        // A is behind now: Keep mine saves its copy whole over B's.
+        await addRow(windowA, "from A, kept");
+        const noteA = windowA.getByTestId("app-data-problem");
+        await expectText(noteA, /^Another window changed the dataset "Shared"/, patience);
+        await noteA.getByTestId("app-data-action").filter({hasText: "Keep mine"}).click();
+        await eventually(async () => assert.deepEqual(await rowsOf(), [["from A"], ["from A, kept"]]));
+        await expectCount(windowA.getByTestId("app-data-problem"), 0);
         assert.deepEqual(pageErrors.filter((error) => !/status of 409/.test(error)), []);
     });
 });

@@ -54,3 +54,22 @@ export async function readHistory(dataDir: string): Promise<Array<{id: string, k
     names.sort((a, b) => Number(a.split("-")[0]) - Number(b.split("-")[0]));
     return Promise.all(names.map(async (name) => JSON.parse(await readFile(path.join(dir, name), "utf8"))));
 }
+
+/** The saved datasets as the app's database holds them, newest first, each with its rows in order. */
+export async function readDatasets(dataDir: string): Promise<Array<{id: string, name: string, rowCount: number, labelColumns: string[], inputColumns: string[], columns: string[], rows: unknown[][]}>> {
+    const file = path.join(dataDir, "app.sqlite");
+    if (!existsSync(file)) return [];
+    const db = openSqlite(file);
+    try {
+        db.pragma("busy_timeout = 5000");
+        const datasets = db.prepare("SELECT id, name, info, row_count FROM datasets ORDER BY updated_at DESC").all() as Array<{id: string, name: string, info: string, row_count: number}>;
+        const rows = db.prepare("SELECT cells FROM dataset_rows WHERE dataset_id = ? ORDER BY position").pluck();
+        return datasets.map((dataset) => ({id: dataset.id, name: dataset.name, rowCount: dataset.row_count, ...JSON.parse(dataset.info) as {labelColumns: string[], inputColumns: string[], columns: string[]},
+            rows: (rows.all(dataset.id) as string[]).map((cells) => JSON.parse(cells) as unknown[])}));
+    } catch (error) {
+        if (/no such table/.test((error as Error).message)) return [];
+        throw error;
+    } finally {
+        db.close();
+    }
+}

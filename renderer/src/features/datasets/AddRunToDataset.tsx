@@ -5,7 +5,8 @@ import {useState} from "react";
 import type {CellValue} from "../../../../client/scoring/index.ts";
 import type {JsonBody} from "../../../../client/sdk/index.ts";
 import {useNavStore} from "../../ui/appState.ts";
-import {addRecordRows, createDataset, getDataset, saveDataset, useDatasetsStore, type DatasetInfo} from "./datasetStore.ts";
+import {addRecordRows, createDataset, saveDataset} from "./datasetSaves.ts";
+import {loadDataset, useDatasetsStore, type DatasetInfo} from "./datasetStore.ts";
 import {defaultRunMapping, mappedRecord, runFields, type RunField, type RunMapping} from "./runMapping.ts";
 import {useDatasetSelection} from "./selection.ts";
 
@@ -37,10 +38,10 @@ export function AddRunToDataset({request, reply}: {request: JsonBody | undefined
     const chosen = datasets.find((item) => item.id === target);
     const mapping = chosen === undefined ? null : mappings[chosen.id] ?? defaultRunMapping(chosen);
     const record = runRecord(request, reply);
-    const add = () => {
+    const add = async () => {
         if (chosen === undefined || mapping === null) {
             const columns = [...runFields];
-            const created = createDataset({name: "Chat runs", columns, rows: [columns.map((column) => record[column])]});
+            const created = await createDataset({name: "Chat runs", columns, rows: [columns.map((column) => record[column])]});
             if (!created.ok) return setMessage({ok: false, text: created.text});
             setTarget(created.dataset.id);
             setMessage({ok: true, text: `Added as row 1 of the new dataset "Chat runs".`, id: created.dataset.id});
@@ -48,12 +49,12 @@ export function AddRunToDataset({request, reply}: {request: JsonBody | undefined
         }
         const row = mappedRecord(record, mapping);
         if (Object.keys(row).length === 0) return setMessage({ok: false, text: "Every field is left out: pick a column for at least one."});
-        const before = getDataset(chosen.id);
-        const added = addRecordRows(chosen.id, [row]);
+        const before = await loadDataset(chosen.id);
+        const added = await addRecordRows(chosen.id, [row]);
         if (!added.ok) return setMessage({ok: false, text: added.text});
         setMessage({ok: true, text: `Added as row ${(chosen.rowCount + 1).toLocaleString("en-US")} of "${chosen.name}".`, id: chosen.id,
-            undo: before === null ? undefined : () => {
-                const restored = saveDataset({...before, updatedAt: Date.now()});
+            undo: before === null ? undefined : async () => {
+                const restored = await saveDataset({...before, updatedAt: Date.now()});
                 setMessage(restored.ok ? {ok: true, text: `Undone: "${chosen.name}" is as it was.`} : {ok: false, text: restored.text});
             }});
     };
@@ -67,7 +68,7 @@ export function AddRunToDataset({request, reply}: {request: JsonBody | undefined
                 </select>
                 <button type="button" className="btn btn-sm" data-testid="add-run-button"
                     title={chosen ? "The run's fields into the columns picked below" : "A new dataset with the system prompt, last user message, conversation and reply as columns"}
-                    onClick={add}>Add this run as a row</button>
+                    onClick={() => void add()}>Add this run as a row</button>
                 {message && (
                     <span className={message.ok ? "field-ok" : "field-error"} role="status" data-testid="add-run-message">
                         {message.text}

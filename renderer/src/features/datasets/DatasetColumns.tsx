@@ -4,7 +4,7 @@ import {useMemo} from "react";
 import {sampleChoiceOf, sampleOf, useSampleChoices, type SampleChoice} from "./sampleChoice.ts";
 import type {Dataset, Sample} from "../../../../client/experiments/types.ts";
 import {defaultColumnRoles} from "./datasetModel.ts";
-import {createDataset, updateDataset} from "./datasetStore.ts";
+import {changeDataset, createDataset} from "./datasetSaves.ts";
 import {describeSample, sampleIndexes} from "../../../../client/experiments/dataset.ts";
 import {formatCount} from "../../../../client/experiments/metricDefinitions.ts";
 
@@ -12,14 +12,13 @@ const toggled = (list: readonly string[], column: string, on: boolean, order: re
     order.filter((name) => name === column ? on : list.includes(name));
 
 export function ColumnRoles({dataset}: {dataset: Dataset}) {
-    const setRole = (column: string, role: "label" | "input", on: boolean) => updateDataset(dataset.id, (current) => {
-        if (role === "input") return {...current, inputColumns: toggled(current.inputColumns, column, on, current.columns)};
+    const setRole = (column: string, role: "label" | "input", on: boolean) => void changeDataset(dataset.id, (current) => {
+        if (role === "input") return {fields: {inputColumns: toggled(current.inputColumns, column, on, current.columns)}};
         // Marking a label takes it out of what the model sees; it can be ticked back on purpose.
-        return {
-            ...current,
+        return {fields: {
             labelColumns: toggled(current.labelColumns, column, on, current.columns),
             inputColumns: on ? current.inputColumns.filter((name) => name !== column) : current.inputColumns
-        };
+        }};
     });
     const leaked = dataset.labelColumns.filter((column) => dataset.inputColumns.includes(column));
     return (
@@ -40,7 +39,7 @@ export function ColumnRoles({dataset}: {dataset: Dataset}) {
                 </tbody>
             </table>
             <div className="row-gap wrap">
-                <button type="button" className="btn btn-sm" data-testid="roles-default" onClick={() => updateDataset(dataset.id, (current) => ({...current, ...defaultColumnRoles(current.columns)}))}>
+                <button type="button" className="btn btn-sm" data-testid="roles-default" onClick={() => void changeDataset(dataset.id, (current) => ({fields: defaultColumnRoles(current.columns)}))}>
                     Guess again from the names
                 </button>
                 <span className="muted small">Labels are guessed from names with label, gold, truth or expected.</span>
@@ -57,7 +56,7 @@ export function ColumnRoles({dataset}: {dataset: Dataset}) {
 type SampleKind = Sample["kind"];
 
 /** Picks a sample and shows how many rows it takes; the sample can be kept as a dataset of its own. */
-export function SamplePanel({dataset, onCreated}: {dataset: Dataset, onCreated: (id: string, text: string) => void}) {
+export function SamplePanel({dataset, onCreated}: {dataset: Dataset, onCreated: (id: string | null, text: string) => void}) {
     // The choice is kept per dataset in the app's data folder: a reload finds the panel as it was left.
     const choices = useSampleChoices((state) => state.byDataset);
     const choice = sampleChoiceOf(choices, dataset);
@@ -113,9 +112,9 @@ export function SamplePanel({dataset, onCreated}: {dataset: Dataset, onCreated: 
                     {result.error ?? `${formatCount(result.indexes.length)} of ${formatCount(dataset.rows.length)} rows: ${describeSample(sample)}`}
                 </span>
                 <button type="button" className="btn btn-sm" data-testid="sample-keep" disabled={result.error !== null || result.indexes.length === 0}
-                    onClick={() => {
-                        const created = createDataset({...dataset, name: `${dataset.name} · ${describeSample(sample)}`, rows: result.indexes.map((index) => dataset.rows[index])});
-                        if (created.ok) onCreated(created.dataset.id, `Kept ${result.indexes.length} rows as "${created.dataset.name}".`);
+                    onClick={async () => {
+                        const created = await createDataset({...dataset, name: `${dataset.name} · ${describeSample(sample)}`, rows: result.indexes.map((index) => dataset.rows[index])});
+                        onCreated(created.ok ? created.dataset.id : null, created.ok ? `Kept ${result.indexes.length} rows as "${created.dataset.name}".` : created.text);
                     }}>Keep as a new dataset</button>
             </div>
         </div>

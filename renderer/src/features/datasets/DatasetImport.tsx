@@ -6,7 +6,7 @@ import type {ActionMessageValue} from "../../ui/ActionMessage.tsx";
 import {loadTable, WorkerXlsxSource} from "../scoring/importSpreadsheet.ts";
 import type {LoadedTable} from "../scoring/scoringStore.ts";
 import {maxDatasetRows, parseDatasetFile, rowLimitProblem, uniqueColumnNames} from "./datasetModel.ts";
-import {createDataset} from "./datasetStore.ts";
+import {createDataset} from "./datasetSaves.ts";
 
 type Props = {onCreated: (id: string) => void, onMessage: (message: ActionMessageValue | null) => void};
 
@@ -24,9 +24,11 @@ export function DatasetImport({onCreated, onMessage}: Props) {
     const close = (source: SpreadsheetSource) => {
         if (source instanceof WorkerXlsxSource) source.close();
     };
-    const keep = (name: string, table: LoadedTable) => {
+    const keep = async (name: string, table: LoadedTable) => {
         const columns = uniqueColumnNames(table.columns);
-        const created = createDataset({name, columns, rows: table.rows});
+        setLoading(`Saving ${table.rows.length.toLocaleString("en-US")} rows…`);
+        // "Imported" is said once every row is committed; a failure saves none of them.
+        const created = await createDataset({name, columns, rows: table.rows}).finally(() => setLoading(null));
         if (created.ok) {
             onCreated(created.dataset.id);
             onMessage({ok: true, text: `Imported ${table.rows.length.toLocaleString("en-US")} rows of ${columns.length} columns as "${name}".`});
@@ -40,10 +42,10 @@ export function DatasetImport({onCreated, onMessage}: Props) {
             const name = sheet === null ? baseName(fileName) : `${baseName(fileName)} · ${sheet}`;
             if (table.columns.length === 0) throw new Error(`${sheet === null ? "the file" : `the sheet ${sheet}`} holds no rows`);
             const problem = rowLimitProblem(table.rows.length);
-            if (problem === null) keep(name, table);
+            if (problem === null) await keep(name, table);
             else onMessage({ok: false, text: `${fileName}: ${problem}`, action: {
                 label: `Keep the first ${maxDatasetRows.toLocaleString("en-US")} rows`,
-                run: () => keep(name, {...table, rows: table.rows.slice(0, maxDatasetRows)})
+                run: () => void keep(name, {...table, rows: table.rows.slice(0, maxDatasetRows)})
             }});
         } catch (error) {
             onMessage({ok: false, text: `${fileName}: ${(error as Error).message}`});
@@ -66,7 +68,7 @@ export function DatasetImport({onCreated, onMessage}: Props) {
     };
     const openDatasetFile = async (file: File) => {
         try {
-            const created = createDataset(parseDatasetFile(await file.text()));
+            const created = await createDataset(parseDatasetFile(await file.text()));
             if (!created.ok) throw new Error(created.text);
             onCreated(created.dataset.id);
             onMessage({ok: true, text: `Imported "${created.dataset.name}" (${created.dataset.rows.length.toLocaleString("en-US")} rows) from ${file.name}.`});
@@ -74,15 +76,15 @@ export function DatasetImport({onCreated, onMessage}: Props) {
             onMessage({ok: false, text: `${file.name}: ${(error as Error).message}`});
         }
     };
-    const createEmpty = () => {
+    const createEmpty = async () => {
         const columns = uniqueColumnNames(columnsText.split(",").map((name) => name.trim()).filter((name) => name !== ""));
         if (columns.length === 0) return;
-        const created = createDataset({name: "New dataset", columns, rows: []});
+        const created = await createDataset({name: "New dataset", columns, rows: []});
         if (created.ok) {
             onCreated(created.dataset.id);
             setColumnsText("");
             onMessage({ok: true, text: `Created "New dataset" with ${columns.length} column${columns.length === 1 ? "" : "s"}: add rows below.`});
-        }
+        } else onMessage({ok: false, text: created.text});
     };
 
     return (

@@ -8,7 +8,8 @@ import {Icon} from "../../ui/controls.tsx";
 import {ColumnRoles, SamplePanel} from "./DatasetColumns.tsx";
 import {DatasetImport} from "./DatasetImport.tsx";
 import {datasetCsv, datasetJson, duplicateWarning} from "./datasetModel.ts";
-import {deleteDataset, saveDataset, updateDataset, useDataset, useDatasetsStore} from "./datasetStore.ts";
+import {changeDataset, deleteDataset, saveDataset} from "./datasetSaves.ts";
+import {useDatasetView, useDatasetsStore, type RowsEntry} from "./datasetStore.ts";
 import {RowForm} from "./RowForm.tsx";
 import {RowsGrid} from "./RowsGrid.tsx";
 import {useDatasetSelection} from "./selection.ts";
@@ -25,7 +26,7 @@ export function DatasetsScreen() {
     const select = useDatasetSelection((state) => state.select);
     const [message, setMessage] = useState<Message | null>(null);
     const openId = datasets.some((item) => item.id === selected) ? selected : datasets[0]?.id ?? null;
-    const dataset = useDataset(openId);
+    const view = useDatasetView(openId);
     return (
         <div className="page datasets-page" data-testid="datasets-screen">
             <section className="card">
@@ -47,9 +48,11 @@ export function DatasetsScreen() {
                                     <td className="mono">{item.columns.length}</td>
                                     <td className="small">{item.labelColumns.join(", ") || <span className="muted">none</span>}</td>
                                     <td>
-                                        <button type="button" className="icon-btn danger" aria-label={`Delete dataset ${item.name}`} title="Delete (with Undo)" onClick={() => {
-                                            const removed = deleteDataset(item.id);
-                                            if (removed) setMessage({ok: true, text: `Deleted "${removed.name}".`, undo: () => saveDataset(removed)});
+                                        <button type="button" className="icon-btn danger" aria-label={`Delete dataset ${item.name}`} title="Delete (with Undo)" onClick={async () => {
+                                            const removed = await deleteDataset(item.id);
+                                            setMessage(removed.ok ? {ok: true, text: `Deleted "${removed.dataset.name}".`, undo: () => void saveDataset(removed.dataset, 0).then((restored) => {
+                                                if (!restored.ok) setMessage({ok: false, text: restored.text});
+                                            })} : {ok: false, text: removed.text});
                                         }}><Icon name="close" /></button>
                                     </td>
                                 </tr>
@@ -58,12 +61,12 @@ export function DatasetsScreen() {
                     </table>
                 )}
             </section>
-            {dataset && <OpenDataset key={dataset.id} dataset={dataset} onMessage={setMessage} />}
+            {view && <OpenDataset key={view.dataset.id} dataset={view.dataset} entry={view.entry} total={view.total} onMessage={setMessage} />}
         </div>
     );
 }
 
-function OpenDataset({dataset, onMessage}: {dataset: Dataset, onMessage: (message: Message) => void}) {
+function OpenDataset({dataset, entry, total, onMessage}: {dataset: Dataset, entry: RowsEntry, total: number, onMessage: (message: Message) => void}) {
     const [name, setName] = useState(dataset.name);
     const [editing, setEditing] = useState<number | null>(null);
     useEffect(() => setName(dataset.name), [dataset.name]);
@@ -74,7 +77,7 @@ function OpenDataset({dataset, onMessage}: {dataset: Dataset, onMessage: (messag
             <section className="card dataset-detail" data-testid="dataset-detail">
                 <div className="card-title-row">
                     <input className="input dataset-name" value={name} aria-label="Dataset name" data-testid="dataset-name" onChange={(event) => setName(event.target.value)}
-                        onBlur={() => name.trim() && name.trim() !== dataset.name && updateDataset(dataset.id, (current) => ({...current, name: name.trim()}))} />
+                        onBlur={() => name.trim() && name.trim() !== dataset.name && void changeDataset(dataset.id, () => ({fields: {name: name.trim()}}))} />
                     <div className="push-right row-gap">
                         <button type="button" className="btn btn-sm" data-testid="dataset-export-json" title="The dataset with its column types and roles, to import again or share"
                             onClick={() => downloadFile(`${base}.dataset.json`, datasetJson(dataset))}>Export JSON</button>
@@ -85,14 +88,15 @@ function OpenDataset({dataset, onMessage}: {dataset: Dataset, onMessage: (messag
                 <div className="dataset-panels">
                     <div><h4>Columns</h4><ColumnRoles dataset={dataset} /></div>
                     <div><h4>Sample</h4><SamplePanel dataset={dataset} onCreated={(id, text) => {
-                        useDatasetSelection.getState().select(id);
-                        onMessage({ok: true, text});
+                        if (id !== null) useDatasetSelection.getState().select(id);
+                        onMessage({ok: id !== null, text});
                     }} /></div>
                 </div>
             </section>
             <section className="card">
                 <div className="card-title-row"><h3>Rows</h3></div>
-                <RowsGrid dataset={dataset} editing={editing} onEdit={setEditing} onMessage={(message) => {
+                {entry.error !== null && <div className="field-error" role="alert" data-testid="dataset-rows-error">{entry.error}</div>}
+                <RowsGrid dataset={dataset} total={total} complete={entry.complete} editing={editing} onEdit={setEditing} onMessage={(message) => {
                     setEditing(null);
                     onMessage(message);
                 }} />

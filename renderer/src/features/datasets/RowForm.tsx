@@ -4,7 +4,7 @@ import {useEffect, useState} from "react";
 import type {Dataset} from "../../../../client/experiments/types.ts";
 import {cellText} from "../../../../client/scoring/index.ts";
 import {cellFromText} from "./datasetModel.ts";
-import {updateDataset} from "./datasetStore.ts";
+import {changeDataset} from "./datasetSaves.ts";
 
 type Props = {dataset: Dataset, editing: number | null, onDone: () => void};
 
@@ -19,8 +19,9 @@ export function RowForm({dataset, editing, onDone}: Props) {
     return (
         <form className="dataset-add-row" data-testid="dataset-row-form" onSubmit={(event) => {
             event.preventDefault();
-            if (editing !== null) updateDataset(dataset.id, (current) => ({...current, rows: current.rows.map((cells, index) => index === editing ? typed() : cells)}));
-            else if (!empty) updateDataset(dataset.id, (current) => ({...current, rows: [...current.rows, typed()]}));
+            const cells = typed();
+            if (editing !== null) void changeDataset(dataset.id, () => ({edits: [{op: "set", index: editing, cells}]}));
+            else if (!empty) void changeDataset(dataset.id, () => ({edits: [{op: "append", rows: [cells]}]}));
             setValues(blank());
             onDone();
         }}>

@@ -5,16 +5,16 @@ import type {SheetRow} from "../../../../client/scoring/index.ts";
 import type {Dataset} from "../../../../client/experiments/types.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {cellText} from "../../../../client/scoring/index.ts";
-import {updateDataset} from "./datasetStore.ts";
+import {changeDataset} from "./datasetSaves.ts";
 
 const rowHeight = 30;
 const viewportHeight = 360;
 /** Rows drawn above and below the visible ones, so fast scrolling shows no blank band. */
 const overscan = 8;
 
-type Props = {dataset: Dataset, editing: number | null, onEdit: (row: number) => void, onMessage: (message: {ok: boolean, text: string, undo?: () => void}) => void};
+type Props = {dataset: Dataset, /** Rows the dataset holds, all read or not. */ total: number, complete: boolean, editing: number | null, onEdit: (row: number) => void, onMessage: (message: {ok: boolean, text: string, undo?: () => void}) => void};
 
-export function RowsGrid({dataset, editing, onEdit, onMessage}: Props) {
+export function RowsGrid({dataset, total, complete, editing, onEdit, onMessage}: Props) {
     const [scrollTop, setScrollTop] = useState(0);
     const [filter, setFilter] = useState("");
     const deferredFilter = useDeferredValue(filter.trim().toLowerCase());
@@ -31,8 +31,9 @@ export function RowsGrid({dataset, editing, onEdit, onMessage}: Props) {
     const totalWidth = numberWidth + 110 * dataset.columns.length + 72;
     const removeRow = (row: number) => {
         const removed: SheetRow = dataset.rows[row];
-        updateDataset(dataset.id, (current) => ({...current, rows: current.rows.filter((_, index) => index !== row)}));
-        onMessage({ok: true, text: `Deleted row ${row + 1}.`, undo: () => updateDataset(dataset.id, (current) => ({...current, rows: [...current.rows.slice(0, row), removed, ...current.rows.slice(row)]}))});
+        void changeDataset(dataset.id, () => ({edits: [{op: "delete", index: row}]})).then((deleted) => onMessage(deleted.ok
+            ? {ok: true, text: `Deleted row ${row + 1}.`, undo: () => void changeDataset(dataset.id, () => ({edits: [{op: "insert", index: row, cells: removed}]}))}
+            : {ok: false, text: deleted.text}));
     };
 
     return (
@@ -41,7 +42,8 @@ export function RowsGrid({dataset, editing, onEdit, onMessage}: Props) {
                 <input className="input input-sm grid-filter" value={filter} placeholder="Filter rows…" aria-label="Filter rows" data-testid="dataset-filter"
                     onChange={(event) => setFilter(event.target.value)} />
                 <span className="muted small push-right" data-testid="dataset-row-count">
-                    {order.length.toLocaleString("en-US")} of {dataset.rows.length.toLocaleString("en-US")} rows · click a row to edit it
+                    {complete ? <>{order.length.toLocaleString("en-US")} of {dataset.rows.length.toLocaleString("en-US")} rows · click a row to edit it</>
+                        : <>Reading rows: {dataset.rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}…</>}
                 </span>
             </div>
             <div className="grid-viewport" style={{height: viewportHeight}} data-testid="dataset-grid" onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>

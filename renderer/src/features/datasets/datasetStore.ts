@@ -1,190 +1,136 @@
-// The saved datasets, in the app's data folder (gateway/appData.ts). The list (names, columns, label and model-visible
-// columns, row counts) is one small document every screen reads at once; each dataset's rows are documents of their own,
-// split in parts of bounded size, read only when that dataset is opened. So a big dataset neither slows the list nor
-// hits the size limit of one document.
+// The saved datasets, as the page holds them: the list (names, columns, roles, row counts), read from the app's database
+// as the app starts, and each dataset's rows, read a page at a time when it is first opened or used. So twenty big
+// datasets neither slow the start nor fill the page's memory until one is opened. Writes are in datasetSaves.ts.
+import {useEffect} from "react";
 import {create} from "zustand";
-import {createJSONStorage, persist} from "zustand/middleware";
 import type {SheetRow} from "../../../../client/scoring/index.ts";
 import type {ColumnType, Dataset} from "../../../../client/experiments/types.ts";
-import {appDataStorage} from "../../gateway/appData.ts";
-import {newId} from "../../ui/browser.ts";
-import {columnTypesOf, defaultColumnRoles, rowLimitProblem} from "./datasetModel.ts";
+import type {SavedDatasetInfo} from "../../../../protocol/gateway/contract.ts";
+import {reportAppDataProblem} from "../../gateway/appData.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 
-/** A dataset as the list holds it: everything but its rows. */
-export type DatasetInfo = Omit<Dataset, "rows"> & {rowCount: number, /** Documents its rows are kept in. */ rowParts: number};
+/** A dataset as the list holds it: everything but its rows, with the revision the next write is based on. */
+export type DatasetInfo = Omit<SavedDatasetInfo, "columnTypes"> & {columnTypes: ColumnType[]};
 
-type DatasetsState = {datasets: DatasetInfo[]};
+/** The list of datasets (newest first); `loaded` once it was read from the app's database. */
+export const useDatasetsStore = create<{datasets: DatasetInfo[], loaded: boolean}>()(() => ({datasets: [], loaded: false}));
 
-const listKey = "svc-studio-datasets";
-const rowsKey = (id: string, part: number) => `svc-studio-dataset-${id}-rows-${part}`;
-/**
- * Characters of row JSON per document: a UTF-16 unit takes at most 3 bytes in UTF-8, so a part stays under 4 MB whatever
- * the text, well within the gateway's request body limit for one document (appDataLimits.maxDocumentRequestBytes).
- */
-const partChars = 1_200_000;
+/** A dataset's rows as far as they are read: `complete` once all `total` are here. */
+export type RowsEntry = {rows: SheetRow[], complete: boolean, error: string | null};
 
-/** The list of datasets (newest first); a component re-renders when it changes, rows included (`updatedAt`). */
-export const useDatasetsStore = create<DatasetsState>()(persist(() => ({datasets: [] as DatasetInfo[]}), {
-    name: listKey,
-    version: 1,
-    storage: createJSONStorage(() => appDataStorage),
-    partialize: (state) => ({datasets: state.datasets}),
-    // An entry that does not read (edited by hand) is left out rather than breaking the screen.
-    merge: (saved, current) => {
-        const list = (saved as {datasets?: unknown} | null)?.datasets;
-        const datasets = (Array.isArray(list) ? list : []).filter((item): item is DatasetInfo =>
-            typeof item?.id === "string" && typeof item.name === "string" && Array.isArray(item.columns) && typeof item.rowParts === "number");
-        return {...current, datasets};
+/** The rows read so far, by dataset. */
+export const useDatasetRowsStore = create<{entries: Record<string, RowsEntry>}>()(() => ({entries: {}}));
+
+/** Rows of the first page, shown while the rest is read; later pages are bigger. */
+const firstPage = 500;
+const laterPage = 10_000;
+
+/** Reads the list of datasets; never throws (a failure is said in the app's note, and the list stays empty). */
+export async function loadDatasets(): Promise<void> {
+    try {
+        const {datasets, problems} = await gatewayApi.datasets();
+        useDatasetsStore.setState({datasets: datasets as DatasetInfo[], loaded: true});
+        reportAppDataProblem("datasets", problems.length === 0 ? null : problems.join(" "));
+    } catch (error) {
+        reportAppDataProblem("datasets", `Your datasets could not be read (${(error as Error).message}). Restart the app to try again.`);
     }
-}));
-
-/** Rows already read, by dataset, with the `updatedAt` they were read at. */
-const rowCache = new Map<string, {updatedAt: number, rows: SheetRow[]}>();
-
-/** The rows of a saved dataset (empty when its documents are missing). */
-export function datasetRows(info: DatasetInfo): SheetRow[] {
-    const cached = rowCache.get(info.id);
-    if (cached?.updatedAt === info.updatedAt) return cached.rows;
-    const rows: SheetRow[] = [];
-    for (let part = 0; part < info.rowParts; part++) {
-        const text = appDataStorage.getItem(rowsKey(info.id, part)) as string | null;
-        if (text === null) continue;
-        try {
-            for (const row of JSON.parse(text) as SheetRow[]) rows.push(row);
-        } catch {
-            // A part that does not read (edited by hand) is skipped: the rest of the dataset still opens.
-        }
-    }
-    rowCache.set(info.id, {updatedAt: info.updatedAt, rows});
-    return rows;
 }
 
 export function datasetInfo(id: string): DatasetInfo | null {
     return useDatasetsStore.getState().datasets.find((item) => item.id === id) ?? null;
 }
 
-/** The same Dataset object for the same list entry, so components can depend on it. */
-const datasets = new WeakMap<DatasetInfo, Dataset>();
-
-function datasetOf(info: DatasetInfo): Dataset {
-    let dataset = datasets.get(info);
-    if (dataset === undefined) {
-        const {rowCount: _count, rowParts: _parts, ...rest} = info;
-        dataset = {...rest, rows: datasetRows(info)};
-        datasets.set(info, dataset);
-    }
-    return dataset;
+export function setRowsEntry(id: string, entry: RowsEntry | null) {
+    const {[id]: _old, ...others} = useDatasetRowsStore.getState().entries;
+    useDatasetRowsStore.setState({entries: entry === null ? others : {...others, [id]: entry}});
 }
 
-/** The whole dataset (rows read from their documents), null when there is none of that id. */
+/** The read of each dataset's rows under way: a second caller waits for the same one. */
+const reading = new Map<string, Promise<SheetRow[] | null>>();
+
+/**
+ * All rows of a saved dataset, read once (a page at a time, each page shown as it comes) and then kept; null when there
+ * is no such dataset or its rows could not be read (said in the entry's `error`).
+ */
+export function loadRows(id: string): Promise<SheetRow[] | null> {
+    const entry = useDatasetRowsStore.getState().entries[id];
+    if (entry?.complete) return Promise.resolve(entry.rows);
+    const pending = reading.get(id);
+    if (pending !== undefined) return pending;
+    const read = readAllRows(id).finally(() => reading.delete(id));
+    reading.set(id, read);
+    return read;
+}
+
+async function readAllRows(id: string): Promise<SheetRow[] | null> {
+    if (datasetInfo(id) === null) return null;
+    const rows: SheetRow[] = [];
+    try {
+        for (let revision: number | null = null; ;) {
+            const page = await gatewayApi.datasetRows(id, rows.length, rows.length === 0 ? firstPage : laterPage);
+            // Another window changed it while its pages were read: read it again from the start, at its new revision.
+            if (revision !== null && page.revision !== revision) {
+                rows.length = 0;
+                revision = null;
+                continue;
+            }
+            revision = page.revision;
+            rows.push(...page.rows);
+            const complete = page.rows.length === 0 || rows.length >= page.total;
+            setRowsEntry(id, {rows: [...rows], complete, error: null});
+            if (complete) return rows;
+        }
+    } catch (error) {
+        setRowsEntry(id, {rows, complete: false, error: `Its rows could not be read (${(error as Error).message}).`});
+        return null;
+    }
+}
+
+/** The whole dataset once its rows are read (null before, and when there is none of that id). */
 export function getDataset(id: string): Dataset | null {
     const info = datasetInfo(id);
-    return info === null ? null : datasetOf(info);
+    const entry = useDatasetRowsStore.getState().entries[id];
+    return info === null || entry?.complete !== true ? null : datasetOf(info, entry.rows);
 }
 
-/** The dataset of `id`, re-read when it changes; null while none is chosen or it was deleted. */
-export function useDataset(id: string | null): Dataset | null {
-    const info = useDatasetsStore((state) => id === null ? undefined : state.datasets.find((item) => item.id === id));
-    return info === undefined ? null : datasetOf(info);
+/** The whole dataset, its rows read first; null when there is none of that id or its rows could not be read. */
+export async function loadDataset(id: string): Promise<Dataset | null> {
+    await loadRows(id);
+    return getDataset(id);
 }
 
-/** Writes the rows in parts; parts a shorter dataset no longer needs are removed. Returns how many parts it took. */
-function writeRows(id: string, rows: readonly SheetRow[], previousParts: number): number {
-    const parts: string[] = [];
-    let current: string[] = [];
-    let length = 0;
-    for (const row of rows) {
-        const text = JSON.stringify(row);
-        if (current.length > 0 && length + text.length > partChars) {
-            parts.push(`[${current.join(",")}]`);
-            current = [];
-            length = 0;
-        }
-        current.push(text);
-        length += text.length + 1;
-    }
-    if (current.length > 0 || parts.length === 0) parts.push(`[${current.join(",")}]`);
-    parts.forEach((text, part) => appDataStorage.setItem(rowsKey(id, part), text));
-    for (let part = parts.length; part < previousParts; part++) appDataStorage.removeItem(rowsKey(id, part));
-    return parts.length;
+/** The same Dataset object for the same list entry and rows, so components can depend on it. */
+const built = new WeakMap<DatasetInfo, {rows: SheetRow[], dataset: Dataset}>();
+
+function datasetOf(info: DatasetInfo, rows: SheetRow[]): Dataset {
+    const cached = built.get(info);
+    if (cached?.rows === rows) return cached.dataset;
+    const {rowCount: _count, revision: _revision, ...rest} = info;
+    const dataset: Dataset = {...rest, rows};
+    built.set(info, {rows, dataset});
+    return dataset;
 }
 
 /**
- * Saves `dataset` whole (a new one, or a new state of one), newest first in the list; refused (nothing changes) with a
- * message when it holds more rows than a dataset may.
+ * A dataset as far as its rows are read, for the screen that shows it (its first rows appear at once), with how many
+ * are read; rows are read when it is first shown.
  */
-export function saveDataset(dataset: Dataset): {ok: true} | {ok: false, text: string} {
-    const problem = rowLimitProblem(dataset.rows.length);
-    if (problem !== null) return {ok: false, text: problem};
-    const previous = datasetInfo(dataset.id);
-    const rowParts = writeRows(dataset.id, dataset.rows, previous?.rowParts ?? 0);
-    const {rows, ...rest} = dataset;
-    const info: DatasetInfo = {...rest, rowCount: rows.length, rowParts};
-    rowCache.set(dataset.id, {updatedAt: dataset.updatedAt, rows});
-    useDatasetsStore.setState((state) => ({datasets: [info, ...state.datasets.filter((item) => item.id !== dataset.id)]}));
-    return {ok: true};
+export function useDatasetView(id: string | null): {dataset: Dataset, entry: RowsEntry, total: number} | null {
+    const info = useDatasetsStore((state) => id === null ? undefined : state.datasets.find((item) => item.id === id));
+    const entry = useDatasetRowsStore((state) => id === null ? undefined : state.entries[id]);
+    // Read when first shown, and again when its rows were dropped (the saved version taken over this window's).
+    useEffect(() => {
+        if (id !== null && info !== undefined && entry === undefined) void loadRows(id);
+    }, [id, info !== undefined, entry === undefined]);
+    if (info === undefined) return null;
+    const current = entry ?? {rows: emptyRows, complete: false, error: null};
+    return {dataset: datasetOf(info, current.rows), entry: current, total: info.rowCount};
 }
 
-export type NewDataset = {name: string, columns: string[], rows: SheetRow[], columnTypes?: ColumnType[], labelColumns?: string[], inputColumns?: string[]};
+const emptyRows: SheetRow[] = [];
 
-/** A new dataset (not saved yet): types read from the cells and the default label / model-visible columns unless given. */
-export function newDataset(input: NewDataset): Dataset {
-    const roles = defaultColumnRoles(input.columns);
-    const now = Date.now();
-    return {
-        id: newId(),
-        name: input.name,
-        columns: input.columns,
-        columnTypes: input.columnTypes ?? columnTypesOf(input.columns, input.rows),
-        rows: input.rows,
-        labelColumns: input.labelColumns ?? roles.labelColumns,
-        inputColumns: input.inputColumns ?? roles.inputColumns,
-        createdAt: now,
-        updatedAt: now
-    };
-}
-
-/** Creates and saves a dataset; the new dataset, or why it was refused. */
-export function createDataset(input: NewDataset): {ok: true, dataset: Dataset} | {ok: false, text: string} {
-    const dataset = newDataset(input);
-    const saved = saveDataset(dataset);
-    return saved.ok ? {ok: true, dataset} : saved;
-}
-
-/** Changes a saved dataset (`change` returns its next state; rows may be the same array); `updatedAt` is set. */
-export function updateDataset(id: string, change: (dataset: Dataset) => Dataset): {ok: true} | {ok: false, text: string} {
-    const dataset = getDataset(id);
-    if (dataset === null) return {ok: false, text: "That dataset no longer exists."};
-    const next = change(dataset);
-    return saveDataset({...next, id, updatedAt: Math.max(Date.now(), dataset.updatedAt + 1)});
-}
-
-/** Appends rows given as `{column: cell}`: a column the dataset lacks is added (empty in the rows before). */
-export function addRecordRows(id: string, records: ReadonlyArray<Record<string, SheetRow[number]>>): {ok: true} | {ok: false, text: string} {
-    return updateDataset(id, (dataset) => {
-        const added = [...new Set(records.flatMap((record) => Object.keys(record)))].filter((column) => !dataset.columns.includes(column));
-        const columns = [...dataset.columns, ...added];
-        const widened = added.length === 0 ? dataset.rows : dataset.rows.map((row) => [...row, ...added.map(() => null)]);
-        const rows = [...widened, ...records.map((record) => columns.map((column) => record[column] ?? null))];
-        return {
-            ...dataset,
-            columns,
-            rows,
-            columnTypes: added.length === 0 ? dataset.columnTypes : [...dataset.columnTypes, ...columnTypesOf(added, rows.map((row) => row.slice(dataset.columns.length)))],
-            // A new column is one the model sees, unless it is named like a label.
-            inputColumns: [...dataset.inputColumns, ...added.filter((column) => defaultColumnRoles([column]).inputColumns.length > 0)],
-            labelColumns: [...dataset.labelColumns, ...added.filter((column) => defaultColumnRoles([column]).labelColumns.length > 0)]
-        };
-    });
-}
-
-/** Deletes a dataset and its rows; returns it whole, so an Undo can save it again. */
-export function deleteDataset(id: string): Dataset | null {
-    const dataset = getDataset(id);
-    const info = datasetInfo(id);
-    if (dataset === null || info === null) return null;
-    for (let part = 0; part < info.rowParts; part++) appDataStorage.removeItem(rowsKey(id, part));
-    rowCache.delete(id);
-    useDatasetsStore.setState((state) => ({datasets: state.datasets.filter((item) => item.id !== id)}));
-    return dataset;
+/** The dataset of `id` with all its rows, re-read when it changes; null while none is chosen, its rows are read, or it was deleted. */
+export function useDataset(id: string | null): Dataset | null {
+    const view = useDatasetView(id);
+    return view?.entry.complete ? view.dataset : null;
 }

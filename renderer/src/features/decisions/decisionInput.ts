@@ -6,7 +6,7 @@ import type {DraftImage} from "../../ui/images.tsx";
 import type {QuestionFormat} from "../questionSet/draft.ts";
 import {imageName, rowInput, type InputValue} from "../questionSet/requests.ts";
 import {useScoringStore} from "../scoring/scoringStore.ts";
-import {datasetInfo, datasetRows, useDatasetsStore} from "../datasets/datasetStore.ts";
+import {datasetInfo, loadRows, useDatasetRowsStore, useDatasetsStore} from "../datasets/datasetStore.ts";
 import {useDecisionInputStore, type DecisionInput, type InputMode} from "./studioState.ts";
 
 export type DecisionInputSource = {mode: InputMode, text: string, jsonText: string, rowIndex: number};
@@ -49,7 +49,10 @@ export function rowSource(datasetId: string | null, rowTemplate: string): TableF
     if (datasetId !== null) {
         const info = datasetInfo(datasetId);
         if (info === null) return null;
-        return {name: info.name, columns: info.columns, labelColumns: info.labelColumns, inputColumns: info.inputColumns, rows: datasetRows(info), mapping: datasetRowMapping(rowTemplate)};
+        // Its rows are read once, then kept: until they are here the table has none.
+        const entry = useDatasetRowsStore.getState().entries[datasetId];
+        if (entry?.complete !== true) void loadRows(datasetId);
+        return {name: info.name, columns: info.columns, labelColumns: info.labelColumns, inputColumns: info.inputColumns, rows: entry?.complete ? entry.rows : [], mapping: datasetRowMapping(rowTemplate)};
     }
     const {table, mapping} = useScoringStore.getState();
     return table === null ? null : {name: table.fileName, columns: table.columns, rows: table.rows, mapping};
@@ -60,10 +63,11 @@ export function useRowSource(): TableForInput {
     const datasetId = useDecisionInputStore((state) => state.datasetId);
     const rowTemplate = useDecisionInputStore((state) => state.rowTemplate);
     const datasets = useDatasetsStore((state) => state.datasets);
+    const rows = useDatasetRowsStore((state) => datasetId === null ? undefined : state.entries[datasetId]);
     const table = useScoringStore((state) => state.table);
     const mapping = useScoringStore((state) => state.mapping);
-    // The dataset list, the scoring table and its mapping are what rowSource reads.
-    return useMemo(() => rowSource(datasetId, rowTemplate), [datasetId, rowTemplate, datasets, table, mapping]);
+    // The dataset list and its rows, the scoring table and its mapping are what rowSource reads.
+    return useMemo(() => rowSource(datasetId, rowTemplate), [datasetId, rowTemplate, datasets, rows, table, mapping]);
 }
 
 /** The current input of the builder (text, JSON state or a table row), resolved for a request. */

@@ -4,7 +4,7 @@
 import {labelColumns, type InputMapping, type QuestionSet, type SheetRow} from "../../../../client/scoring/index.ts";
 import {activeConnection} from "../../gateway/gatewayState.ts";
 import {useNavStore} from "../../ui/appState.ts";
-import {createDataset} from "../datasets/datasetStore.ts";
+import {createDataset} from "../datasets/datasetSaves.ts";
 import {useScoringStore} from "../scoring/scoringStore.ts";
 import {saveVersion} from "../versions/versionStore.ts";
 import {buildSpec} from "./buildSpec.ts";
@@ -31,7 +31,7 @@ export type StudioExperiment = {
  */
 export async function openAsExperiment(experiment: StudioExperiment, run = true): Promise<{ok: true} | {ok: false, text: string}> {
     if (experimentBusy()) return {ok: false, text: "An experiment is running: wait for it or cancel it first."};
-    const dataset = createDataset({name: experiment.name, columns: experiment.columns, rows: experiment.rows, labelColumns: experiment.labelColumns,
+    const dataset = await createDataset({name: experiment.name, columns: experiment.columns, rows: experiment.rows, labelColumns: experiment.labelColumns,
         inputColumns: experiment.columns.filter((column) => !experiment.labelColumns.includes(column))});
     if (!dataset.ok) return dataset;
     const variants: VariantDraft[] = [];

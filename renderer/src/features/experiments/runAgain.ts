@@ -1,6 +1,6 @@
 // "Run again": a kept experiment's setup as a new experiment, each variant on its item's latest version (the point of
 // running again after a version changed), on the dataset as it is saved now (or as the experiment kept it).
-import {getDataset} from "../datasets/datasetStore.ts";
+import {loadDataset} from "../datasets/datasetStore.ts";
 import {buildSpec} from "./buildSpec.ts";
 import {useDraftStore} from "./draftStore.ts";
 import {experimentBusy, startExperiment} from "./experimentRun.ts";
@@ -15,7 +15,7 @@ export async function runAgain(id: string) {
     try {
         const saved = await savedExperiments.load(id, () => undefined);
         const draft = draftFromSpec(saved.spec, true);
-        const dataset = (draft.datasetId === null ? null : getDataset(draft.datasetId)) ?? saved.dataset;
+        const dataset = (draft.datasetId === null ? null : await loadDataset(draft.datasetId)) ?? saved.dataset;
         useDraftStore.getState().replace({...draft, name: `${saved.spec.name.replace(/ · again$/, "")} · again`});
         const built = buildSpec(useDraftStore.getState().draft, dataset);
         if (built.spec === null) {
