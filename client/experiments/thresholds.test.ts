@@ -107,3 +107,29 @@ test("checked against the summary: floors and ceilings, every question in scope,
     ]);
     assert.deepEqual(evaluateThresholds([], summary), [], "no gate, no implied one");
 });
+
+test("--fail-under-bound: rates only, read on their 95% Wilson interval (the lower end of a floor, the upper end of the error rate)", () => {
+    const bound = (text: string) => parseThreshold(text, spec, dataset, true);
+    assert.equal(bound("A:pass_rate=0.8").bound, true);
+    assert.equal(parse("A:pass_rate=0.8").bound, undefined);
+    assert.throws(() => bound("B:ece@urgent=0.1"), (error: unknown) => error instanceof ThresholdError &&
+        /^--fail-under-bound B:ece@urgent=0\.1: ece is not a rate, so it has no Wilson interval to bound/.test(error.message));
+    assert.throws(() => bound("score:grounded=0.5"), /--fail-under-bound score:grounded=0\.5: score:grounded is not a rate/);
+    // A grammar error is said under the flag it came with.
+    assert.throws(() => bound("accuracy"), /--fail-under-bound accuracy: write metric=value/);
+    // A passes 36 of 40 rows: 0.900, whose Wilson interval is 0.769482247724777–0.9604204713173935 (scipy
+    // binomtest(36, 40).proportion_ci(method="wilson")); B errored on 1 of 4 cells: 0.04558726080970055–0.6993581574175981.
+    const summary = {rows: 40, differences: [], disagreements: [], variants: [
+        {variant: 0, name: "A", total: 40, errors: 0, metrics: [{metric: "pass_rate", calibrated: false, value: 0.9, n: 40, interval: {low: 0.769482247724777, high: 0.9604204713173935}}]},
+        {variant: 1, name: "B", total: 4, errors: 1, metrics: [{metric: "accuracy", question: "urgent", calibrated: false, value: 0.75, n: 3}]},
+        {variant: 2, name: "C", total: 4, errors: 0, metrics: []}
+    ]} as unknown as ExperimentSummary;
+    const results = evaluateThresholds([parse("A:pass_rate=0.8"), bound("A:pass_rate=0.8"), bound("A:pass_rate=0.75"), bound("B:error_rate=0.7"), bound("B:error_rate=0.6"), bound("B:accuracy@urgent=0.5")], summary);
+    assert.deepEqual(results.slice(0, 6).map((result) => result.ok), [true, false, true, true, false, false]);
+    assert.equal(results[1].message, "A:pass_rate=0.8: missed, a 95% lower bound of at least 0.8 wanted (A Pass rate 0.900, 95% lower bound 0.769)");
+    assert.equal(results[2].message, "A:pass_rate=0.75: met (A Pass rate 0.900, 95% lower bound 0.769)");
+    assert.equal(results[3].message, "B:error_rate=0.7: met (B error rate 0.250, 95% upper bound 0.699: 1 of 4 cells errored)");
+    assert.match(results[4].message, /B:error_rate=0\.6: missed, a 95% upper bound of at most 0\.6 wanted/);
+    // A rate without an interval (none computed) cannot be read on it, so its bound gate fails.
+    assert.match(results[5].message, /B:accuracy@urgent=0\.5: missed, a 95% lower bound of at least 0\.5 wanted \(B urgent · Accuracy 0\.750, 95% lower bound – on 3 of 4 rows\)/);
+});

@@ -1,7 +1,8 @@
 import {parseQuestionSet, questionInfos, type QuestionInfo} from "../scoring/questions.ts";
 import {checkNames} from "./checks.ts";
 import {labelColumnOf, metricsOf, type DecisionDataset} from "./decisionTables.ts";
-import {formatMetric, metricTitle} from "./metricDefinitions.ts";
+import {formatMetric, isPassFailMetric, metricTitle} from "./metricDefinitions.ts";
+import {wilsonInterval} from "./stats.ts";
 import type {ExperimentSpec, ExperimentSummary, MetricKey, VariantSummary} from "./types.ts";
 
 // Gates a headless run must meet (`svc-studio eval --fail-under ...`): `[variant:]metric[@question]=value`.
@@ -21,13 +22,17 @@ export type GateMetric = MetricKey | "error_rate";
 /** Where a gate applies: each variant, with the questions it is read on (null for chat metrics and error_rate). */
 export type GateScope = Array<{variant: number, questions: string[] | null}>;
 
-export type Threshold = {text: string, variant: number | null, metric: GateMetric, question: string | null, value: number, scope: GateScope};
+/**
+ * A gate. `bound`: read on the 95% Wilson interval of a rate (`--fail-under-bound`), its lower end against a floor,
+ * or, for error_rate, its upper end against a ceiling, so a rate met only by luck on few rows does not pass.
+ */
+export type Threshold = {text: string, variant: number | null, metric: GateMetric, question: string | null, value: number, scope: GateScope, bound?: true};
 
 export type ThresholdResult = {threshold: Threshold, ok: boolean, message: string};
 
 export class ThresholdError extends Error {
-    public constructor(public readonly text: string, public readonly reason: string) {
-        super(`--fail-under ${text}: ${reason}`);
+    public constructor(public readonly text: string, public readonly reason: string, public readonly flag = "--fail-under") {
+        super(`${flag} ${text}: ${reason}`);
         this.name = "ThresholdError";
     }
 }
@@ -74,8 +79,29 @@ function looksLikeMetric(text: string): boolean {
     return namedPrefixes.some((prefix) => text.startsWith(prefix)) || plainMetrics.includes(text.split("@")[0]);
 }
 
-/** Reads one gate against the experiment and its dataset; anything that cannot be checked is a ThresholdError. */
-export function parseThreshold(text: string, spec: ExperimentSpec, dataset: DecisionDataset): Threshold {
+/** Whether a gate metric is a rate with a Wilson interval (what `--fail-under-bound` reads). */
+export function isRateMetric(metric: GateMetric): boolean {
+    return metric === "error_rate" || isPassFailMetric(metric);
+}
+
+/**
+ * Reads one gate against the experiment and its dataset; anything that cannot be checked is a ThresholdError.
+ * `bound`: a `--fail-under-bound` gate, read on a rate's Wilson interval, so only rates are accepted.
+ */
+export function parseThreshold(text: string, spec: ExperimentSpec, dataset: DecisionDataset, bound = false): Threshold {
+    try {
+        const threshold = parseGate(text, spec, dataset);
+        if (!bound) return threshold;
+        if (!isRateMetric(threshold.metric))
+            throw new ThresholdError(text, `${threshold.metric} is not a rate, so it has no Wilson interval to bound: --fail-under-bound takes accuracy, pass_rate, pass:<check> and error_rate; gate ${threshold.metric} on its value with --fail-under`);
+        return {...threshold, bound: true};
+    } catch (error) {
+        if (bound && error instanceof ThresholdError && error.flag !== "--fail-under-bound") throw new ThresholdError(error.text, error.reason, "--fail-under-bound");
+        throw error;
+    }
+}
+
+function parseGate(text: string, spec: ExperimentSpec, dataset: DecisionDataset): Threshold {
     const equals = text.lastIndexOf("=");
     if (equals < 0) throw new ThresholdError(text, `write metric=value, e.g. accuracy=0.8 or ${spec.variants[0]?.name ?? "A"}:pass_rate=0.9`);
     const valueText = text.slice(equals + 1).trim();
@@ -194,7 +220,7 @@ const plural = (count: number, word: string) => `${count} ${word}${count === 1 ?
 /** One gate against the summary: every value in its scope must be at least the value (at most, for a ceiling). */
 function evaluateOne(threshold: Threshold, summary: ExperimentSummary, label = threshold.text): ThresholdResult {
     const ceiling = isCeiling(threshold.metric);
-    type Found = {variant: VariantSummary, question?: string, value: number | null, n: number | null};
+    type Found = {variant: VariantSummary, question?: string, value: number | null, n: number | null, bound?: number | null};
     const found: Found[] = [];
     const unmeasured: string[] = [];
     for (const {variant: index, questions} of threshold.scope) {
@@ -204,28 +230,32 @@ function evaluateOne(threshold: Threshold, summary: ExperimentSummary, label = t
             continue;
         }
         if (threshold.metric === "error_rate") {
-            found.push({variant, value: variant.total === 0 ? null : variant.errors / variant.total, n: null});
+            const value = variant.total === 0 ? null : variant.errors / variant.total;
+            // A bound on the error rate is the upper end of its Wilson interval over the variant's cells.
+            found.push({variant, value, n: null, ...(threshold.bound ? {bound: value === null ? null : wilsonInterval(variant.errors, variant.total).high} : {})});
             continue;
         }
         for (const question of questions ?? [undefined]) {
             const metric = variant.metrics.find((item) => item.metric === threshold.metric && !item.calibrated && item.question === question);
             if (metric === undefined) unmeasured.push(question === undefined ? variant.name : `${variant.name} ${question}`);
-            else found.push({variant, question, value: metric.value, n: metric.n});
+            else found.push({variant, question, value: metric.value, n: metric.n, ...(threshold.bound ? {bound: metric.interval?.low ?? null} : {})});
         }
     }
-    const describe = ({variant, question, value, n}: Found) => {
-        const base = `${variant.name} ${title(threshold.metric, question)} ${formatMetric(value)}`;
+    const describe = ({variant, question, value, n, bound}: Found) => {
+        const base = `${variant.name} ${title(threshold.metric, question)} ${formatMetric(value)}${bound === undefined ? "" : `, 95% ${ceiling ? "upper" : "lower"} bound ${formatMetric(bound)}`}`;
         if (threshold.metric === "error_rate") return `${base}: ${variant.errors} of ${plural(variant.total, "cell")} errored`;
         // Errored cells or unlabelled rows are not in the number: say on how many rows it stands.
         return n !== null && n < variant.total ? `${base} on ${n} of ${plural(variant.total, "row")}` : base;
     };
-    const misses = found.filter(({value}) => value === null || (ceiling ? value > threshold.value : value < threshold.value));
+    // A bound gate reads the interval's end, a plain gate the value itself.
+    const misses = found.map((item) => ({item, read: threshold.bound ? item.bound ?? null : item.value}))
+        .filter(({read}) => read === null || (ceiling ? read > threshold.value : read < threshold.value)).map(({item}) => item);
     if (unmeasured.length > 0 && found.length === 0) return {threshold, ok: false, message: `${label}: not measured by this run (${unmeasured.join(", ")})`};
-    const bound = ceiling ? "at most" : "at least";
+    const wanted = threshold.bound ? `a 95% ${ceiling ? "upper bound of at most" : "lower bound of at least"}` : ceiling ? "at most" : "at least";
     const missed = [...misses.map(describe), ...unmeasured.map((name) => `${name} not measured`)];
     return missed.length === 0
         ? {threshold, ok: true, message: `${label}: met (${found.map(describe).join(", ")})`}
-        : {threshold, ok: false, message: `${label}: missed, ${bound} ${threshold.value} wanted (${missed.join(", ")})`};
+        : {threshold, ok: false, message: `${label}: missed, ${wanted} ${threshold.value} wanted (${missed.join(", ")})`};
 }
 
 /**
