@@ -21,6 +21,7 @@ export const helpCommands: Record<string, string[]> = {
     "svc-studio gpu": [bin, "gpu", "--help"],
     "svc-studio admin": [bin, "admin", "--help"],
     "svc-studio eval": [bin, "eval", "--help"],
+    "svc-studio import": [bin, "import", "--help"],
     "npm run score": ["--import", "tsx", "client/scoring/cli/score.ts", "--help"],
     "npm run web": ["--import", "tsx", "electron/web.ts", "--help"]
 };

@@ -1,0 +1,80 @@
+// `svc-studio import <format> <file> [--out <experiment file>]` (Node only): reads a suite kept in another tool and
+// writes an experiment file (its dataset inline) that `svc-studio eval` runs and the app opens. Every field the
+// import leaves out is listed first; any input it cannot read (a YAML or JSONL line that does not parse, a file
+// that is missing, nothing importable) is one message naming the file, line and field, and nothing is written.
+import path from "node:path";
+import {writeFileAtomic} from "../../../../base/node/writeFileAtomic.ts";
+import {parseCliArgs, UsageError} from "../../../scoring/cli/scoreArgs.ts";
+import {serializeExperimentSpec} from "../../experimentFile.ts";
+import {outputPathProblem} from "../../node/experimentFiles.ts";
+import {ImportError, type ImportReport} from "../importProblems.ts";
+import {nodeSourceFiles} from "../node/nodeSourceFiles.ts";
+import {importPromptfooConfig} from "../promptfoo/importPromptfoo.ts";
+import type {ExperimentSpec} from "../../types.ts";
+
+export const importUsage = `usage: svc-studio import promptfoo <promptfooconfig.yaml> [options]
+  reads a promptfoo config (prompts, OpenAI-compatible providers, tests, assertions) and writes an experiment
+  file with its dataset inline, which svc-studio eval runs; every field not imported is listed first
+  --out <file>        the experiment file (default: <config name>.svc-experiment.json beside the config)
+  --base-url <url>    send every variant to this server (e.g. http://127.0.0.1:8080) instead of the
+                      providers' own base URLs
+  exit codes: 0 written, 2 bad input or usage (nothing written), 70 internal error (a bug)`;
+
+export const importExitCodes = {written: 0, badInput: 2, internalError: 70} as const;
+
+export async function runImport(argv: string[]): Promise<number> {
+    try {
+        if (argv.includes("--help") || argv.includes("-h")) {
+            console.log(importUsage);
+            return 0;
+        }
+        return await importCommand(argv);
+    } catch (error) {
+        if (error instanceof ImportError || error instanceof UsageError) {
+            log(error.message);
+            if (error instanceof UsageError) process.stderr.write(`${importUsage}\n`);
+            return importExitCodes.badInput;
+        }
+        log(`internal error: ${error instanceof Error ? error.message : String(error)}`);
+        if (error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+        return importExitCodes.internalError;
+    }
+}
+
+async function importCommand(argv: string[]): Promise<number> {
+    const {values, positionals} = parseCliArgs(argv, {out: {type: "string"}, "base-url": {type: "string"}});
+    const [format, file, ...extra] = positionals;
+    if (format !== "promptfoo") throw new UsageError(format === undefined ? "name the format to import: promptfoo" : `unknown format ${JSON.stringify(format)} (known: promptfoo)`);
+    if (file === undefined) throw new UsageError("name the promptfoo config to import");
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const baseUrl = values["base-url"];
+    if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(baseUrl)}`);
+    const configFile = file;
+    const out = values.out ?? path.join(path.dirname(configFile), `${path.basename(configFile).replace(/\.(ya?ml|json)$/i, "")}.svc-experiment.json`);
+    const problem = await outputPathProblem(out, {createsFolders: true});
+    if (problem !== null) throw new ImportError({file: out, field: "--out"}, problem);
+    const id = path.basename(out).replace(/\.svc-experiment\.json$|\.json$/i, "") || "imported";
+    const imported = await importPromptfooConfig(configFile, nodeSourceFiles, {id, createdAt: Date.now()});
+    const spec = baseUrl === undefined ? imported.spec : onServer(imported.spec, baseUrl);
+    printReport(imported.report);
+    await writeFileAtomic(out, serializeExperimentSpec(spec));
+    const dataset = spec.dataset as {rows: unknown[], columns: string[]};
+    log(`wrote ${out}: ${spec.variants.length} variant${spec.variants.length === 1 ? "" : "s"}, ${dataset.rows.length} rows, ${spec.checks.length} check${spec.checks.length === 1 ? "" : "s"}`);
+    return importExitCodes.written;
+}
+
+/** The report, before the file is written: every field not imported, then the notes. */
+export function printReport(report: ImportReport): void {
+    const lines = report.lines();
+    if (lines.length === 0) log("every field was imported");
+    for (const line of lines) log(line);
+}
+
+/** Every variant's connection replaced by `baseUrl` (graders ask the variant's connection). */
+function onServer(spec: ExperimentSpec, baseUrl: string): ExperimentSpec {
+    return {...spec, variants: spec.variants.map((variant) => ({...variant, connection: {baseUrl: baseUrl.replace(/\/+$/, "")}}))};
+}
+
+function log(line: string) {
+    process.stderr.write(`import: ${line}\n`);
+}
