@@ -9,6 +9,7 @@ import {scoringBench} from "./scoringBench.ts";
 import {experimentBench} from "./experimentBench.ts";
 import {upstreamBench} from "./upstreamBench.ts";
 import {experimentUiBench} from "./experimentUiBench.ts";
+import {appDataBench} from "./appDataBench.ts";
 import {threadSweep} from "./threadSweep.ts";
 import {decisionAnchors} from "./decisionAnchors.ts";
 import {llamaBenchRates, llamaServerBench} from "./llamaServerBench.ts";
@@ -17,7 +18,7 @@ import {gpuArgument} from "../../native/build/buildEngine.ts";
 import {ensureShapedGguf, modelShapes} from "../fixtures/gguf/writeShapedGguf.ts";
 
 // `npm run bench [-- --threads N --requests N --rounds N --only a,b --gpu cuda]`: prints ratios against baselines measured
-// in the same run. Sections: http, logprobs, metering, fronts, decisions, scoring, experiment, experiment-ui, upstream, threads, llama (against llama.cpp's own
+// in the same run. Sections: http, logprobs, metering, fronts, decisions, scoring, experiment, experiment-ui, app-data, upstream, threads, llama (against llama.cpp's own
 // server and llama-bench, built once by `npm run bench:llama-server`, about 15 minutes on 2 cores, then cached). With
 // `--gpu cuda` the llama section runs both sides with every layer on the GPU (`npm run bench:llama-server -- --gpu cuda`
 // and `npm run build:engine -- --gpu cuda` build them); the other sections stay on CPU.
@@ -63,6 +64,14 @@ const sections: Array<[string, string, () => Promise<void>]> = [
         const result = await experimentUiBench();
         console.log(`${result.cellsSeen} cells in ${result.seconds} s over ${result.rows.toLocaleString("en-US")} rows: longest task ${result.longestTaskMs} ms, ${result.tasksOver50Ms} tasks over 50 ms`
             + ` (goal < 100 ms; long tasks count wall time, so a busy machine lengthens them)`);
+    }],
+    ["app-data", "The app's data at scale in Chromium: start-up with 20 datasets of 100,000 rows vs empty, opening and scrolling one, row edits", async () => {
+        const result = await appDataBench();
+        console.log(`start-up: ${result.emptyStartMs} ms empty, ${result.fullStartMs} ms with ${result.datasets} x ${result.rowsEach.toLocaleString("en-US")} rows: ` +
+            `${(result.fullStartMs / result.emptyStartMs).toFixed(2)}x (goal <= 1.2x)`);
+        console.log(`opening one: first rows in ${result.firstRowsMs} ms (goal < 1,000 ms), all ${result.rowsEach.toLocaleString("en-US")} read in ${result.allRowsMs} ms; ` +
+            `scrolling: longest task ${result.longestScrollTaskMs} ms, ${result.scrollTasksOver50Ms} over 50 ms (goal 0)`);
+        console.log(`gateway peak memory ${result.gatewayPeakMb} MB (goal < 300 MB); one row edit committed: p50 ${result.editP50Ms} ms, p95 ${result.editP95Ms} ms over ${result.edits} edits (goal p95 < 10 ms)`);
     }],
     ["upstream", "Decisions through `serve --upstream` (llama-server) vs the local engine, same model and threads", () => upstreamBench(model, threads)],
     ["threads", "Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread", () => threadSweep()]
