@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import {mkdir, mkdtemp, readdir, readFile, rm, utimes, writeFile} from "node:fs/promises";
+import {mkdtemp, readdir, rm} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
@@ -8,7 +8,6 @@ import {toApiError} from "../../native/http/replies.ts";
 import {appDataLimits, type SavedRun} from "../../protocol/gateway/contract.ts";
 import {killWhileWriting} from "../../test/support/appData/killWhileWriting.ts";
 import {AppDataStore} from "./AppDataStore.ts";
-import {HistoryStore} from "./HistoryStore.ts";
 
 const root = await mkdtemp(path.join(os.tmpdir(), "svc-app-data-"));
 let folders = 0;
@@ -56,9 +55,12 @@ test("sizes are bounded: a run, a table and a row result over their limits are r
     assert.equal(await refusal(data.jobs.putResult("j1", {rowIndex: 0, ok: "yes"} as never)), "400 invalid_request");
     assert.equal(await refusal(data.jobs.create({...record, jobId: "j2", status: "done"} as never, {})), "400 invalid_request");
     assert.equal(await refusal(data.jobs.update("j1", {status: "completed", spec: {}} as never)), "400 invalid_request");
+    const tooBig = await data.jobs.create({...record, jobId: "j3"} as never, {rows: ["x".repeat(appDataLimits.maxJobTableBytes)]}).then(() => null, (error: Error) => error.message);
+    assert.match(tooBig ?? "", /^the job's table is \d+ bytes; the limit, appDataLimits\.maxJobTableBytes, is \d+ bytes; nothing was saved$/);
+    assert.equal(await data.jobs.getJob("j3"), null);
 });
 
-test("a crash mid-write leaves the old document or the new one, whole: killed writers, and a half-written temporary file of the history", async () => {
+test("a crash mid-write leaves the old document or the new one, whole: killed writers", async () => {
     const dir = folder();
     for (let round = 0; round < 3; round++) {
         await killWhileWriting(dir, "document", 30 + round * 40);
@@ -67,81 +69,16 @@ test("a crash mid-write leaves the old document or the new one, whole: killed wr
         assert.equal(big.filler.length, big.size, `round ${round}: version ${big.version} is whole`);
         assert.equal(big.filler, String(big.version % 10).repeat(big.size));
     }
-
-    // What a crash leaves beside a run: its temporary file, cut off half way. It is never read as a run, and the first
-    // request of the next launch sweeps it away once it is old enough to belong to no write under way.
-    const data = new AppDataStore(dir);
-    await data.history.add(run("kept", 1));
-    const stray = path.join(dir, "history", `2-big.json.4242.${Date.now()}.tmp`);
-    await writeFile(stray, "{\"id\": \"big\", \"createdAt\": 2, \"filler\": \"99");
-    assert.deepEqual((await data.history.list()).map((entry) => entry.id), ["kept"]);
-    const old = new Date(Date.now() - 5 * 60_000);
-    await utimes(stray, old, old);
-    const fresh = path.join(dir, "history", `3-other.json.4242.${Date.now()}.tmp`);
-    await writeFile(fresh, "{");
-    const answer = await data.handlers.runHistory!({params: {}, query: new URLSearchParams(), readBody: async () => ({})});
-    assert.deepEqual((answer.body as {entries: Array<{id: string}>}).entries.map((entry) => entry.id), ["kept"]);
-    const left = await readdir(path.join(dir, "history"));
-    assert.ok(!left.includes(path.basename(stray)), "the old temporary file is gone");
-    assert.ok(left.includes(path.basename(fresh)), "a recent one may be a write under way: it stays");
 });
 
-test("history: newest first, an id saved again replaces its run, delete and clear", async () => {
-    const dir = folder();
-    const history = new HistoryStore(dir);
-    assert.deepEqual(await history.list(), []);
-    assert.deepEqual(await history.add(run("a", 1000)), []);
-    await history.add(run("b", 3000, {reply: {text: "ünïcode ✓"}}));
-    await history.add(run("c", 2000));
-    await history.add(run("c", 4000, {reply: "again"}));
-    const listed = await new HistoryStore(dir).list();
-    assert.deepEqual(listed.map((entry) => entry.id), ["c", "b", "a"]);
-    assert.equal(listed[0].reply, "again");
-    assert.deepEqual(listed[1].reply, {text: "ünïcode ✓"});
-    assert.equal(await history.remove("b"), true);
-    assert.equal(await history.remove("b"), false);
-    assert.deepEqual((await history.list()).map((entry) => entry.id), ["c", "a"]);
-    assert.equal(await history.clear(), 2);
-    assert.deepEqual(await history.list(), []);
-    assert.equal(await refusal(history.add(run("x", -1))), "400 invalid_request");
-    assert.equal(await refusal(history.add({id: "x"} as SavedRun)), "400 invalid_request");
-});
-
-test(`history keeps the newest ${appDataLimits.maxHistoryEntries} runs: adding one more drops the oldest`, async () => {
-    const dir = folder();
-    const history = new HistoryStore(dir);
-    // Written straight into the folder (as earlier launches would have) to keep the test quick.
-    await mkdir(dir, {recursive: true});
-    await Promise.all(Array.from({length: appDataLimits.maxHistoryEntries}, (_, index) =>
-        writeFile(path.join(dir, `${1000 + index}-run-${index}.json`), JSON.stringify(run(`run-${index}`, 1000 + index)))));
-    assert.deepEqual(await history.add(run("newest", 9999)), ["run-0"]);
-    assert.deepEqual(await history.add(run("older-than-all", 1)), ["older-than-all"], "a run older than every kept one is the one dropped");
-    const listed = await history.list();
-    assert.equal(listed.length, appDataLimits.maxHistoryEntries);
-    assert.equal(listed[0].id, "newest");
-    assert.equal(listed.at(-1)!.id, "run-1");
-});
-
-test("history is bounded in bytes too: big runs push the oldest out, the newest always stays", async () => {
-    const dir = folder();
-    // The same rule as with the app's 512 MB, on a bound small enough for a test: three old runs fit, with 10 bytes to spare.
-    const blob = "x".repeat(4_000);
-    const history = new HistoryStore(dir, {maxEntries: 100, maxBytes: 3 * JSON.stringify(run("old-0", 1, {blob})).length + 10});
-    for (let index = 0; index < 3; index++) assert.deepEqual(await history.add(run(`old-${index}`, index + 1, {blob})), []);
-    assert.deepEqual(await history.add(run("small", 100)), ["old-0"]);
-    assert.deepEqual((await readdir(dir)).sort(), ["100-small.json", "2-old-1.json", "3-old-2.json"]);
-    assert.deepEqual(await history.add(run("huge", 200, {blob: "x".repeat(20_000)})), ["old-1", "old-2", "small"], "alone over the bound, the newest run still stays");
-    assert.deepEqual((await history.list()).map((entry) => entry.id), ["huge"]);
-});
-
-test("the run-history files and the documents' rows are the JSON the renderer sent (a person can read or back them up)", async () => {
+test("the runs' and the documents' rows are the JSON the renderer sent (a person can read or back them up)", async () => {
     const dir = folder();
     const data = new AppDataStore(dir);
     await data.history.add(run("r1", 42, {reply: "hi"}));
-    assert.deepEqual(JSON.parse(await readFile(path.join(dir, "history", "42-r1.json"), "utf8")), run("r1", 42, {reply: "hi"}));
     await data.documents.put("svc-studio-theme", {state: {theme: "light"}});
     await data.close();
     const db = openSqlite(path.join(dir, "app.sqlite"), {readOnly: true});
+    assert.deepEqual(JSON.parse(db.prepare("SELECT value FROM runs WHERE id = ?").pluck().get("r1") as string), run("r1", 42, {reply: "hi"}));
     assert.equal(db.prepare("SELECT value FROM documents WHERE key = ?").pluck().get("svc-studio-theme"), "{\"state\":{\"theme\":\"light\"}}");
     db.close();
 });

@@ -1,8 +1,7 @@
 import {readdir, rm, stat} from "node:fs/promises";
 import path from "node:path";
-import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite, type SavedJobRecord, type SavedRun} from "../../protocol/gateway/contract.ts";
+import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite} from "../../protocol/gateway/contract.ts";
 import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
-import type {JobRecord, RowResult} from "../../client/scoring/types.ts";
 import {readNumber, readObject, readString, required} from "../../protocol/validation.ts";
 import type {SqliteBinding} from "../../base/node/sqlite.ts";
 import {ApiError} from "../../protocol/errors.ts";
@@ -11,9 +10,11 @@ import {AppDatabase} from "./AppDatabase.ts";
 import {moveDatasetDocuments} from "./datasetDocuments.ts";
 import {DatasetStore} from "./DatasetStore.ts";
 import {type DocumentWrite, DocumentStore, importDocumentsFolder} from "./DocumentStore.ts";
-import {HistoryStore} from "./HistoryStore.ts";
+import {importItemFolders} from "./importItemFolders.ts";
+import {historyHandlers, itemProblemHandlers, jobHandlers} from "./itemRoutes.ts";
+import {JobStore} from "./JobStore.ts";
 import {ResponseCacheStore} from "./ResponseCacheStore.ts";
-import {ScoringJobStore} from "./ScoringJobStore.ts";
+import {RunHistory} from "./RunHistory.ts";
 import {paramName} from "./storedNames.ts";
 
 /** Room for the JSON around a value (`{"record":...,"table":...}`) and for whitespace a client may send. */
@@ -57,10 +58,10 @@ export class AppDataStore {
     public readonly documents: DocumentStore;
     /** Datasets and their rows, in tables of their own: read a page at a time, written an edit at a time. */
     public readonly datasets: DatasetStore;
-    public readonly history: HistoryStore;
-    public readonly jobs: ScoringJobStore;
-    /** Experiments, kept as scoring jobs are: the dataset as the table, one result line per (row, variant) cell. */
-    public readonly experiments: ScoringJobStore;
+    public readonly history: RunHistory;
+    public readonly jobs: JobStore;
+    /** Experiments, kept as scoring jobs are: the dataset as the table, one result per (row, variant) cell. */
+    public readonly experiments: JobStore;
     /** Answers kept by what was sent, so an edited experiment sends only the cells whose request changed. */
     public readonly responses: ResponseCacheStore;
     private swept: Promise<void> | null = null;
@@ -72,9 +73,9 @@ export class AppDataStore {
         this.loadSqlite = options.loadSqlite;
         this.documents = new DocumentStore(() => this.database());
         this.datasets = new DatasetStore(() => this.database());
-        this.history = new HistoryStore(path.join(this.dir, "history"));
-        this.jobs = new ScoringJobStore(path.join(this.dir, "scoring-jobs"));
-        this.experiments = new ScoringJobStore(path.join(this.dir, "experiments"), appDataLimits.maxSavedExperiments);
+        this.history = new RunHistory(() => this.database());
+        this.jobs = new JobStore(() => this.database(), "scoring");
+        this.experiments = new JobStore(() => this.database(), "experiment");
         this.responses = new ResponseCacheStore(path.join(this.dir, "response-cache"));
     }
 
@@ -118,13 +119,11 @@ export class AppDataStore {
             if (revision === undefined) throw new GatewayError(400, "invalid_request", "invalid_request_error", "revision: is required");
             return ok({deleted: await this.datasets.remove(paramName("the dataset id", params.id), revision)});
         },
-        runHistory: async () => ok({entries: await this.history.list()}),
-        addRun: async ({readBody}) => ok({removed: await this.history.add(await readBody() as SavedRun)}),
-        deleteRun: async ({params}) => ok({deleted: await this.history.remove(paramName("the run id", params.id))}),
-        clearHistory: async () => ok({deleted: await this.history.clear()}),
+        ...historyHandlers(() => this.history),
         ...jobHandlers(() => this.jobs, {list: "scoringJobs", create: "createScoringJob", get: "scoringJob", update: "updateScoringJob", add: "addScoringResult", remove: "deleteScoringJob"}),
         deleteScoringErrors: async ({params}) => ok({deleted: await this.jobs.deleteErrors(paramName("the job id", params.id))}),
         ...jobHandlers(() => this.experiments, {list: "experiments", create: "createExperiment", get: "experiment", update: "updateExperiment", add: "addExperimentCell", remove: "deleteExperiment"}),
+        ...itemProblemHandlers(() => this.database()),
         cachedResponse: async ({readBody}) => {
             const body = readObject(await readBody(), []);
             return ok({value: await this.responses.get(required(body, "key", [], readString)) ?? null});
@@ -160,6 +159,7 @@ export class AppDataStore {
             try {
                 await importDocumentsFolder(database, this.dir);
                 moveDatasetDocuments(database);
+                await importItemFolders(database, this.dir);
             } catch (error) {
                 database.close();
                 throw error;
@@ -190,10 +190,7 @@ export class AppDataStore {
     }
 
     private async sweep() {
-        const folders = [path.join(this.dir, "history"), path.join(this.dir, "response-cache")];
-        for (const jobs of [path.join(this.dir, "scoring-jobs"), path.join(this.dir, "experiments")])
-            for (const name of await readdir(jobs).catch(() => [] as string[])) folders.push(path.join(jobs, name));
-        for (const folder of folders) {
+        for (const folder of [path.join(this.dir, "response-cache")]) {
             for (const name of await readdir(folder).catch(() => [] as string[])) {
                 if (!name.endsWith(".tmp")) continue;
                 const file = path.join(folder, name);
@@ -202,38 +199,6 @@ export class AppDataStore {
             }
         }
     }
-}
-
-type JobRouteNames = {list: GatewayRouteName, create: GatewayRouteName, get: GatewayRouteName, update: GatewayRouteName, add: GatewayRouteName, remove: GatewayRouteName};
-
-/** The routes of one job store (scoring jobs, experiments): list, create with its table, read whole, update, add a result, delete. */
-function jobHandlers(storeOf: () => ScoringJobStore, names: JobRouteNames): GatewayHandlers {
-    // The store is read when a call comes: these handlers are built before the constructor has made the stores.
-    return {
-        [names.list]: async () => ok({jobs: await storeOf().listInfo()}),
-        [names.create]: async ({readBody}: GatewayCall) => {
-            const body = readObject(await readBody(), []);
-            if (body.table === undefined) throw new GatewayError(400, "invalid_request", "invalid_request_error", "table: is required");
-            return {status: 201, body: {removed: await storeOf().create(body.record as JobRecord, body.table)}};
-        },
-        [names.get]: async ({params}: GatewayCall) => {
-            const jobId = paramName("the job id", params.id);
-            const record = await storeOf().getJob(jobId);
-            if (record === null) throw new GatewayError(404, "job_not_found", "invalid_request_error", `no job ${jobId}`);
-            const [table, results] = await Promise.all([storeOf().getTable(jobId), storeOf().readResults(jobId)]);
-            return ok({record: record as SavedJobRecord, table, results});
-        },
-        [names.update]: async ({params, readBody}: GatewayCall) =>
-            ok({record: await storeOf().update(paramName("the job id", params.id), await readBody() as Partial<JobRecord>)}),
-        [names.add]: async ({params, readBody}: GatewayCall) =>
-            ok({stored: await storeOf().putResult(paramName("the job id", params.id), await readBody() as RowResult)}),
-        [names.remove]: async ({params}: GatewayCall) => {
-            const jobId = paramName("the job id", params.id);
-            const existed = await storeOf().getJob(jobId) !== null;
-            await storeOf().deleteJob(jobId);
-            return ok({deleted: existed});
-        }
-    };
 }
 
 /** A document write's query: `revision` (the one it is based on), `writer` and `sequence` (protocol/gateway DocumentWriteQuery). */

@@ -228,7 +228,7 @@ test("a stored value that does not parse is left out and reported; a save over i
     assert.deepEqual(after.problems, [`1 saved document that could not be read was saved over (svc-studio-question-set): the earlier text is kept in ${path.join(dir, appDatabaseFile)}, table documents_unreadable.`]);
 });
 
-test("a SQLite binding that does not load is a 503 that says so, on the document calls only; the next call tries again", async () => {
+test("a SQLite binding that does not load is a 503 that says so, on the calls of the app's database; the next call tries again", async () => {
     const dir = folder();
     let fail = true;
     const store = storeOn(dir, {loadSqlite: async () => {
@@ -240,8 +240,9 @@ test("a SQLite binding that does not load is a 503 that says so, on the document
     assert.equal(refused.status, 503);
     assert.equal(refused.code, "app_database_unavailable");
     assert.match(String(refused.envelope.error.message), /the app's database could not be opened: its SQLite binding \(@photostructure\/sqlite\) did not load \(Cannot find module/);
-    // The run history is kept in files: it still answers.
-    assert.deepEqual((await store.handlers.runHistory!(call)).body, {entries: []});
+    // The run history is in the app's database too: refused the same way, then read once the binding loads.
+    assert.equal((await refusal(store.handlers.runHistory!(call))).code, "app_database_unavailable");
     fail = false;
     assert.deepEqual((await store.handlers.appDocuments!(call)).body, {documents: {}, revisions: {}, problems: []});
+    assert.deepEqual((await store.handlers.runHistory!(call)).body, {entries: [], next: null, total: 0, problems: []});
 });

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import {after, before, test} from "node:test";
 import {appDataLimits} from "../../protocol/gateway/contract.ts";
+import {openSqlite} from "../../base/node/sqlite.ts";
+import {writeOldJob, writeOldRun} from "../../test/support/appData/oldItemFolders.ts";
 import {gatewayRequest, type GatewayAnswer} from "../../test/support/gateway/gatewayRequest.ts";
 import {ConnectionStore} from "../connections/ConnectionStore.ts";
 import {EngineSupervisor} from "../engine/EngineSupervisor.ts";
@@ -97,7 +99,7 @@ test("a key or id that could leave the folder is a 400, encoded or not; nothing 
 
 test("bodies: the app-data routes take more than the API's 64 KB, within their own bounds; other routes keep 64 KB", async () => {
     const image = "data:image/png;base64," + "A".repeat(2 * 1024 * 1024);
-    assert.deepEqual(await json(call("/app-data/history", {method: "POST", body: {id: "with-image", createdAt: 5, request: {image}}})), {removed: []});
+    assert.deepEqual(await json(call("/app-data/history", {method: "POST", body: {id: "with-image", createdAt: 5, request: {image}}})), {saved: true});
     const [entry] = (await json<{entries: Array<{request: {image: string}}>}>(call("/app-data/history"))).entries;
     assert.equal(entry.request.image, image);
     assert.equal((await errorOf(call("/engine/start", {method: "POST", body: {modelPath: "x".repeat(70 * 1024)}}))).status, 413, "the other routes still refuse 70 KB");
@@ -171,6 +173,25 @@ test("documents that could not be read are reported with the documents until the
     }
 });
 
+test("an upgrade through the gateway: the old history folder is moved in at the first call, what could not be read is said until acknowledged", async () => {
+    const folder = path.join(dir, "legacy-history");
+    await writeOldRun(folder, {id: "old-run", createdAt: 7, kind: "chat"});
+    await writeFile(path.join(folder, "history", "8-cut.json"), "{\"id\":");
+    await writeOldJob(folder, "scoring-jobs", record("old-job", 3), table, [{rowIndex: 0, ok: true}]);
+    const legacy = await start(folder);
+    try {
+        const page = await json<{entries: Array<{id: string}>, problems: string[]}>(call("/app-data/history", {}, legacy));
+        const aside = (await readdir(folder)).find((name) => name.startsWith("history.migrated-"));
+        assert.deepEqual([page.entries.map((entry) => entry.id), page.problems], [["old-run"], [`1 saved run could not be read and was kept in ${path.join(folder, aside!)} (8-cut.json: not JSON).`]]);
+        assert.deepEqual((await json<{jobs: Array<{done: number}>}>(call("/app-data/scoring-jobs", {}, legacy))).jobs.map((job) => job.done), [1]);
+        assert.deepEqual(await json(call("/app-data/item-problems/acknowledge", {method: "POST", body: {kind: "run"}}, legacy)), {acknowledged: 1});
+        assert.deepEqual((await json<{problems: string[]}>(call("/app-data/history", {}, legacy))).problems, []);
+        assert.deepEqual((await readdir(folder)).filter((name) => /^(history|scoring-jobs)$/.test(name)), [], "the old folders are renamed aside");
+    } finally {
+        await legacy.close({stopEngine: false});
+    }
+});
+
 test("run history: newest first, delete one, clear", async () => {
     await json(call("/app-data/history", {method: "DELETE"}));
     for (const [id, createdAt] of [["a", 10], ["b", 30], ["c", 20]] as const)
@@ -179,11 +200,43 @@ test("run history: newest first, delete one, clear", async () => {
     assert.deepEqual(await json(call("/app-data/history/c", {method: "DELETE"})), {deleted: true});
     assert.deepEqual(await json(call("/app-data/history/c", {method: "DELETE"})), {deleted: false});
     assert.deepEqual(await json(call("/app-data/history", {method: "DELETE"})), {deleted: 2});
-    assert.deepEqual(await json(call("/app-data/history")), {entries: []});
+    assert.deepEqual(await json(call("/app-data/history")), {entries: [], next: null, total: 0, problems: []});
+});
+
+test("400 runs are read a page at a time, newest first, each page answering only its own runs; a damaged run is reported on its page only", async () => {
+    await json(call("/app-data/history", {method: "DELETE"}));
+    const reply = {choices: [{content: "x".repeat(2_000)}]};
+    // Two runs per millisecond, so pages also split runs of the same time.
+    for (let index = 0; index < 400; index++)
+        await json(call("/app-data/history", {method: "POST", body: {id: `run-${String(index).padStart(3, "0")}`, createdAt: 10_000 + Math.floor(index / 2), kind: "chat", reply}}));
+    // The 391st newest, damaged in the file as a bad disk or another program might leave it.
+    const db = openSqlite(path.join(dataDir, "app.sqlite"));
+    db.prepare("UPDATE runs SET value = '{' WHERE id = 'run-009'").run();
+    db.close();
+
+    type Page = {entries: Array<{id: string}>, next: string | null, total: number, problems: string[]};
+    const first = await call("/app-data/history?limit=25");
+    const firstPage = JSON.parse(first.body) as Page;
+    assert.deepEqual([firstPage.entries.length, firstPage.total, firstPage.problems, firstPage.entries[0].id, firstPage.next], [25, 400, [], "run-399", "10187-run-375"]);
+    assert.ok(first.body.length < 25 * 2_200, `the first page is ${first.body.length} bytes: its own 25 runs, no more`);
+    const pages = [firstPage];
+    while (pages.at(-1)!.next !== null) pages.push(await json<Page>(call(`/app-data/history?limit=25&after=${encodeURIComponent(pages.at(-1)!.next!)}`)));
+    assert.equal(pages.length, 16);
+    const ids = pages.flatMap((page) => page.entries.map((entry) => entry.id));
+    assert.deepEqual(ids, Array.from({length: 400}, (_, index) => `run-${String(399 - index).padStart(3, "0")}`).filter((id) => id !== "run-009"));
+    assert.deepEqual(pages.map((page, index) => [index, page.problems.length]).filter(([, count]) => count > 0), [[15, 1]], "only the last page read the damaged run");
+    assert.match(pages[15].problems[0], /^1 saved run in the app's database could not be read and is left out \(run-009\)/);
+    // Without a limit: the default page.
+    assert.equal((await json<Page>(call("/app-data/history"))).entries.length, appDataLimits.historyPageSize);
+    for (const query of ["limit=0", "limit=201", "limit=x", "after=nocursor", "after=12-..%2Fx"]) {
+        const error = await errorOf(call(`/app-data/history?${query}`));
+        assert.deepEqual([error.status, error.code], [400, "invalid_request"], query);
+    }
+    assert.deepEqual(await json(call("/app-data/history", {method: "DELETE"})), {deleted: 400});
 });
 
 test("scoring jobs: created with their table, results appended once per row, status updated, errors deleted, listed and opened", async () => {
-    assert.deepEqual(await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-1", 100), table}}), 201), {removed: []});
+    assert.deepEqual(await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-1", 100), table}}), 201), {created: true});
     const exists = await errorOf(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-1", 100), table}}));
     assert.deepEqual([exists.status, exists.code], [409, "job_exists"]);
     const noTable = await errorOf(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("job-2", 100)}}));
@@ -204,24 +257,29 @@ test("scoring jobs: created with their table, results appended once per row, sta
     const unknownField = await errorOf(call("/app-data/scoring-jobs/job-1", {method: "POST", body: {createdAt: 5}}));
     assert.deepEqual([unknownField.status, unknownField.code], [400, "invalid_request"]);
 
-    assert.deepEqual(await json(call("/app-data/scoring-jobs")), {jobs: [{record: {...record("job-1", 100), status: "paused", updatedAt: updated.record.updatedAt}, done: 2, failed: 1, hasTable: true}]});
-    const opened = await json<{record: object, table: unknown, results: Array<{rowIndex: number}>}>(call("/app-data/scoring-jobs/job-1"));
-    assert.deepEqual(opened.table, table);
+    assert.deepEqual(await json(call("/app-data/scoring-jobs")), {jobs: [{record: {...record("job-1", 100), status: "paused", updatedAt: updated.record.updatedAt}, done: 2, failed: 1, hasTable: true}], problems: []});
+    const opened = await json<{record: object, table: unknown, results: Array<{rowIndex: number}>, problems: string[]}>(call("/app-data/scoring-jobs/job-1"));
+    assert.deepEqual([opened.table, opened.problems], [table, []]);
     assert.deepEqual(opened.results, [result(0, false), result(1, true)], "row order, the first result of row 1");
     assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1/errors", {method: "DELETE"})), {deleted: 1});
     assert.deepEqual((await json<{results: Array<{rowIndex: number}>}>(call("/app-data/scoring-jobs/job-1"))).results.map((item) => item.rowIndex), [1]);
 
     assert.deepEqual(await json(call("/app-data/scoring-jobs/job-1", {method: "DELETE"})), {deleted: true});
     assert.deepEqual((await errorOf(call("/app-data/scoring-jobs/job-1"))).status, 404);
-    assert.deepEqual(await json(call("/app-data/scoring-jobs")), {jobs: []});
+    assert.deepEqual(await json(call("/app-data/scoring-jobs")), {jobs: [], problems: []});
 });
 
-test("the newest 10 jobs are kept: the eleventh creation answers the id of the job it removed", async () => {
-    for (let index = 0; index < appDataLimits.maxSavedJobs; index++) await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record(`keep-${index}`, 200 + index), table}}), 201);
-    assert.deepEqual(await json(call("/app-data/scoring-jobs", {method: "POST", body: {record: record("keep-new", 999), table}}), 201), {removed: ["keep-0"]});
-    const jobs = (await json<{jobs: Array<{record: {jobId: string}}>}>(call("/app-data/scoring-jobs"))).jobs;
-    assert.equal(jobs.length, appDataLimits.maxSavedJobs);
-    assert.equal(jobs[0].record.jobId, "keep-new");
+test("an 11th scoring job and a 51st experiment are saved beside every earlier one: none is removed, the paused one included", async () => {
+    for (const [route, earlier] of [["scoring-jobs", 10], ["experiments", 50]] as const) {
+        for (let index = 0; index <= earlier; index++) {
+            const saved = {...record(`keep-${index}`, 200 + index), status: index === 0 ? "paused" : "completed"};
+            assert.deepEqual(await json(call(`/app-data/${route}`, {method: "POST", body: {record: saved, table}}), 201), {created: true});
+        }
+        const {jobs, problems} = await json<{jobs: Array<{record: {jobId: string, status: string}, hasTable: boolean}>, problems: string[]}>(call(`/app-data/${route}`));
+        assert.deepEqual([jobs.length, problems], [earlier + 1, []], route);
+        assert.deepEqual([jobs[0].record.jobId, jobs.at(-1)!.record.jobId, jobs.at(-1)!.record.status, jobs.every((job) => job.hasTable)], [`keep-${earlier}`, "keep-0", "paused", true]);
+        for (const job of jobs) await json(call(`/app-data/${route}/${job.record.jobId}`, {method: "DELETE"}));
+    }
 });
 
 test("a folder the gateway cannot write is a 500 that names it, not a bare internal error", async () => {

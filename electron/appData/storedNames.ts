@@ -35,17 +35,21 @@ export function paramName(what: string, encoded: string | undefined): string {
     return checkName(what, decoded);
 }
 
-/** `value` as the JSON text to store, refused with a 413 when it is longer than `maxBytes` (UTF-8). */
-export function boundedJson(what: string, value: unknown, maxBytes: number): string {
+/**
+ * `value` as the JSON text to store, refused with a 413 when it is longer than `maxBytes` (UTF-8), a message that names
+ * the bound (`limitName`, as `appDataLimits.maxRowResultBytes`) when given.
+ */
+export function boundedJson(what: string, value: unknown, maxBytes: number, limitName?: string): string {
     const text = JSON.stringify(value);
     if (text === undefined) throw new GatewayError(400, "invalid_request", "invalid_request_error", `${what} must be a JSON value`);
     const bytes = Buffer.byteLength(text);
-    if (bytes > maxBytes) throw tooLarge(what, bytes, maxBytes);
+    if (bytes > maxBytes) throw tooLarge(what, bytes, maxBytes, limitName);
     return text;
 }
 
-export function tooLarge(what: string, bytes: number, maxBytes: number): GatewayError {
-    return new GatewayError(413, "payload_too_large", "invalid_request_error", `${what} is ${bytes} bytes; the limit is ${maxBytes} bytes`);
+export function tooLarge(what: string, bytes: number, maxBytes: number, limitName?: string): GatewayError {
+    return new GatewayError(413, "payload_too_large", "invalid_request_error",
+        `${what} is ${bytes} bytes; the limit${limitName === undefined ? "" : `, ${limitName},`} is ${maxBytes} bytes; nothing was saved`);
 }
 
 function describe(value: unknown): string {

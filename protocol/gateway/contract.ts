@@ -241,9 +241,9 @@ export type ModelsState = LibraryListing & {
 };
 
 /**
- * What the app keeps in its data folder through `/gateway/api/app-data/...`: the gateway refuses more. A history entry
- * or a scoring job's table is bounded by its request's body limit; a run history bigger than `maxHistoryBytes` loses
- * its oldest runs, as one longer than `maxHistoryEntries` does.
+ * What the app keeps in its data folder through `/gateway/api/app-data/...`: the gateway refuses more of one item (a
+ * run, a job's record or table, a result), before anything is written and with the bound's name in the message. The
+ * number of runs, jobs and experiments has no bound but the disk: nothing is ever dropped but by the user.
  */
 export const appDataLimits = {
     /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: a document key, run id or job id is a file name. */
@@ -253,14 +253,10 @@ export const appDataLimits = {
      * read: the only bound on documents, which the app's database holds with no limit on their count or size.
      */
     maxDocumentRequestBytes: 64 * 1024 * 1024,
-    /** Oldest runs beyond this many are dropped, so images in old requests do not fill the disk. */
-    maxHistoryEntries: 500,
     maxHistoryEntryBytes: 16 * 1024 * 1024,
-    maxHistoryBytes: 512 * 1024 * 1024,
-    /** The newest jobs are kept; older ones (their tables and results) go when a new job is created. */
-    maxSavedJobs: 10,
-    /** Experiments are kept the same way (a record, the dataset as its table, one line per cell), this many. */
-    maxSavedExperiments: 50,
+    /** Runs in a page of the history (`GET /app-data/history?limit=`) when no limit is asked, and at most. */
+    historyPageSize: 25,
+    maxHistoryPageSize: 200,
     maxJobRecordBytes: 4 * 1024 * 1024,
     maxJobTableBytes: 64 * 1024 * 1024,
     maxRowResultBytes: 1024 * 1024,
@@ -289,6 +285,12 @@ export type RevisionConflictError = {message: string, type: string, code: "revis
 /** One playground run of the history, as the renderer saves it (its other fields are the renderer's own). */
 export type SavedRun = {id: string, createdAt: number, [field: string]: unknown};
 
+/**
+ * A page of the run history, newest first (`GET /app-data/history?limit=&after=`): `next` is the `after` of the page
+ * that follows (null: this is the last), `total` the runs kept, `problems` sentences about runs that could not be read.
+ */
+export type SavedRunPage = {entries: SavedRun[], next: string | null, total: number, problems: string[]};
+
 /** A scoring job's record (client/scoring's JobRecord, as far as the gateway reads it). */
 export type SavedJobRecord = {
     jobId: string,
@@ -309,8 +311,17 @@ export type SavedCachedResponse = {body: unknown, durationMs: number, storedAt: 
 /** A saved scoring job in the list: its record and what its results count, without the table or the results. */
 export type SavedJobInfo = {record: SavedJobRecord, done: number, failed: number, hasTable: boolean};
 
-/** A saved scoring job whole: the table it scores (the renderer's LoadedTable) and its results in row order. */
-export type SavedJob = {record: SavedJobRecord, table: unknown, results: SavedRowResult[]};
+/**
+ * A saved scoring job whole: the table it scores (the renderer's LoadedTable) and its results in row order, and
+ * sentences about what of it could not be read (left out).
+ */
+export type SavedJob = {record: SavedJobRecord, table: unknown, results: SavedRowResult[], problems: string[]};
+
+/** A list of saved jobs (scoring jobs or experiments), newest first, and sentences about those that could not be read. */
+export type SavedJobList = {jobs: SavedJobInfo[], problems: string[]};
+
+/** What `acknowledgeItemProblems` is about: the run history, the scoring jobs or the experiments. */
+export type SavedItemKind = "run" | "scoring" | "experiment";
 
 /** A cell of a saved dataset's row (client/scoring's CellValue). */
 export type SavedCell = string | number | boolean | null;

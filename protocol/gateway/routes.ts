@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedJob, SavedJobInfo, SavedJobRecord, SavedRowResult, SavedRun} from "./contract.ts";
+import type {DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedItemKind, SavedJob, SavedJobList, SavedJobRecord, SavedRowResult, SavedRun, SavedRunPage} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -46,6 +46,7 @@ export const gatewayRoutes = {
     addScoringResult: {method: "POST", path: "/app-data/scoring-jobs/:id/results"},
     deleteScoringErrors: {method: "DELETE", path: "/app-data/scoring-jobs/:id/errors"},
     deleteScoringJob: {method: "DELETE", path: "/app-data/scoring-jobs/:id"},
+    acknowledgeItemProblems: {method: "POST", path: "/app-data/item-problems/acknowledge"},
     experiments: {method: "GET", path: "/app-data/experiments"},
     createExperiment: {method: "POST", path: "/app-data/experiments"},
     experiment: {method: "GET", path: "/app-data/experiments/:id"},
@@ -91,23 +92,25 @@ export type GatewayRouteTypes = {
     changeDataset: {body: DatasetChange, answer: {dataset: SavedDatasetInfo}},
     /** Query `revision`: the one the deletion is based on. */
     deleteDataset: {body: undefined, answer: {deleted: boolean}},
-    runHistory: {body: undefined, answer: {entries: SavedRun[]}},
-    addRun: {body: SavedRun, answer: {removed: string[]}},
+    /** Query `limit` (at most appDataLimits.maxHistoryPageSize) and `after` (the `next` of the page before). */
+    runHistory: {body: undefined, answer: SavedRunPage},
+    addRun: {body: SavedRun, answer: {saved: true}},
     deleteRun: {body: undefined, answer: {deleted: boolean}},
     clearHistory: {body: undefined, answer: {deleted: number}},
-    scoringJobs: {body: undefined, answer: {jobs: SavedJobInfo[]}},
-    createScoringJob: {body: {record: SavedJobRecord, table: unknown}, answer: {removed: string[]}},
+    scoringJobs: {body: undefined, answer: SavedJobList},
+    createScoringJob: {body: {record: SavedJobRecord, table: unknown}, answer: {created: true}},
     scoringJob: {body: undefined, answer: SavedJob},
     updateScoringJob: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
     addScoringResult: {body: SavedRowResult, answer: {stored: boolean}},
     deleteScoringErrors: {body: undefined, answer: {deleted: number}},
     deleteScoringJob: {body: undefined, answer: {deleted: boolean}},
-    experiments: {body: undefined, answer: {jobs: SavedJobInfo[]}},
-    createExperiment: {body: {record: SavedJobRecord, table: unknown}, answer: {removed: string[]}},
+    experiments: {body: undefined, answer: SavedJobList},
+    createExperiment: {body: {record: SavedJobRecord, table: unknown}, answer: {created: true}},
     experiment: {body: undefined, answer: SavedJob},
     updateExperiment: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
     addExperimentCell: {body: SavedRowResult, answer: {stored: boolean}},
     deleteExperiment: {body: undefined, answer: {deleted: boolean}},
+    acknowledgeItemProblems: {body: {kind: SavedItemKind}, answer: {acknowledged: number}},
     cachedResponse: {body: {key: string}, answer: {value: SavedCachedResponse | null}},
     putCachedResponse: {body: {key: string, value: SavedCachedResponse}, answer: {kept: boolean}}
 };
@@ -183,15 +186,15 @@ export function createGatewayClient(send: GatewaySend) {
         changeDataset: (id: string, body: DatasetChange) => call("changeDataset", {params: {id}, body}),
         /** Deletes a dataset and its rows, based on `revision` (else a 409). */
         deleteDataset: (id: string, revision: number) => call("deleteDataset", {params: {id}, query: `revision=${revision}`}),
-        /** Saved playground runs, newest first. */
-        runHistory: () => call("runHistory"),
-        /** Saves a run; the oldest runs beyond the history's bounds are dropped (their ids are answered). */
+        /** A page of the saved runs, newest first: from the newest, or after the page whose `next` is `after`. */
+        runHistory: (page: {limit?: number, after?: string | null} = {}) => call("runHistory", {query: runPageQuery(page)}),
+        /** Saves a run, committed when it answers; nothing is ever dropped to make room. */
         addRun: (entry: SavedRun) => call("addRun", {body: entry}),
         deleteRun: (id: string) => call("deleteRun", {params: {id}}),
         clearHistory: () => call("clearHistory"),
         /** Saved scoring jobs, newest first, with their result counts. */
         scoringJobs: () => call("scoringJobs"),
-        /** Saves a new job with its table; the oldest jobs beyond `appDataLimits.maxSavedJobs` are deleted. */
+        /** Saves a new job with its table, committed when it answers; no other job is touched. */
         createScoringJob: (record: SavedJobRecord, table: unknown) => call("createScoringJob", {body: {record, table}}),
         scoringJob: (id: string) => call("scoringJob", {params: {id}}),
         updateScoringJob: (id: string, patch: GatewayRouteTypes["updateScoringJob"]["body"]) => call("updateScoringJob", {params: {id}, body: patch}),
@@ -201,13 +204,15 @@ export function createGatewayClient(send: GatewaySend) {
         deleteScoringJob: (id: string) => call("deleteScoringJob", {params: {id}}),
         /** Saved experiments (stored as scoring jobs are: a record, the dataset as its table, one result per cell). */
         experiments: () => call("experiments"),
-        /** Saves a new experiment with its dataset; the oldest beyond `appDataLimits.maxSavedExperiments` are deleted. */
+        /** Saves a new experiment with its dataset, committed when it answers; no other experiment is touched. */
         createExperiment: (record: SavedJobRecord, table: unknown) => call("createExperiment", {body: {record, table}}),
         experiment: (id: string) => call("experiment", {params: {id}}),
         updateExperiment: (id: string, patch: GatewayRouteTypes["updateExperiment"]["body"]) => call("updateExperiment", {params: {id}, body: patch}),
         /** Appends one cell's result unless that cell has one already (`stored: false`); on disk when it answers. */
         addExperimentCell: (id: string, result: SavedRowResult) => call("addExperimentCell", {params: {id}, body: result}),
         deleteExperiment: (id: string) => call("deleteExperiment", {params: {id}}),
+        /** What of the old folders of runs, scoring jobs or experiments could not be read stops being reported (the files stay). */
+        acknowledgeItemProblems: (kind: SavedItemKind) => call("acknowledgeItemProblems", {body: {kind}}),
         /** The response cache's answer to a request's key (client/scoring/responseCache.ts), null when it holds none. */
         cachedResponse: (key: string) => call("cachedResponse", {body: {key}}),
         /** Keeps an answer by its request's key; one too big to keep answers `kept: false`. */
@@ -216,6 +221,14 @@ export function createGatewayClient(send: GatewaySend) {
 }
 
 export type GatewayClient = ReturnType<typeof createGatewayClient>;
+
+/** A history page's query string (`limit=N&after=C`), undefined when it names nothing. */
+function runPageQuery(page: {limit?: number, after?: string | null}): string | undefined {
+    const query = new URLSearchParams();
+    if (page.limit !== undefined) query.set("limit", String(page.limit));
+    if (page.after != null) query.set("after", page.after);
+    return query.size === 0 ? undefined : query.toString();
+}
 
 /** A document write's query string (`revision=N&writer=W&sequence=S`), undefined when it names nothing. */
 export function documentWriteQuery(write: DocumentWriteQuery): string | undefined {

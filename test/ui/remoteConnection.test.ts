@@ -147,7 +147,7 @@ describe("remote connection: the key stays in the gateway", {skip: noChromium ??
             assert.ok(bodies.every((body) => !body.includes(key)), `no gateway answer holds ${key}`);
             assert.ok(!(await page.content()).includes(key), `the page HTML does not hold ${key}`);
             const storage = await readPageStorage(page, gateway.dataDir);
-            assert.ok(storage.includes("\"history/"), "storage was read (history holds the runs)");
+            assert.ok(storage.includes("\"app.sqlite\"") && storage.includes("connectionName"), "storage was read (the app's database holds the runs)");
             assert.ok(!storage.includes(key), `neither the page's storage nor the app's data folder holds ${key}`);
             assert.ok(consoleLines.every((line) => !line.includes(key)), `no console line holds ${key}`);
         }

@@ -1,11 +1,11 @@
 // Scoring jobs saved in the app's data folder by the real gateway, with the local engine, in Chromium: a job running when
 // the page reloads is open again and goes on by itself without scoring a stored row again; a finished job stays open on
-// Scoring and Evaluation across a reload; a deleted job is gone after a reload; a job whose folder goes away, or a
-// folder that cannot be written, goes on in memory and says so.
+// Scoring and Evaluation across a reload; a deleted job is gone after a reload; a job deleted from the database by
+// another program, or a database another program holds, goes on in memory and says so.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync} from "node:fs";
-import {mkdtemp, readFile, rename, rm, writeFile} from "node:fs/promises";
+import {mkdtemp, readFile, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, BrowserContext, Page} from "playwright-core";
@@ -263,7 +263,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.getByTestId("saved-jobs").waitFor({state: "detached"});
     });
 
-    test("the job's folder deleted mid-job (a person tidying the data folder): scoring goes on in memory and says so; the next job is saved again", async () => {
+    test("the job deleted from the database mid-job (by another program): scoring goes on in memory and says so; the next job is saved again", async () => {
         await importCsv();
         await page.getByTestId("scoring-concurrency").fill("1");
         await page.getByTestId("scoring-start").click();
@@ -272,7 +272,13 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.waitForFunction(() => Number(/^(\d+)/.exec(document.querySelector("[data-testid=scoring-rows]")?.textContent ?? "")?.[1] ?? 0) >= 5);
         assert.equal(await page.getByTestId("scoring-save-note").count(), 0, "saving so far");
         savingFails = true;
-        await rm(path.join(gateway.dataDir, "scoring-jobs", jobId!), {recursive: true});
+        const other = openSqlite(path.join(gateway.dataDir, "app.sqlite"));
+        try {
+            other.pragma("busy_timeout = 5000");
+            other.prepare("DELETE FROM jobs WHERE kind = 'scoring' AND job_id = ?").run(jobId);
+        } finally {
+            other.close();
+        }
         await page.getByTestId("scoring-save-note").filter({hasText: `Results are not being saved in the app's data folder (no job ${jobId})`}).waitFor({timeout: 10_000});
         await waitStatus("completed");
         savingFails = false;
@@ -281,7 +287,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         assert.equal(rows.filter((row) => row[1] !== "" && row[2] === "").length, rowCount, "every row answered, in memory");
         await page.getByTestId("scoring-run-card").scrollIntoViewIfNeeded();
         await screenshot(page, "scoring-resume-not-saved");
-        // The next job is saved again, in a folder of its own.
+        // The next job is saved again.
         await page.getByTestId("saved-jobs").waitFor({state: "detached"});
         await page.getByTestId("scoring-concurrency").fill("4");
         await page.getByTestId("scoring-start").click();
@@ -294,27 +300,26 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         assert.equal(storage.results.length, rowCount);
     });
 
-    test("a data folder that cannot be written: scoring works in memory and the page says its results are not saved", async () => {
-        // A file where the jobs' folder should be: every write under it fails (file modes would not stop root).
-        const jobsDir = path.join(gateway.dataDir, "scoring-jobs");
-        await rename(jobsDir, `${jobsDir}-aside`);
-        await writeFile(jobsDir, "not a folder");
+    test("a database that cannot be written (another program holds it): scoring works in memory and the page says its results are not saved", async () => {
+        await page.reload();
+        await openScoring();
+        // Another program's write transaction: the gateway reads on (WAL), and its writes give up after its busy timeout.
+        const holder = openSqlite(path.join(gateway.dataDir, "app.sqlite"));
+        holder.exec("BEGIN IMMEDIATE");
         savingFails = true;
         try {
-            await page.reload();
-            await openScoring();
             await importCsv();
             await page.getByTestId("scoring-start").click();
-            await page.getByTestId("scoring-save-note").filter({hasText: /Results are not being saved in the app's data folder \(the app's data folder .* could not be read or written \(ENOTDIR\)\)/})
-                .waitFor({timeout: 10_000});
+            await page.getByTestId("scoring-save-note").filter({hasText: /Results are not being saved in the app's data folder \(the app's database in .* is held by another program/})
+                .waitFor({timeout: 20_000});
             await waitStatus("completed");
             assert.equal(await rowsText(), `${rowCount} / ${rowCount} rows`);
             assert.equal(await page.getByTestId("saved-jobs").count(), 0);
             assert.ok(await page.getByTestId("grid-row").count() >= 15);
         } finally {
+            holder.exec("ROLLBACK");
+            holder.close();
             savingFails = false;
-            await rm(jobsDir, {force: true});
-            await rename(`${jobsDir}-aside`, jobsDir);
         }
     });
 

@@ -1,27 +1,28 @@
 // What the app saved, read straight from its data folder (electron/appData/), as a person or a backup would find it.
 import {existsSync} from "node:fs";
-import {readdir, readFile} from "node:fs/promises";
 import path from "node:path";
 import {openSqlite} from "../../../base/node/sqlite.ts";
 import type {JobRecord, RowResult} from "../../../client/scoring/index.ts";
 
-/** Every result line of every saved job (duplicates and all), by job and row; the records and which jobs have a table. */
+/** Every stored result of every saved scoring job, by job and row; the records and which jobs have a table. */
 export type SavedJobFiles = {jobs: JobRecord[], results: Array<{jobId: string, rowIndex: number, result: RowResult}>, tables: Array<{jobId: string}>};
 
 export async function readSavedJobs(dataDir: string): Promise<SavedJobFiles> {
-    const root = path.join(dataDir, "scoring-jobs");
     const saved: SavedJobFiles = {jobs: [], results: [], tables: []};
-    for (const jobId of (await readdir(root).catch(() => [] as string[])).sort()) {
-        const read = (name: string) => readFile(path.join(root, jobId, name), "utf8").catch(() => null);
-        const [record, table, results] = await Promise.all([read("job.json"), read("table.json"), read("results.jsonl")]);
-        if (record !== null) saved.jobs.push(JSON.parse(record) as JobRecord);
-        if (table !== null) saved.tables.push({jobId});
-        for (const line of (results ?? "").split("\n").filter(Boolean)) {
-            const result = JSON.parse(line) as RowResult;
-            saved.results.push({jobId, rowIndex: result.rowIndex, result});
+    await readDatabase(dataDir, (db) => {
+        const jobs = db.prepare("SELECT id, job_id, record, EXISTS (SELECT 1 FROM job_tables WHERE job = jobs.id) AS has_table FROM jobs WHERE kind = 'scoring'").all() as
+            Array<{id: number, job_id: string, record: string, has_table: number}>;
+        for (const job of jobs) {
+            saved.jobs.push(JSON.parse(job.record) as JobRecord);
+            if (job.has_table === 1) saved.tables.push({jobId: job.job_id});
+            for (const value of db.prepare("SELECT value FROM job_results WHERE job = ?").pluck().all(job.id) as string[]) {
+                const result = JSON.parse(value) as RowResult;
+                saved.results.push({jobId: job.job_id, rowIndex: result.rowIndex, result});
+            }
         }
-    }
+    });
     saved.jobs.sort((a, b) => b.createdAt - a.createdAt);
+    saved.tables.sort((a, b) => a.jobId.localeCompare(b.jobId));
     saved.results.sort((a, b) => a.jobId.localeCompare(b.jobId) || a.rowIndex - b.rowIndex);
     return saved;
 }
@@ -31,28 +32,38 @@ export async function readSavedJobs(dataDir: string): Promise<SavedJobFiles> {
  * connection of its own while the app may be writing; undefined when there is none.
  */
 export async function readDocument(dataDir: string, key: string): Promise<unknown> {
+    let text: string | undefined;
+    await readDatabase(dataDir, (db) => {
+        text = db.prepare("SELECT value FROM documents WHERE key = ?").pluck().get(key) as string | undefined;
+    });
+    return text === undefined ? undefined : JSON.parse(text);
+}
+
+/** The saved runs, oldest first. */
+export async function readHistory(dataDir: string): Promise<Array<{id: string, kind: string, request: unknown}>> {
+    let values: string[] = [];
+    await readDatabase(dataDir, (db) => {
+        values = db.prepare("SELECT value FROM runs ORDER BY created_at, id").pluck().all() as string[];
+    });
+    return values.map((value) => JSON.parse(value));
+}
+
+/**
+ * Runs `read` on the app's database through a connection of its own, while the app may be writing; nothing when the
+ * app has not made it, or not yet given it its tables (nothing saved yet).
+ */
+async function readDatabase(dataDir: string, read: (db: ReturnType<typeof openSqlite>) => void): Promise<void> {
     const file = path.join(dataDir, "app.sqlite");
-    if (!existsSync(file)) return undefined;
+    if (!existsSync(file)) return;
     const db = openSqlite(file);
     try {
         db.pragma("busy_timeout = 5000");
-        const text = db.prepare("SELECT value FROM documents WHERE key = ?").pluck().get(key) as string | undefined;
-        return text === undefined ? undefined : JSON.parse(text);
+        read(db);
     } catch (error) {
-        // Created by the app but not yet given its tables: nothing saved yet.
-        if (/no such table/.test((error as Error).message)) return undefined;
-        throw error;
+        if (!/no such table/.test((error as Error).message)) throw error;
     } finally {
         db.close();
     }
-}
-
-/** The saved runs, oldest first (their file names start with their creation time). */
-export async function readHistory(dataDir: string): Promise<Array<{id: string, kind: string, request: unknown}>> {
-    const dir = path.join(dataDir, "history");
-    const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".json"));
-    names.sort((a, b) => Number(a.split("-")[0]) - Number(b.split("-")[0]));
-    return Promise.all(names.map(async (name) => JSON.parse(await readFile(path.join(dir, name), "utf8"))));
 }
 
 /** The saved datasets as the app's database holds them, newest first, each with its rows in order. */

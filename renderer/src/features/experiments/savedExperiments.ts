@@ -5,6 +5,7 @@ import type {Dataset, ExperimentSpec} from "../../../../client/experiments/types
 import type {JobRecord} from "../../../../client/scoring/index.ts";
 import type {SavedJobInfo, SavedJobRecord} from "../../../../protocol/gateway/contract.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
+import {reportSavedItemProblems} from "../../gateway/savedItemProblems.ts";
 import {ExperimentCellStore} from "./cellStore.ts";
 import type {SavedExperimentInfo} from "./experimentStore.ts";
 
@@ -41,7 +42,9 @@ function infoOf({record, done, failed}: SavedJobInfo): SavedExperimentInfo | nul
 export const savedExperiments = {
     /** Every kept experiment, the newest first. */
     async list(): Promise<SavedExperimentInfo[]> {
-        return (await gatewayApi.experiments()).jobs.map(infoOf).filter((info): info is SavedExperimentInfo => info !== null);
+        const {jobs, problems} = await gatewayApi.experiments();
+        reportSavedItemProblems("experiment", problems);
+        return jobs.map(infoOf).filter((info): info is SavedExperimentInfo => info !== null);
     },
 
     /** Saves a new experiment with its dataset before its first cell is sent, so every cell has a home. */
@@ -60,6 +63,7 @@ export const savedExperiments = {
         const saved = await gatewayApi.experiment(id).catch((error: {status?: number}) => {
             throw error.status === 404 ? new Error("this experiment is no longer kept") : error;
         });
+        reportSavedItemProblems("experiment", saved.problems, `saved-experiment-${id}`);
         const record = saved.record as unknown as JobRecord<SavedExperimentSpec>;
         if (record.spec?.kind !== "experiment" || saved.table === null) throw new Error("this experiment's record or dataset could not be read");
         const dataset = saved.table as Dataset;

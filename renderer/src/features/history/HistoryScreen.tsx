@@ -11,13 +11,18 @@ import {draftFromResponsesRequest, type ResponsesReply} from "../playground/resp
 import {AnswerCard, RunMeta} from "../decisions/RunPanel.tsx";
 import {isDecisionRun, openDecisionRun, resultOfRun} from "../decisions/historyRuns.ts";
 import {JsonBlock, RunStats} from "../playground/runViews.tsx";
-import {historyDb, maxHistoryEntries, historyKey, useHistory, type HistoryEntry, type RunState} from "../playground/runs.ts";
+import {historyDb, historyKey, useHistory, type HistoryEntry, type RunState} from "../playground/runs.ts";
 import {useChatStore, useCompletionsStore, useResponsesStore} from "../playground/stores.ts";
 import {searchHistory, summarizeEntry, replyText} from "./history.ts";
 
-/** Every run saved on this machine, searchable; a selected run can be re-opened in its playground. */
+/**
+ * The runs saved on this machine, newest first, read a page at a time (Show older runs reads the next); the runs shown
+ * are searchable, and a selected run can be re-opened in its playground.
+ */
 export function HistoryScreen() {
-    const {data: entries = [], isLoading} = useHistory();
+    const {data, isLoading, hasNextPage, fetchNextPage, isFetchingNextPage} = useHistory();
+    const entries = data?.pages.flatMap((page) => page.entries) ?? [];
+    const total = data?.pages[0]?.total ?? 0;
     const client = useQueryClient();
     const [query, setQuery] = useState("");
     const [selectedId, setSelectedId] = useState<string | null>(null);
@@ -29,17 +34,24 @@ export function HistoryScreen() {
                 <div className="history-tools">
                     <input className="input" type="search" placeholder="Search requests, replies, errors…" value={query} onChange={(event) => setQuery(event.target.value)}
                         data-testid="history-search" aria-label="Search history" />
-                    <button type="button" className="btn btn-sm" disabled={entries.length === 0} onClick={async () => {
+                    <button type="button" className="btn btn-sm" disabled={total === 0} onClick={async () => {
                         if (!confirm("Delete all saved runs?")) return;
                         await historyDb.clear();
                         await client.invalidateQueries({queryKey: historyKey});
                     }}>Clear all</button>
                 </div>
-                <div className="muted small">{found.length} of {entries.length} runs · the latest {maxHistoryEntries} are kept on this machine</div>
+                <div className="muted small" data-testid="history-count">
+                    {query.trim() === "" ? `${entries.length} of ${total} runs shown` : `${found.length} of the ${entries.length} runs shown match`} · all are kept on this machine
+                </div>
                 {isLoading && <div className="muted">Loading…</div>}
                 <ul className="history-list">
                     {found.map((entry) => <HistoryRow key={entry.id} entry={entry} selected={entry.id === selected?.id} onSelect={() => setSelectedId(entry.id)} />)}
                 </ul>
+                {hasNextPage && (
+                    <button type="button" className="btn btn-sm" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()} data-testid="history-more">
+                        {isFetchingNextPage ? "Loading…" : query.trim() === "" ? "Show older runs" : "Search older runs too"}
+                    </button>
+                )}
                 {!isLoading && entries.length === 0 && <div className="empty-state">No runs yet. Every request you run in a playground or the Decision studio is saved here.</div>}
             </div>
             <div className="history-detail-pane">

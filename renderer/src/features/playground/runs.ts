@@ -1,5 +1,5 @@
 // A playground run: its state, how it is sent (streamed or not) with Stop, and the local history it is saved in.
-import {useQuery} from "@tanstack/react-query";
+import {useInfiniteQuery} from "@tanstack/react-query";
 import type {JsonBody, ClientResult, ResponseMeta, SvcClient, SvcStream} from "../../../../client/sdk/index.ts";
 import {appDataLimits} from "../../../../protocol/gateway/contract.ts";
 import {reportAppDataProblem} from "../../gateway/appData.ts";
@@ -65,25 +65,40 @@ export type HistoryEntry = {
     timing: RunTiming
 };
 
-/** Oldest runs beyond this many are dropped (by the gateway), so images in old requests do not fill the disk. */
-export const maxHistoryEntries = appDataLimits.maxHistoryEntries;
+/** Runs History reads at a time, newest first; "Show older runs" reads the next page. */
+export const historyPageSize = appDataLimits.historyPageSize;
+
+/** A page of History: its runs that could be read, the cursor of the next page (null: none), and how many runs are kept. */
+export type HistoryPage = {entries: HistoryEntry[], next: string | null, total: number};
 
 /**
- * Run history, one file per run in the app's data folder (the gateway's `/app-data/history`): runs hold images and long
- * replies, and must outlive the page's origin, which changes with the gateway's port at every launch.
+ * What each page read so far could not read, by its cursor ("" for the first): the runs it left out for their shape, and
+ * the gateway's sentences. Said together in the app's note.
+ */
+const pageProblems = new Map<string, {skipped: number, said: string[]}>();
+
+/**
+ * Run history in the app's database (the gateway's `/app-data/history`): runs hold images and long replies, and must
+ * outlive the page's origin, which changes with the gateway's port at every launch. Kept with no bound but the disk,
+ * and read a page at a time, so a long history costs a visit no more than the runs it shows.
  */
 export const historyDb = {
     async add(entry: HistoryEntry): Promise<void> {
         await gatewayApi.addRun(entry);
     },
-    /** Newest first; a saved run that does not have a run's shape is left out and reported, and the rest load. */
-    async list(): Promise<HistoryEntry[]> {
-        const saved = (await gatewayApi.runHistory()).entries as unknown[];
+    /**
+     * A page of runs, newest first, after the page whose `next` is `after` (null: the newest). A saved run that does not
+     * have a run's shape is left out and reported, and the rest load.
+     */
+    async page(after: string | null): Promise<HistoryPage> {
+        const page = await gatewayApi.runHistory({limit: historyPageSize, after});
+        const saved = page.entries as unknown[];
         const entries = saved.flatMap((entry) => readHistoryEntry(entry) ?? []);
         const skipped = saved.length - entries.length;
-        reportAppDataProblem("history", skipped === 0 ? null
-            : `${skipped} saved run${skipped === 1 ? "" : "s"} could not be read (not a run this app saved, or cut short) and ${skipped === 1 ? "is" : "are"} not shown in History; the others are.`);
-        return entries;
+        if (after === null) pageProblems.clear();
+        pageProblems.set(after ?? "", {skipped, said: page.problems});
+        reportHistoryProblems();
+        return {entries, next: page.next, total: page.total};
     },
     async remove(id: string): Promise<void> {
         await gatewayApi.deleteRun(id);
@@ -92,6 +107,20 @@ export const historyDb = {
         await gatewayApi.clearHistory();
     }
 };
+
+/** The app's note about the runs History could not read: counted by the page, and said by the gateway. */
+function reportHistoryProblems() {
+    const pages = [...pageProblems.values()];
+    const skipped = pages.reduce((sum, page) => sum + page.skipped, 0);
+    const said = pages.flatMap((page) => page.said);
+    const sentences = [...skipped === 0 ? [] : [`${skipped} saved run${skipped === 1 ? "" : "s"} could not be read (not a run this app saved, or cut short) and ${skipped === 1 ? "is" : "are"} not shown in History; the others are.`], ...said];
+    reportAppDataProblem("history", sentences.length === 0 ? null : sentences.join(" "), said.length === 0 ? [] : [{label: "Dismiss", run: () => {
+        reportAppDataProblem("history", null);
+        pageProblems.clear();
+        // What of the old history folder was kept aside stops being said; runs left out are said again when read again.
+        void gatewayApi.acknowledgeItemProblems("run").catch(() => undefined);
+    }}]);
+}
 
 const runKinds = new Set<string>(["chat", "responses", "completions", "decisions", "systemone"]);
 const endStatuses = new Set<string>(["done", "stopped", "error"]);
@@ -113,8 +142,14 @@ export function readHistoryEntry(value: unknown): HistoryEntry | null {
 
 export const historyKey = ["history"] as const;
 
+/** History's pages read so far; `fetchNextPage` reads the next older one. */
 export function useHistory() {
-    return useQuery({queryKey: historyKey, queryFn: historyDb.list});
+    return useInfiniteQuery({
+        queryKey: historyKey,
+        queryFn: ({pageParam}) => historyDb.page(pageParam),
+        initialPageParam: null as string | null,
+        getNextPageParam: (last: HistoryPage) => last.next
+    });
 }
 
 // One in-flight request per playground; the Stop button aborts it. Kept outside the stores because an
@@ -235,9 +270,9 @@ async function saveToHistory<R>(spec: RunSpec<R>, connection: ReturnType<typeof 
 export async function saveRun(run: Omit<HistoryEntry, "id" | "createdAt">): Promise<void> {
     try {
         await historyDb.add({id: newId(), createdAt: Date.now(), ...run});
-        reportAppDataProblem("history", null);
+        reportAppDataProblem("history-save", null);
         await queryClient.invalidateQueries({queryKey: historyKey});
     } catch (error) {
-        reportAppDataProblem("history", `The last run could not be saved to History (${error instanceof Error ? error.message : String(error)}).`);
+        reportAppDataProblem("history-save", `The last run could not be saved to History (${error instanceof Error ? error.message : String(error)}).`);
     }
 }

@@ -9,7 +9,6 @@ import {toQuestionSet} from "../questionSet/draft.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {rowInput} from "../questionSet/requests.ts";
 import {validateDraft} from "../questionSet/validation.ts";
-import {maxSavedJobs} from "./savedJobs.ts";
 import {cancelScoring, continueScoring, pauseScoring, resumeScoring, startScoring, deleteSavedJob, openSavedJob, refreshSavedJobs} from "./scoringJob.ts";
 import {failureNote, jobFigures} from "./jobFigures.ts";
 import {jobName, jobTime, renameJob, useJobNames} from "./jobNames.ts";
@@ -197,7 +196,7 @@ export function SavedJobsCard() {
         <section className="card saved-jobs-card" data-testid="saved-jobs">
             <div className="card-title-row">
                 <h3>Saved jobs</h3>
-                <span className="muted small">kept in the app's data folder as they are scored, the newest {maxSavedJobs}</span>
+                <span className="muted small">kept in the app's data folder as they are scored, until you delete them</span>
             </div>
             <div className="table-scroll">
             <table className="table compact">

@@ -1,13 +1,11 @@
 // Scoring jobs saved in the app's data folder through the gateway: each job with its results, and the table it scores.
 import {MemoryResultStore, type JobRecord, type RowResult} from "../../../../client/scoring/index.ts";
-import {appDataLimits, type SavedJobRecord} from "../../../../protocol/gateway/contract.ts";
+import type {SavedJobRecord} from "../../../../protocol/gateway/contract.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
+import {reportSavedItemProblems} from "../../gateway/savedItemProblems.ts";
 import {GatewayResultStore} from "./GatewayResultStore.ts";
 import {MirroredResultStore} from "./MirroredResultStore.ts";
 import type {LoadedTable, SavedJobSummary} from "./scoringStore.ts";
-
-/** The newest jobs kept; older ones (their tables and results) go when a new job starts (the gateway deletes them). */
-export const maxSavedJobs = appDataLimits.maxSavedJobs;
 
 export type LoadedJob = {record: JobRecord, table: LoadedTable, results: RowResult[], store: MirroredResultStore};
 
@@ -27,31 +25,35 @@ export function notSavedNote(error: unknown): string {
 }
 
 /**
- * Scoring jobs saved by the gateway (electron/appData/ScoringJobStore.ts): a job's table, record and results in its own
- * folder, so they outlive the page, the window and the launch. The gateway saves a new job table first (a listed job
- * has its table) and keeps the newest `maxSavedJobs`.
+ * Scoring jobs saved by the gateway in the app's database (electron/appData/JobStore.ts): a job's record, table and
+ * results, so they outlive the page, the window and the launch. A new job is saved with its table in one transaction,
+ * and every job is kept until the user deletes it.
  */
 export const savedJobs = {
     /** Every saved job, the newest first. */
     list(): Promise<SavedJobSummary[]> {
-        return serial(async () => (await gatewayApi.scoringJobs()).jobs.map(({record, done, failed, hasTable}): SavedJobSummary => {
-            const spec = record.spec as JobRecord["spec"];
-            return {
-                jobId: record.jobId,
-                fileName: spec.source?.name ?? "table",
-                questionSetName: typeof spec.questionSet?.name === "string" && spec.questionSet.name.trim() !== "" ? spec.questionSet.name : null,
-                sheet: spec.source?.sheet ?? null,
-                status: record.status,
-                error: record.error,
-                interrupted: record.status === "running" || record.status === "paused",
-                done,
-                failed,
-                totalRows: record.totalRows,
-                createdAt: record.createdAt,
-                updatedAt: record.updatedAt,
-                hasTable
-            };
-        }));
+        return serial(async () => {
+            const {jobs, problems} = await gatewayApi.scoringJobs();
+            reportSavedItemProblems("scoring", problems);
+            return jobs.map(({record, done, failed, hasTable}): SavedJobSummary => {
+                const spec = record.spec as JobRecord["spec"];
+                return {
+                    jobId: record.jobId,
+                    fileName: spec.source?.name ?? "table",
+                    questionSetName: typeof spec.questionSet?.name === "string" && spec.questionSet.name.trim() !== "" ? spec.questionSet.name : null,
+                    sheet: spec.source?.sheet ?? null,
+                    status: record.status,
+                    error: record.error,
+                    interrupted: record.status === "running" || record.status === "paused",
+                    done,
+                    failed,
+                    totalRows: record.totalRows,
+                    createdAt: record.createdAt,
+                    updatedAt: record.updatedAt,
+                    hasTable
+                };
+            });
+        });
     },
 
     /**
@@ -80,7 +82,8 @@ export const savedJobs = {
             const saved = await gatewayApi.scoringJob(jobId).catch((error: {status?: number}) => {
                 throw error.status === 404 ? new Error("this job is no longer saved") : error;
             });
-            if (saved.table === null) throw new Error("the table of this job was not saved; delete the job");
+            reportSavedItemProblems("scoring", saved.problems, `saved-scoring-job-${jobId}`);
+            if (saved.table === null) throw new Error("the table of this job was not saved, or could not be read; delete the job");
             const record = saved.record as JobRecord;
             const results = saved.results as unknown as RowResult[];
             const memory = new MemoryResultStore();
