@@ -1,5 +1,5 @@
 import type {CellValue} from "../../../scoring/types.ts";
-import {checkExperimentInput, datasetFromTable, sampleIndexes} from "../../dataset.ts";
+import {checkExperimentInput, datasetFromTable, maxExperimentRows, sampleIndexes} from "../../dataset.ts";
 import {experimentFileVersion, experimentFormat} from "../../experimentFile.ts";
 import type {ExperimentSpec, Variant} from "../../types.ts";
 import {ImportError, ImportReport, type SourceFiles} from "../importProblems.ts";
@@ -60,8 +60,12 @@ export async function importPromptfooConfig(configFile: string, files: SourceFil
     const dataset = {...datasetFromTable({name: `${options.id} tests`, columns, rows, labelColumns, inputColumns: varNames}), id: `${options.id}-tests`};
 
     const description = typeof config.value.description === "string" ? config.value.description : options.id;
+    // An experiment runs at most maxExperimentRows rows: a larger suite keeps every row and runs a seeded sample.
+    const sample: ExperimentSpec["sample"] = rows.length > maxExperimentRows ? {kind: "random", n: maxExperimentRows, seed: 1} : {kind: "all"};
+    if (sample.kind === "random")
+        report.note(`the tests make ${rows.length.toLocaleString("en-US")} rows, more than the ${maxExperimentRows.toLocaleString("en-US")} an experiment runs: it runs ${maxExperimentRows.toLocaleString("en-US")} of them at random (seed 1; change "sample" to choose)`);
     const spec: ExperimentSpec = {
-        format: experimentFormat, version: experimentFileVersion, id: options.id, name: description, dataset, sample: {kind: "all"},
+        format: experimentFormat, version: experimentFileVersion, id: options.id, name: description, dataset, sample,
         variants: variantsOf(prompts, providers, configFile, options.createdAt ?? 0, report), checks: assertions.checks, seed: 1, createdAt: options.createdAt ?? 0
     };
     const input = checkExperimentInput(spec, dataset, sampleIndexes(dataset, spec.sample));

@@ -1,0 +1,108 @@
+// `svc-studio import promptfoo` as a command: bad input leaves nothing written (exit 2, the file, line and field
+// named), a 100,000-line JSONL suite imports inside a 128 MiB heap, and an imported suite runs with `svc-studio eval`
+// against the real server on the built-in model, its requests carrying each test's variables and its checks
+// judged on the replies as promptfoo's assertions would be.
+import {after, before, test} from "node:test";
+import assert from "node:assert/strict";
+import {spawn} from "node:child_process";
+import {access, mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
+import {tmpdir} from "node:os";
+import path from "node:path";
+import {fileURLToPath} from "node:url";
+import {startRecordedEngine} from "../../../../test/support/recordingProxy.ts";
+import {parseExperimentResults} from "../../resultsFile.ts";
+
+const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
+const bin = path.join(repoRoot, "native/cli/bin.mjs");
+let dir: string;
+before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "svc-import-cli-"));
+});
+after(async () => {
+    await rm(dir, {recursive: true, force: true});
+});
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<{code: number | null, stderr: string}> {
+    const child = spawn(process.execPath, [bin, ...args], {cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], env: {...process.env, XDG_CACHE_HOME: dir, ...env}});
+    let stderr = "";
+    child.stderr.on("data", (chunk) => stderr += chunk);
+    return new Promise((resolve) => child.on("exit", (code) => setImmediate(() => resolve({code, stderr}))));
+}
+
+const exists = (file: string) => access(file).then(() => true, () => false);
+
+test("bad input: exit 2, the file, line and field named, and no experiment file written", {timeout: 60_000}, async () => {
+    const config = path.join(dir, "bad.yaml");
+    const out = path.join(dir, "bad.svc-experiment.json");
+    await writeFile(config, "prompts: [\"{{q}}\"]\nproviders: [openai:chat:m]\ntests:\n  - vars: {q: a}\n  - file://absent.jsonl\n");
+    const missing = await cli(["import", "promptfoo", config, "--out", out]);
+    assert.equal(missing.code, 2, missing.stderr);
+    assert.equal(missing.stderr, `import: ${config}:5: tests[1]: no such file: ${path.join(dir, "absent.jsonl")}\n`);
+    assert.equal(await exists(out), false);
+    const usage = await cli(["import", "langsmith", config]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /^import: unknown format "langsmith" \(known: promptfoo\)\nusage: svc-studio import promptfoo/);
+});
+
+test("a 100,000-line JSONL suite imports inside a 128 MiB heap, read as a stream", {timeout: 180_000}, async () => {
+    const lines = Array.from({length: 100_000}, (_, index) => JSON.stringify({vars: {q: `question ${index}`}, assert: [{type: "icontains", value: `answer ${index}`}]}));
+    await writeFile(path.join(dir, "big.jsonl"), `${lines.join("\n")}\n`);
+    const config = path.join(dir, "big.yaml");
+    await writeFile(config, "prompts: [\"Q: {{q}}\"]\nproviders: [openai:chat:m]\ntests: file://big.jsonl\n");
+    const out = path.join(dir, "big.svc-experiment.json");
+    const run = await cli(["import", "promptfoo", config, "--out", out], {NODE_OPTIONS: "--max-old-space-size=128"});
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /it runs 50,000 of them at random \(seed 1/);
+    const spec = JSON.parse(await readFile(out, "utf8")) as {dataset: {rows: unknown[][]}, sample: unknown};
+    assert.equal(spec.dataset.rows.length, 100_000);
+    assert.deepEqual(spec.dataset.rows[99_999], ["question 99999", "answer 99999"]);
+    assert.deepEqual(spec.sample, {kind: "random", n: 50_000, seed: 1});
+});
+
+test("an imported suite runs with svc-studio eval against the server its provider names", {timeout: 300_000}, async () => {
+    const engine = await startRecordedEngine(path.join(dir, "engine"));
+    try {
+        const config = path.join(dir, "promptfooconfig.yaml");
+        await writeFile(config, `description: Stories
+prompts:
+  - "Once upon a time, {{hero}}"
+providers:
+  - id: openai:chat:stories260K
+    config: {apiBaseUrl: "${engine.proxy.url}/v1", max_tokens: 12, temperature: 0, seed: 3}
+defaultTest:
+  assert:
+    - {type: not-contains, value: "zzz"}
+tests:
+  - vars: {hero: Lily}
+    assert: [{type: icontains, value: "the"}]
+  - vars: {hero: Tom}
+    assert: [{type: starts-with, value: "Tom"}, {type: llm-rubric, value: "is a story"}]
+`);
+        const out = path.join(dir, "stories.svc-experiment.json");
+        const imported = await cli(["import", "promptfoo", config, "--out", out]);
+        assert.equal(imported.code, 0, imported.stderr);
+        assert.equal(imported.stderr, `import: every field was imported\nimport: wrote ${out}: 1 variant, 2 rows, 4 checks\n`);
+        const results = path.join(dir, "stories.svc-results.json");
+        const run = await cli(["eval", out, "--results", results, "--no-cache", "--db", path.join(dir, "stories.sqlite")]);
+        assert.equal(run.code, 0, run.stderr);
+        const chats = engine.proxy.requests.filter((request) => request.path === "/svc-1/v1/chat/completions").map((request) => request.body as {messages: unknown, max_tokens: number, seed: number});
+        assert.deepEqual(chats.map((body) => [body.messages, body.max_tokens, body.seed]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), [
+            [[{role: "user", content: "Once upon a time, Lily"}], 12, 3],
+            [[{role: "user", content: "Once upon a time, Tom"}], 12, 3]
+        ]);
+        assert.equal(engine.proxy.requests.filter((request) => request.path === "/svc-1-decision/v1/decisions").length, 1, "the rubric is asked on Tom's row only");
+        const read = parseExperimentResults(await readFile(results, "utf8"));
+        for (const cell of read.cells) {
+            const reply = cell.reply ?? "";
+            const checks = Object.fromEntries((cell.checks ?? []).map((check) => [check.name, check]));
+            // promptfoo's rules, applied here to the reply the server gave.
+            assert.equal(checks["contains_not-contains"].pass, !reply.includes("zzz"));
+            assert.equal(checks.contains_icontains.pass, cell.rowIndex === 0 ? reply.toLowerCase().includes("the") : true);
+            assert.equal(checks["starts_with_starts-with"].pass, cell.rowIndex === 1 ? reply.trim().startsWith("Tom") : true);
+            if (cell.rowIndex === 0) assert.equal(checks["llm-rubric"].detail, "not asserted on this row");
+            else assert.ok(checks["llm-rubric"].score > 0 && checks["llm-rubric"].score < 1, "a probability, not a sampled label");
+        }
+    } finally {
+        await engine.close();
+    }
+});
