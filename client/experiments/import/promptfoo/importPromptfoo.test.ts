@@ -108,7 +108,7 @@ test("prompts × OpenAI-compatible providers are variants; tests are rows; asser
 
 test("the checks pass and fail where promptfoo's assertions do", async () => {
     const file = await files("semantics", {
-        "promptfooconfig.yaml": capitals.replace("vars: {country: France}", "vars: {country: France, city: Paris}").replace(/  - anthropic.*\n/, ""),
+        "promptfooconfig.yaml": capitals.replace("vars: {country: France}", "vars: {country: France, city: Paris}").replace(/ {2}- anthropic.*\n/, ""),
         "chat.json": "[{\"role\": \"user\", \"content\": \"{{country}}\"}]",
         "more.csv": "country,__expected,__expected2\nItaly,icontains: Rome,not-contains: Milan\nSpain,Madrid,\n"
     });
