@@ -87,9 +87,10 @@ export const appDatabaseMigrations: readonly string[] = [
     CREATE INDEX runs_by_time ON runs (created_at, id);
     -- Scoring jobs and experiments (kind), each with its record (JSON: status, totals, spec), the table it scores
     -- (job_tables; none for a job the runner made without one) and one result per row index (job_results; for an
-    -- experiment one per cell), the first kept. Nothing is removed but by a delete the user asked for.
+    -- experiment one per cell), the first kept. Nothing is removed but by a delete the user asked for. A job's id is never
+    -- given again (AUTOINCREMENT), so rows another program left behind a job it deleted never become a new job's.
     CREATE TABLE jobs (
-        id INTEGER PRIMARY KEY,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         kind TEXT NOT NULL CHECK (kind IN ('scoring', 'experiment')),
         job_id TEXT NOT NULL,
         created_at INTEGER NOT NULL,

@@ -102,6 +102,10 @@ test("scoring jobs and experiments are kept apart: the same id in each is two jo
     assert.deepEqual([(await scoring.whole("same"))?.results.length, (await experiments.whole("same"))?.results.length], [0, 1]);
     await scoring.deleteJob("same");
     assert.deepEqual((await experiments.list()).jobs.map((info) => [info.record.jobId, info.done]), [["same", 1]]);
+    // Another program deletes the newest job's record and leaves its results: a job made after it never takes them.
+    db.statement("DELETE FROM jobs WHERE kind = 'experiment' AND job_id = 'same'").run();
+    await scoring.create(job("after", 3), table);
+    assert.deepEqual([await scoring.countResults("after"), (await scoring.whole("after"))?.table], [{ok: 0, errors: 0}, table]);
     db.close();
 });
 

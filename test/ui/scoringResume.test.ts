@@ -1,7 +1,7 @@
 // Scoring jobs saved in the app's data folder by the real gateway, with the local engine, in Chromium: a job running when
 // the page reloads is open again and goes on by itself without scoring a stored row again; a finished job stays open on
-// Scoring and Evaluation across a reload; a deleted job is gone after a reload; a job deleted from the database by
-// another program, or a database another program holds, goes on in memory and says so.
+// Scoring and Evaluation across a reload; a deleted job is gone after a reload; a job another window deletes while it
+// runs, or a database another program holds, goes on in memory and says so.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {existsSync} from "node:fs";
@@ -263,7 +263,7 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.getByTestId("saved-jobs").waitFor({state: "detached"});
     });
 
-    test("the job deleted from the database mid-job (by another program): scoring goes on in memory and says so; the next job is saved again", async () => {
+    test("the job deleted mid-job by another window: scoring goes on in memory and says so; the next job is saved again", async () => {
         await importCsv();
         await page.getByTestId("scoring-concurrency").fill("1");
         await page.getByTestId("scoring-start").click();
@@ -272,13 +272,8 @@ describe("Scoring jobs survive a reload and can be continued", {skip: noChromium
         await page.waitForFunction(() => Number(/^(\d+)/.exec(document.querySelector("[data-testid=scoring-rows]")?.textContent ?? "")?.[1] ?? 0) >= 5);
         assert.equal(await page.getByTestId("scoring-save-note").count(), 0, "saving so far");
         savingFails = true;
-        const other = openSqlite(path.join(gateway.dataDir, "app.sqlite"));
-        try {
-            other.pragma("busy_timeout = 5000");
-            other.prepare("DELETE FROM jobs WHERE kind = 'scoring' AND job_id = ?").run(jobId);
-        } finally {
-            other.close();
-        }
+        const deleted = await fetch(`${gateway.url.replace(/\/$/, "")}/gateway/api/app-data/scoring-jobs/${jobId}`, {method: "DELETE", headers: {"X-Gateway-Token": gateway.token}});
+        assert.deepEqual(await deleted.json(), {deleted: true});
         await page.getByTestId("scoring-save-note").filter({hasText: `Results are not being saved in the app's data folder (no job ${jobId})`}).waitFor({timeout: 10_000});
         await waitStatus("completed");
         savingFails = false;
