@@ -32,9 +32,16 @@ export function writeJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 /** One call of a `/gateway/api` route: its URL parameters (still URL-encoded), query, and a reader for its JSON body. */
-export type GatewayCall = {params: Record<string, string>, query: URLSearchParams, readBody: () => Promise<unknown>};
+export type GatewayCall = {
+    params: Record<string, string>,
+    query: URLSearchParams,
+    readBody: () => Promise<unknown>,
+    /** Streams the raw body into `file` (created 0600), refused with a 413 past `maxBytes`; answers its size. The gateway gives it; a test calling a JSON route may not. */
+    saveBody?: (file: string, maxBytes: number) => Promise<number>
+};
 
-export type GatewayAnswer = {status: number, body: unknown};
+/** A JSON answer, or a file sent as a download (removed once sent when `removeAfter`). */
+export type GatewayAnswer = {status: number, body: unknown, file?: {path: string, name: string, contentType: string, removeAfter: boolean}};
 
 /** Handlers by route name (protocol/gateway/routes.ts); the gateway writes each answer as JSON. */
 export type GatewayHandlers = Partial<Record<GatewayRouteName, (call: GatewayCall) => Promise<GatewayAnswer>>>;

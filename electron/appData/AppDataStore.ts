@@ -6,7 +6,8 @@ import {readNumber, readObject, readString, required} from "../../protocol/valid
 import type {SqliteBinding} from "../../base/node/sqlite.ts";
 import {ApiError} from "../../protocol/errors.ts";
 import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
-import {AppDatabase} from "./AppDatabase.ts";
+import {AppDatabase, loadSqliteBinding} from "./AppDatabase.ts";
+import {backupHandlers} from "./backup.ts";
 import {moveDatasetDocuments} from "./datasetDocuments.ts";
 import {DatasetStore} from "./DatasetStore.ts";
 import {type DocumentWrite, DocumentStore, importDocumentsFolder} from "./DocumentStore.ts";
@@ -94,6 +95,8 @@ export class AppDataStore {
         },
         deleteAppDocument: async ({params, query}) => ok({deleted: await this.documents.remove(paramName("the document key", params.key), documentWrite(query))}),
         acknowledgeDocumentProblems: async () => ok({acknowledged: await this.documents.acknowledgeProblems()}),
+        // The store is read when a call comes: these handlers are built before the constructor has run.
+        ...backupHandlers(() => ({dir: this.dir, database: () => this.database(), loadBinding: () => (this.loadSqlite ?? loadSqliteBinding)(), close: () => this.close()})),
         datasets: async () => ok(await this.datasets.list()),
         datasetRows: async ({params, query}) => ok(await this.datasets.rows(paramName("the dataset id", params.id),
             integerQuery(query, "offset") ?? 0, Math.min(integerQuery(query, "limit") ?? datasetPageLimit, datasetPageLimit))),

@@ -1,7 +1,12 @@
+import {createReadStream, createWriteStream} from "node:fs";
+import {rm, stat} from "node:fs/promises";
 import {createServer, type IncomingMessage, type Server, type ServerResponse} from "node:http";
 import type {AddressInfo} from "node:net";
 import path from "node:path";
+import {Transform} from "node:stream";
+import {pipeline} from "node:stream/promises";
 import {fileURLToPath} from "node:url";
+import {ApiError} from "../../protocol/errors.ts";
 import {toApiError} from "../../native/http/replies.ts";
 import {closeIfBodyUnread, hasBody, readJsonBody} from "../../native/http/requests.ts";
 import {optional, readInteger, readObject, readString, rejectUnknownFields, required} from "../../protocol/validation.ts";
@@ -244,8 +249,10 @@ export class Gateway {
         const handler = route == null ? undefined : this.handlers[route.name] ?? this.models?.handlers[route.name] ?? this.appData?.handlers[route.name];
         if (route == null || handler == null)
             throw new GatewayError(404, "not_found", "invalid_request_error", `no gateway endpoint ${method} /gateway/api${path}`);
-        const answer = await handler({params: route.params, query: url.searchParams, readBody: () => readBody(req, appDataBodyLimits[route.name] ?? apiBodyLimit)});
-        writeJson(res, answer.status, answer.body);
+        const answer = await handler({params: route.params, query: url.searchParams, readBody: () => readBody(req, appDataBodyLimits[route.name] ?? apiBodyLimit),
+            saveBody: (file, maxBytes) => saveBody(req, file, maxBytes)});
+        if (answer.file !== undefined) await sendFile(res, answer.status, answer.file);
+        else writeJson(res, answer.status, answer.body);
     }
 
     /** The engine and connection routes; the models routes are ModelsApi's. */
@@ -368,6 +375,41 @@ function routeOf(pathname: string): Route {
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
     if (!hasBody(req)) return {};
     return readJsonBody(req, {maxBytes, timeoutMs: apiBodyTimeoutMs});
+}
+
+/** Streams a raw body into `file` (0600), refused with a 413 as soon as it passes `maxBytes`; a partial file is removed. */
+async function saveBody(req: IncomingMessage, file: string, maxBytes: number): Promise<number> {
+    const declared = Number(req.headers["content-length"]);
+    if (Number.isFinite(declared) && declared > maxBytes) throw new ApiError(413, "payload_too_large", `the request body exceeds the limit of ${maxBytes} bytes`);
+    let size = 0;
+    const limit = new Transform({transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        done(size > maxBytes ? new ApiError(413, "payload_too_large", `the request body exceeds the limit of ${maxBytes} bytes`) : null, chunk);
+    }});
+    try {
+        await pipeline(req, limit, createWriteStream(file, {mode: 0o600}));
+    } catch (error) {
+        await rm(file, {force: true});
+        throw error;
+    }
+    return size;
+}
+
+/** A file as a download, never cached; removed once sent (or once the client went away) when asked. */
+async function sendFile(res: ServerResponse, status: number, file: NonNullable<GatewayAnswer["file"]>) {
+    try {
+        const {size} = await stat(file.path);
+        res.writeHead(status, {
+            "Content-Type": file.contentType,
+            "Content-Length": size,
+            "Content-Disposition": `attachment; filename="${file.name.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+            "Cache-Control": "no-store",
+            "X-Content-Type-Options": "nosniff"
+        });
+        await pipeline(createReadStream(file.path), res);
+    } finally {
+        if (file.removeAfter) await rm(file.path, {force: true});
+    }
 }
 
 function engineStopped(status: string) {

@@ -30,6 +30,8 @@ export const gatewayRoutes = {
     putAppDocument: {method: "POST", path: "/app-data/documents/:key"},
     deleteAppDocument: {method: "DELETE", path: "/app-data/documents/:key"},
     acknowledgeDocumentProblems: {method: "POST", path: "/app-data/document-problems/acknowledge"},
+    exportAppData: {method: "GET", path: "/app-data/backup"},
+    importAppData: {method: "POST", path: "/app-data/backup"},
     datasets: {method: "GET", path: "/app-data/datasets"},
     datasetRows: {method: "GET", path: "/app-data/datasets/:id/rows"},
     putDataset: {method: "POST", path: "/app-data/datasets/:id"},
@@ -85,6 +87,10 @@ export type GatewayRouteTypes = {
     putAppDocument: {body: unknown, answer: {saved: boolean, revision: number}},
     deleteAppDocument: {body: undefined, answer: {deleted: boolean}},
     acknowledgeDocumentProblems: {body: Record<string, never>, answer: {acknowledged: number}},
+    /** Answers the database file itself (a download), not JSON. */
+    exportAppData: {body: undefined, answer: unknown},
+    /** The body is a backup file as exportAppData answered it, not JSON. */
+    importAppData: {body: undefined, answer: {restored: boolean, keptAs: string}},
     datasets: {body: undefined, answer: {datasets: SavedDatasetInfo[], problems: string[]}},
     /** Query `offset` and `limit` (at most datasetPageLimit). */
     datasetRows: {body: undefined, answer: DatasetRowsPage},

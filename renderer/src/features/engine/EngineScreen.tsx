@@ -6,6 +6,7 @@ import type {EngineState, GatewayState} from "../../gateway/types.ts";
 import {ApiErrorView, toErrorInfo} from "../../ui/ApiErrorView.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {VisionFact} from "../../ui/imageSupport.tsx";
+import {DataBackupCard} from "./DataBackupCard.tsx";
 import {EnginePortField} from "./EnginePortField.tsx";
 import {engineAddress} from "../../gateway/engineAddress.ts";
 
@@ -21,6 +22,7 @@ export function EngineScreen() {
                     <EngineCard engine={state.engine} />
                     <ConnectionsList state={state} />
                     <AddConnectionForm mode={state.mode} />
+                    <DataBackupCard />
                 </div>
             )}
         </div>
