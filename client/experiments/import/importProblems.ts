@@ -15,6 +15,8 @@ export function describePlace(place: Place): string {
 /** Input that cannot be imported: `message` starts with the file, line and field at fault; nothing was written. */
 export class ImportError extends Error {
     public readonly place: Place;
+    /** What the import had found left out before it stopped, said with the error. */
+    public report?: ImportReport;
 
     public constructor(place: Place, reason: string) {
         super(`${describePlace(place)}: ${reason}`);

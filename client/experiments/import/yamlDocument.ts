@@ -31,7 +31,7 @@ export function parseYamlFile(file: string, text: string): YamlFile {
         const line = lineCounter.linePos(error.pos[0]).line;
         throw new ImportError({file, line, field: ""}, `not valid YAML: ${error.message.split("\n")[0]}`);
     }
-    const value: unknown = document.toJS({maxAliasCount: 1000});
+    const value = resolveLocalRefs(document.toJS({maxAliasCount: 1000}), file, lineCounter, document);
     return {
         file,
         value,
@@ -43,6 +43,28 @@ export function parseYamlFile(file: string, text: string): YamlFile {
             return {file, field: fieldText(path)};
         }
     };
+}
+
+/**
+ * `{$ref: "#/path/to/value"}` objects replaced by the value they point at in the same file (JSON Pointer), as
+ * promptfoo dereferences its configs (`assertionTemplates`); a pointer to nothing is an ImportError at its line.
+ */
+function resolveLocalRefs(root: unknown, file: string, lineCounter: LineCounter, document: Document): unknown {
+    const resolve = (value: unknown, path: Array<string | number>, depth: number): unknown => {
+        if (Array.isArray(value)) return value.map((item, index) => resolve(item, [...path, index], depth));
+        if (!isRecord(value)) return value;
+        if (typeof value.$ref === "string" && value.$ref.startsWith("#/")) {
+            const node: unknown = document.getIn(path, true);
+            const line = isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
+            const pointer = value.$ref.slice(2).split("/").map((part) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+            let target: unknown = root;
+            for (const part of pointer) target = isRecord(target) || Array.isArray(target) ? (target as Record<string, unknown>)[part] : undefined;
+            if (target === undefined || depth > 20) throw new ImportError({file, line, field: fieldText(path)}, `$ref ${JSON.stringify(value.$ref)} points at nothing in this file`);
+            return resolve(target, path, depth + 1);
+        }
+        return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, resolve(item, [...path, key], depth)]));
+    };
+    return resolve(root, [], 0);
 }
 
 /** A plain object (not an array or null). */

@@ -31,6 +31,7 @@ export async function runImport(argv: string[]): Promise<number> {
         return await importCommand(argv);
     } catch (error) {
         if (error instanceof ImportError || error instanceof UsageError) {
+            if (error instanceof ImportError && error.report !== undefined) for (const line of error.report.lines()) log(line);
             log(error.message);
             if (error instanceof UsageError) process.stderr.write(`${importUsage}\n`);
             return importExitCodes.badInput;

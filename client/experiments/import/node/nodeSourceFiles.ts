@@ -6,7 +6,7 @@ import type {SourceFiles} from "../importProblems.ts";
 // The files an import reads, from disk: a `file://` reference is relative to the file that names it.
 
 export const nodeSourceFiles: SourceFiles = {
-    resolve: (fromFile, reference) => path.resolve(path.dirname(fromFile), reference),
+    resolve: (fromFile, reference) => path.isAbsolute(reference) ? reference : path.join(path.dirname(fromFile), reference),
     readText: (file) => readFile(file, "utf8"),
     chunks: (file) => createReadStream(file, {highWaterMark: 1 << 16})
 };

@@ -99,7 +99,7 @@ test("prompts × OpenAI-compatible providers are variants; tests are rows; asser
     assert.deepEqual(report.items.map((item) => `${path.basename(item.file)}:${item.line}: ${item.field} x${item.count}`), [
         "promptfooconfig.yaml:9: providers[0].config.organization x1",
         "promptfooconfig.yaml:10: providers[1] x1",
-        "promptfooconfig.yaml:24: tests[0].options x1",
+        "promptfooconfig.yaml:24: tests[0].options.provider x1",
         "more.csv:2: __metadata:topic x2",
         "promptfooconfig.yaml:29: tests[1].assert[1] x2"
     ]);

@@ -1,5 +1,6 @@
 import type {CellValue} from "../../../scoring/types.ts";
 import {checkExperimentInput, datasetFromTable, maxExperimentRows, sampleIndexes} from "../../dataset.ts";
+import {replyVariable} from "../../checks.ts";
 import {experimentFileVersion, experimentFormat} from "../../experimentFile.ts";
 import type {ExperimentSpec, Variant} from "../../types.ts";
 import {ImportError, ImportReport, type SourceFiles} from "../importProblems.ts";
@@ -15,12 +16,22 @@ import {importTests} from "./promptfooTests.ts";
 // in the report, each with its file, line and field.
 
 /** The config's top-level fields this import reads; every other one is reported. */
-const readFields = ["description", "prompts", "providers", "targets", "tests", "defaultTest", "scenarios"];
+const readFields = ["description", "prompts", "providers", "targets", "tests", "defaultTest", "scenarios", "assertionTemplates"];
 
 export type PromptfooImport = {spec: ExperimentSpec, report: ImportReport};
 
 /** Imports the config at `configFile` (read through `files`); `name` is the experiment's id and default name. */
 export async function importPromptfooConfig(configFile: string, files: SourceFiles, options: {id: string, createdAt?: number}): Promise<PromptfooImport> {
+    const report = new ImportReport();
+    try {
+        return await importConfig(configFile, files, options, report);
+    } catch (error) {
+        if (error instanceof ImportError) error.report = report;
+        throw error;
+    }
+}
+
+async function importConfig(configFile: string, files: SourceFiles, options: {id: string, createdAt?: number}, report: ImportReport): Promise<PromptfooImport> {
     let text: string;
     try {
         text = await files.readText(configFile);
@@ -29,7 +40,6 @@ export async function importPromptfooConfig(configFile: string, files: SourceFil
     }
     const config = parseYamlFile(configFile, text);
     if (!isRecord(config.value)) throw new ImportError({file: configFile, line: 1, field: ""}, "a promptfoo config is a YAML map with prompts, providers and tests");
-    const report = new ImportReport();
     for (const field of Object.keys(config.value))
         if (!readFields.includes(field)) report.notImported(config.place([field]), `${field} has no counterpart in an experiment`);
     const prompts = await importPrompts(config, files, report);
@@ -38,9 +48,24 @@ export async function importPromptfooConfig(configFile: string, files: SourceFil
 
     const varNames: string[] = [];
     for (const test of tests) for (const name of Object.keys(test.vars)) if (!varNames.includes(name)) varNames.push(name);
+    // A grader's template names the model's reply {{reply}}: a variable of that name gets a column of another name.
+    const renamed = new Map<string, string>();
+    if (varNames.includes(replyVariable)) {
+        let name = `${replyVariable}_var`;
+        while (varNames.includes(name)) name = `${name}_`;
+        renamed.set(replyVariable, name);
+        varNames[varNames.indexOf(replyVariable)] = name;
+        for (const prompt of prompts) prompt.messages = prompt.messages.map((message) => ({...message, content: message.content.replace(/\{\{\s*reply\s*\}\}/g, `{{${name}}}`)}));
+        report.note(`the variable ${replyVariable} is the column ${name}: in a grader's template {{${replyVariable}}} is the model's reply`);
+    }
+    const varOf = (column: string) => [...renamed].find(([, to]) => to === column)?.[0] ?? column;
     const descriptions = tests.some((test) => test.description !== undefined);
     const taken = [...varNames, ...(descriptions ? ["description"] : [])];
     const assertions = importAssertions(tests, taken, report);
+    // Only now, so the report is whole: a config with nothing to run.
+    if (prompts.length === 0) throw new ImportError(config.place(["prompts"]), "no prompt could be imported (see the report above)");
+    if (providers.length === 0)
+        throw new ImportError(config.place([(config.value as Record<string, unknown>).providers === undefined && (config.value as Record<string, unknown>).targets !== undefined ? "targets" : "providers"]), "no provider could be imported: an experiment's variants need an OpenAI-compatible provider (see the report above)");
     // A variable a prompt names that no test gives is empty in promptfoo: a column of empty cells here.
     for (const prompt of prompts)
         for (const message of prompt.messages)
@@ -52,7 +77,7 @@ export async function importPromptfooConfig(configFile: string, files: SourceFil
                 }
     const columns = [...varNames, ...(descriptions ? ["description"] : []), ...assertions.columns.map((column) => column.name)];
     const rows = tests.map((test, index): CellValue[] => [
-        ...varNames.map((name) => cellValue(test.vars[name])),
+        ...varNames.map((name) => cellValue(test.vars[varOf(name)])),
         ...(descriptions ? [test.description ?? null] : []),
         ...assertions.columns.map((column) => column.cells[index])
     ]);
@@ -89,7 +114,7 @@ function variantsOf(prompts: readonly ImportedPrompt[], providers: readonly Impo
         const chosen = provider.prompts === null ? prompts : prompts.filter((prompt) => provider.prompts!.includes(prompt.label));
         if (chosen.length === 0) report.notImported(provider.place, `${provider.label} names prompts (${provider.prompts!.join(", ")}) that were not imported`);
         for (const prompt of chosen) {
-            const name = providers.length === 1 ? prompt.label : prompts.length === 1 ? provider.label : `${provider.label} · ${prompt.label}`;
+            const name = providers.length === 1 ? prompt.label : prompts.length === 1 ? provider.label : `${provider.label} · ${prompt.short}`;
             const body = provider.endpoint === "chat" ? {messages: prompt.messages} : {input: prompt.messages};
             variants.push({
                 name: name.length > 60 ? `${name.slice(0, 57)}...` : name,

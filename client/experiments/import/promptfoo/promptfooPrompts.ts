@@ -8,7 +8,8 @@ import {isRecord, parseYamlFile, type YamlFile} from "../yamlDocument.ts";
 
 export type ChatMessage = {role: string, content: string};
 
-export type ImportedPrompt = {label: string, messages: ChatMessage[], place: Place};
+/** `short`: the prompt's label or file name, else "prompt <n>" (a variant's name holds it). */
+export type ImportedPrompt = {label: string, short: string, messages: ChatMessage[], place: Place};
 
 /** A Nunjucks construct beyond `{{ name }}` in `text`, described, or null when there is none. */
 export function nunjucksProblem(text: string): string | null {
@@ -53,7 +54,7 @@ function textMessages(text: string): ChatMessage[] {
 
 /**
  * The config's prompts, each as chat messages. A prompt that cannot be imported (a script, a glob, Nunjucks beyond
- * plain variables) is reported and left out; none left is an ImportError.
+ * plain variables) is reported and left out.
  */
 export async function importPrompts(config: YamlFile, files: SourceFiles, report: ImportReport): Promise<ImportedPrompt[]> {
     const root = config.value as Record<string, unknown>;
@@ -83,11 +84,12 @@ export async function importPrompts(config: YamlFile, files: SourceFiles, report
                 report.notImported(place, `this prompt is not imported: ${problem}`);
                 continue;
             }
-            const base = label ?? prompt.label ?? (value.startsWith("file://") ? value.slice(7) : value.replace(/\s+/g, " ").trim().slice(0, 40));
-            prompts.push({label: loaded.length > 1 ? `${base} #${index + 1}` : base, messages: prompt.messages, place});
+            const named = label ?? prompt.label ?? (value.startsWith("file://") ? value.slice(7) : undefined);
+            const base = named ?? value.replace(/\s+/g, " ").trim().slice(0, 60);
+            const suffix = loaded.length > 1 ? ` #${index + 1}` : "";
+            prompts.push({label: `${base}${suffix}`, short: named === undefined ? `prompt ${prompts.length + 1}` : `${named}${suffix}`, messages: prompt.messages, place});
         }
     }
-    if (prompts.length === 0) throw new ImportError(config.place(["prompts"]), "no prompt could be imported (see the report above)");
     return prompts;
 }
 

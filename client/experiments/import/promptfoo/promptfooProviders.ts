@@ -49,7 +49,6 @@ export function importProviders(config: YamlFile, report: ImportReport): Importe
         const provider = importProvider(typeof value === "string" ? {id: value} : value, path, config, report);
         if (provider !== null) providers.push({...provider, place});
     }
-    if (providers.length === 0) throw new ImportError(config.place([key]), "no provider could be imported: an experiment's variants need an OpenAI-compatible provider (see the report above)");
     const labels = new Set<string>();
     for (const provider of providers) {
         let label = provider.label;
@@ -88,6 +87,8 @@ function importProvider(value: unknown, path: Array<string | number>, config: Ya
     }
     if (baseUrl !== undefined && !/^https?:\/\//.test(baseUrl)) throw new ImportError(config.place([...path, "config"]), `the base URL ${JSON.stringify(baseUrl)} is no http(s) URL`);
     const connection: ConnectionRef = baseUrl === undefined ? {profile: "local"} : {baseUrl: serviceRoot(baseUrl), ...(apiKeyEnv === undefined ? {} : {apiKeyEnv})};
+    if (params.tools !== undefined)
+        report.note(`${id} offers tools: promptfoo's output of a tool call is the calls' JSON, while an experiment's text checks read the reply's text, which a tool call lacks; the tool_calls check (is-valid-openai-tools-call) reads the calls`);
     if (baseUrl === undefined)
         report.note(`${id} names no apiBaseUrl: its variant runs on the app's local engine (svc-studio eval --local <url> sends it to a running svc-studio serve)`);
     const prompts = Array.isArray(value.prompts) ? value.prompts.filter((item): item is string => typeof item === "string") : null;

@@ -63,9 +63,13 @@ export function commaValues(text: string): string[] {
 }
 
 /** One assertion object of a YAML test; a field the experiment cannot use is reported. */
-function readAssertion(value: unknown, path: FieldPath, source: YamlFile, report: ImportReport): RawAssertion {
+function readAssertion(value: unknown, path: FieldPath, source: YamlFile, report: ImportReport): RawAssertion | null {
     const place = source.place(path);
     if (!isRecord(value) || typeof value.type !== "string") throw new ImportError(place, "an assertion must be an object with a type");
+    if (value.transform !== undefined) {
+        report.notImported(source.place([...path, "transform"]), `${value.type}: an assertion on a transformed output (code run on the reply first) is not imported`);
+        return null;
+    }
     for (const field of Object.keys(value))
         if (!["type", "value", "weight", "threshold"].includes(field)) report.notImported(source.place([...path, field]), `an assertion's ${field} is not imported (the check is kept without it)`);
     const number = (field: "weight" | "threshold") => {
@@ -82,7 +86,15 @@ export function readTest(value: unknown, path: FieldPath, source: YamlFile, repo
     const place = source.place(path);
     if (!isRecord(value)) throw new ImportError(place, "a test must be an object with vars and assert");
     for (const field of Object.keys(value))
-        if (!["vars", "assert", "threshold", "description"].includes(field)) report.notImported(source.place([...path, field]), `a test's ${field} has no counterpart in an experiment`);
+        if (!["vars", "assert", "threshold", "description", "options"].includes(field)) report.notImported(source.place([...path, field]), `a test's ${field} has no counterpart in an experiment`);
+    // Options that change what the assertions read (a transform of the output) leave them out; the others are reported.
+    let transformed = false;
+    if (isRecord(value.options))
+        for (const option of Object.keys(value.options)) {
+            if (option === "transform") transformed = true;
+            else report.notImported(source.place([...path, "options", option]), `a test's options.${option} has no counterpart in an experiment`);
+        }
+    else if (value.options !== undefined) report.notImported(source.place([...path, "options"]), "a test's options has no counterpart in an experiment");
     if (value.vars !== undefined && !isRecord(value.vars)) {
         if (typeof value.vars === "string") report.notImported(source.place([...path, "vars"]), "variables from a file are not imported: write them in the test");
         else throw new ImportError(source.place([...path, "vars"]), "must be a map of variable names to values");
@@ -92,7 +104,14 @@ export function readTest(value: unknown, path: FieldPath, source: YamlFile, repo
     if (threshold !== undefined && (typeof threshold !== "number" || !Number.isFinite(threshold))) throw new ImportError(source.place([...path, "threshold"]), "must be a number");
     return {
         vars: isRecord(value.vars) ? value.vars : {},
-        asserts: ((value.assert as unknown[] | undefined) ?? []).map((item, index) => readAssertion(item, [...path, "assert", index], source, report)),
+        asserts: ((value.assert as unknown[] | undefined) ?? []).flatMap((item, index) => {
+            if (transformed) {
+                report.notImported(source.place([...path, "assert", index]), "an assertion of a test whose options.transform runs code on the output first is not imported");
+                return [];
+            }
+            const assertion = readAssertion(item, [...path, "assert", index], source, report);
+            return assertion === null ? [] : [assertion];
+        }),
         ...(threshold === undefined ? {} : {threshold: threshold as number}),
         ...(typeof value.description === "string" ? {description: value.description} : {}),
         place
@@ -179,7 +198,12 @@ export async function importTests(config: YamlFile, files: SourceFiles, report: 
         for await (const test of testFile(root.defaultTest.slice(7), config.place(["defaultTest"]), files, report)) defaults = test;
     } else if (root.defaultTest !== undefined) defaults = readTest(root.defaultTest, ["defaultTest"], config, report);
     const tests: ImportedTest[] = [];
+    const defaultOptions = isRecord(root.defaultTest) && isRecord(root.defaultTest.options) ? root.defaultTest.options : {};
     const add = (test: ImportedTest) => {
+        if (defaultOptions.transform !== undefined && test.asserts.length > 0) {
+            report.notImported(test.place, "assertions on outputs that defaultTest.options.transform changes with code first are not imported");
+            test = {...test, asserts: []};
+        }
         const merged: ImportedTest = {...test, vars: {...defaults.vars, ...test.vars}, asserts: [...defaults.asserts, ...test.asserts]};
         const threshold = test.threshold ?? defaults.threshold;
         if (threshold !== undefined) merged.threshold = threshold;
