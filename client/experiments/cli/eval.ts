@@ -18,11 +18,14 @@ import {outputPathProblem, readExperimentFile} from "../node/experimentFiles.ts"
 import {summarizeExperiment} from "../summary.ts";
 import {renderExperimentReport} from "../report.ts";
 import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
-import {describeScope, evaluateThresholds, parseThreshold, ThresholdError, type Threshold} from "../thresholds.ts";
+import {describeScope, ThresholdError} from "../thresholds.ts";
+import type {BaselineComparison} from "../baseline.ts";
 import type {CellResult, ConnectionRef, ExperimentSpec} from "../types.ts";
 import {serializeExperimentResults} from "../resultsFile.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
 import {formatSummary} from "./formatSummary.ts";
+import {checkGates, planGates} from "./evalGates.ts";
+import {evalJunit, evalMarkdown, evalReport, evalReportJson} from "./evalReports.ts";
 
 /**
  * Exit codes (evalUsage says them too): 0 every gate met, 1 a gate missed, 2 bad input or usage (nothing was sent),
@@ -79,17 +82,11 @@ async function evaluate(argv: string[]): Promise<number> {
             : `the app's connection ${JSON.stringify(connection.profile)} is not reachable from the command line: give the server's "baseUrl" (and "apiKeyEnv") instead`});
         else if (connection.apiKeyEnv !== undefined && !process.env[connection.apiKeyEnv]) input.errors.push({path: `${path}.apiKeyEnv`, message: `the environment variable ${connection.apiKeyEnv} is not set`});
     }
-    const thresholds: Threshold[] = [];
-    for (const text of args.failUnder) {
-        try {
-            thresholds.push(parseThreshold(text, spec, dataset));
-        } catch (error) {
-            if (!(error instanceof ThresholdError)) throw error;
-            input.errors.push({path: `--fail-under ${error.text}`, message: error.reason});
-        }
-    }
+    const plan = await planGates(args, spec, dataset, rows, input.errors);
+    const thresholds = plan.thresholds;
     // Every output is checked before anything is sent: a report that cannot be written is found now, not after the run.
     const outputs = [{flag: "--out", file: args.out, createsFolders: true}, {flag: "--csv", file: args.csv, createsFolders: true}, {flag: "--results", file: args.results, createsFolders: true},
+        {flag: "--junit", file: args.junit, createsFolders: true}, {flag: "--json", file: args.json, createsFolders: true}, {flag: "--summary-md", file: args.summaryMd, createsFolders: true},
         {flag: "--db", file: args.db, createsFolders: false}];
     for (const {flag, file, createsFolders} of outputs) {
         const problem = file === undefined ? null : await outputPathProblem(file, {createsFolders});
@@ -100,6 +97,14 @@ async function evaluate(argv: string[]): Promise<number> {
     for (const threshold of thresholds) if (threshold.variant === null) log(describeScope(threshold, spec));
     if (thresholds.length > 0 && !thresholds.some((threshold) => threshold.metric === "error_rate"))
         log("with --fail-under, an errored cell fails the run; --fail-under error_rate=<max> allows some");
+    if (plan.filtered !== null) {
+        log(plan.filtered.note);
+        if (plan.filtered.rows.length === 0) {
+            log("nothing to run");
+            return evalExitCodes.met;
+        }
+        rows = plan.filtered.rows;
+    }
 
     let store: SqliteResultStore<StoredCell, ExperimentRunSpec>;
     try {
@@ -162,9 +167,16 @@ async function evaluate(argv: string[]): Promise<number> {
         for (const written of [args.out, args.csv, args.results]) if (written !== undefined) log(`wrote ${written}`);
         const storedBefore = final.alreadyDone > 0 ? `, ${final.alreadyDone} stored by an earlier run` : "";
         log(`${final.totalRows} cells (${final.scoredThisRun - fromCache} sent, ${fromCache} from the cache${storedBefore}, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
-        const results = evaluateThresholds(thresholds, summary);
-        for (const result of results) log(result.message);
-        return results.every((result) => result.ok) ? evalExitCodes.met : evalExitCodes.missed;
+        const gates = checkGates(plan, summary, {spec, dataset, rowIndexes: rows, cells});
+        if (gates.baseline !== null) log(describeMatching(gates.baseline, plan.baseline!.file));
+        for (const result of gates.results) log(result.message);
+        const exitCode = gates.results.every((result) => result.ok) ? evalExitCodes.met : evalExitCodes.missed;
+        const report = evalReport(spec, summary, gates.results, gates.required, gates.baseline === null ? null : {...gates.baseline, file: plan.baseline!.file}, exitCode);
+        if (args.json !== undefined) await writeFileAtomic(args.json, evalReportJson(report));
+        if (args.junit !== undefined) await writeFileAtomic(args.junit, evalJunit(report));
+        if (args.summaryMd !== undefined) await writeFileAtomic(args.summaryMd, evalMarkdown(report));
+        for (const written of [args.json, args.junit, args.summaryMd]) if (written !== undefined) log(`wrote ${written}`);
+        return exitCode;
     } finally {
         cache?.close();
         await store.close();
@@ -213,6 +225,14 @@ function clientFor(timeoutMs: number): (connection: ConnectionRef) => SvcClient 
         const apiKey = connection.apiKeyEnv === undefined ? process.env.SVC_API_KEY || undefined : process.env[connection.apiKeyEnv];
         return new SvcClient({baseUrl: connection.baseUrl, apiKey, timeoutMs});
     };
+}
+
+/** "--baseline old.json: 48 rows matched; only in the baseline: rows 7, 9; only in this run: row 50". */
+function describeMatching(comparison: BaselineComparison, file: string): string {
+    const rowsText = (rows: readonly number[]) => `${rows.length === 1 ? "row" : "rows"} ${rows.slice(0, 20).join(", ")}${rows.length > 20 ? ` and ${rows.length - 20} more` : ""}`;
+    return `--baseline ${file}: ${comparison.matched} rows matched by their key` +
+        (comparison.onlyInBaseline.length > 0 ? `; only in the baseline: ${rowsText(comparison.onlyInBaseline)}` : "") +
+        (comparison.onlyInCurrent.length > 0 ? `; only in this run: ${rowsText(comparison.onlyInCurrent)}` : "");
 }
 
 function log(line: string) {

@@ -22,6 +22,26 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
                              brier, log_loss, ece, mae and error_rate are ceilings; without a variant a gate
                              applies to every variant that has its metric; with any gate, an errored cell
                              fails the run unless an error_rate gate allows it
+  --fail-under-bound <gate>  a gate on a rate's 95% Wilson interval, repeatable, written as for --fail-under:
+                             accuracy, pass_rate and pass:<check> must have a lower bound of at least the
+                             value, error_rate an upper bound of at most it, e.g. B:pass_rate=0.85
+  --baseline <results.json>  an approved earlier run (a file written by --results) to compare this one with
+  --no-regression[=<metric>,...]
+                             with --baseline: fails only when a metric is significantly worse than the
+                             baseline's on the rows both have (one-sided McNemar exact test, Holm's correction
+                             over every metric tested); bare, each variant's primary metric; metrics are
+                             [variant:]metric[@question] of accuracy, pass_rate, pass:<check>; repeatable
+  --row-key <column>         the column naming each row, to match rows across runs (default: the row's input
+                             columns); a row only one run has is reported
+  --required <column>        rows whose cell there is set (not blank, false, no or 0) must pass on every
+                             variant, whatever the average
+  --filter-failing <results.json>
+                             run only the rows that failed on some variant in that results file
+  --junit <file.xml>         write a JUnit report: one test case per gate and per required row and variant
+  --json <file.json>         write the summary, every gate and the baseline comparison as JSON
+                             (format "svc-eval-report", version 1)
+  --summary-md <file.md>     write a short markdown summary for a pull request: verdicts, gates, worst
+                             regressions
   --db <file>                results database (default: beside the experiment file, <name>.results.sqlite);
                              a run again with the same database resumes and sends no finished cell twice
   --retry-errors             send again the cells an earlier run stored with an error
@@ -41,6 +61,16 @@ export type EvalArgs = {
     results: string | undefined,
     local: string | undefined,
     failUnder: string[],
+    failUnderBound: string[],
+    baseline: string | undefined,
+    /** Each --no-regression's metrics ("" for a bare one: the primary metrics). */
+    noRegression: string[],
+    rowKey: string | undefined,
+    required: string | undefined,
+    filterFailing: string | undefined,
+    junit: string | undefined,
+    json: string | undefined,
+    summaryMd: string | undefined,
     db: string,
     retryErrors: boolean,
     /** --cache (undefined: the default file) and --no-cache. */
@@ -51,12 +81,22 @@ export type EvalArgs = {
 };
 
 export function parseEvalArgs(argv: string[]): EvalArgs {
-    const {values, positionals} = parseCliArgs(argv, {
+    // A bare --no-regression (the primary metrics) reads as --no-regression= with no metric named.
+    const {values, positionals} = parseCliArgs(argv.map((arg) => arg === "--no-regression" ? "--no-regression=" : arg), {
         "out": {type: "string"},
         "csv": {type: "string"},
         "results": {type: "string"},
         "local": {type: "string"},
         "fail-under": {type: "string", multiple: true},
+        "fail-under-bound": {type: "string", multiple: true},
+        "baseline": {type: "string"},
+        "no-regression": {type: "string", multiple: true},
+        "row-key": {type: "string"},
+        "required": {type: "string"},
+        "filter-failing": {type: "string"},
+        "junit": {type: "string"},
+        "json": {type: "string"},
+        "summary-md": {type: "string"},
         "db": {type: "string"},
         "retry-errors": {type: "boolean", default: false},
         "cache": {type: "string"},
@@ -76,6 +116,10 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
             throw new UsageError(`--local must be a URL such as http://127.0.0.1:8080, got ${JSON.stringify(values.local)}`);
         }
     }
+    for (const [flag, value, extension] of [["--junit", values.junit, ".xml"], ["--json", values.json, ".json"], ["--summary-md", values["summary-md"], ".md"],
+        ["--baseline", values.baseline, ".json"], ["--filter-failing", values["filter-failing"], ".json"]] as const)
+        if (value !== undefined && !value.toLowerCase().endsWith(extension)) throw new UsageError(`${flag} must end in ${extension}, got ${JSON.stringify(value)}`);
+    if (values["no-regression"] !== undefined && values.baseline === undefined) throw new UsageError("--no-regression compares with a baseline: give --baseline <results.json>");
     const file = positionals[0];
     return {
         file,
@@ -84,6 +128,15 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         results: values.results,
         local: values.local,
         failUnder: values["fail-under"] ?? [],
+        failUnderBound: values["fail-under-bound"] ?? [],
+        baseline: values.baseline,
+        noRegression: (values["no-regression"] ?? []).flatMap((value) => value === "" ? [""] : value.split(",").map((name) => name.trim()).filter(Boolean)),
+        rowKey: values["row-key"],
+        required: values.required,
+        filterFailing: values["filter-failing"],
+        junit: values.junit,
+        json: values.json,
+        summaryMd: values["summary-md"],
         db: values.db ?? `${file.replace(/\.json$/i, "")}.results.sqlite`,
         retryErrors: values["retry-errors"],
         cache: values.cache,
