@@ -3,6 +3,17 @@
 
 const sqrtTwoPi = Math.sqrt(2 * Math.PI);
 
+/** A polynomial's value at x, its coefficients from the highest power down (Horner's rule). */
+function horner(coefficients: readonly number[], x: number): number {
+    return coefficients.reduce((sum, coefficient) => sum * x + coefficient, 0);
+}
+
+/** Hart's (1968) rational approximation of the upper tail times e^(x²/2), as West (2005) gives it. */
+const hart = {
+    numerator: [3.52624965998911e-2, 0.700383064443688, 6.37396220353165, 33.912866078383, 112.079291497871, 221.213596169931, 220.206867912376],
+    denominator: [8.83883476483184e-2, 1.75566716318264, 16.064177579207, 86.7807322029461, 296.564248779674, 637.333633378831, 793.826512519948, 440.413735824752]
+};
+
 /**
  * Φ(x), P(Z ≤ x) for a standard normal Z: Hart's (1968) double-precision rational approximation as given by West
  * (2005, "Better approximations to cumulative normal functions"), with Laplace's continued fraction beyond 3; each
@@ -15,22 +26,8 @@ export function normalCdf(x: number): number {
     if (absolute > 37) tail = 0;
     else {
         const density = Math.exp(-absolute * absolute / 2);
-        if (absolute < 3) {
-            let numerator = 3.52624965998911e-2 * absolute + 0.700383064443688;
-            numerator = numerator * absolute + 6.37396220353165;
-            numerator = numerator * absolute + 33.912866078383;
-            numerator = numerator * absolute + 112.079291497871;
-            numerator = numerator * absolute + 221.213596169931;
-            numerator = numerator * absolute + 220.206867912376;
-            let denominator = 8.83883476483184e-2 * absolute + 1.75566716318264;
-            denominator = denominator * absolute + 16.064177579207;
-            denominator = denominator * absolute + 86.7807322029461;
-            denominator = denominator * absolute + 296.564248779674;
-            denominator = denominator * absolute + 637.333633378831;
-            denominator = denominator * absolute + 793.826512519948;
-            denominator = denominator * absolute + 440.413735824752;
-            tail = density * numerator / denominator;
-        } else {
+        if (absolute < 3) tail = density * horner(hart.numerator, absolute) / horner(hart.denominator, absolute);
+        else {
             // Laplace's continued fraction for the Mills ratio, x + 1/(x + 2/(x + 3/…)), from 60 terms down: Hart's
             // fraction is exact to about 1e-16 absolute, too coarse relative to a tail below 0.00135.
             let fraction = absolute;
@@ -43,11 +40,11 @@ export function normalCdf(x: number): number {
 
 const central = {
     a: [-3.969683028665376e1, 2.209460984245205e2, -2.759285104469687e2, 1.383577518672690e2, -3.066479806614716e1, 2.506628277459239],
-    b: [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1]
+    b: [-5.447609879822406e1, 1.615858368580409e2, -1.556989798598866e2, 6.680131188771972e1, -1.328068155288572e1, 1]
 };
 const tails = {
     c: [-7.784894002430293e-3, -3.223964580411365e-1, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783],
-    d: [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416]
+    d: [7.784695709041462e-3, 3.224671290700398e-1, 2.445134137142996, 3.754408661907416, 1]
 };
 const lowTail = 0.02425;
 
@@ -56,11 +53,11 @@ function acklam(p: number): number {
     const {a, b} = central, {c, d} = tails;
     if (p < lowTail || p > 1 - lowTail) {
         const q = Math.sqrt(-2 * Math.log(p < lowTail ? p : 1 - p));
-        const x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+        const x = horner(c, q) / horner(d, q);
         return p < lowTail ? x : -x;
     }
     const q = p - 0.5, r = q * q;
-    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    return horner(a, r) * q / horner(b, r);
 }
 
 /**

@@ -14,7 +14,7 @@ import {openSqlite} from "../../../base/node/sqlite.ts";
 import {spawnServer} from "../../../test/support/spawnServer.ts";
 import {chatReply, promptText} from "../../../test/support/chatReply.ts";
 import {json, startTestServer} from "../../../test/support/startTestServer.ts";
-import {runEval} from "./eval.ts";
+import {evalHere} from "../../../test/support/evalHere.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const bin = path.join(repoRoot, "native/cli/bin.mjs");
@@ -30,24 +30,6 @@ after(async () => {
 });
 
 type Run = {code: number | null, stdout: string, stderr: string};
-
-/** runEval in this process (no start-up cost), with what it prints captured. */
-async function evalHere(args: string[]): Promise<Run> {
-    let stdout = "", stderr = "";
-    const write = process.stderr.write.bind(process.stderr);
-    const log = console.log;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-        stderr += String(chunk);
-        return true;
-    }) as typeof process.stderr.write;
-    console.log = (...items: unknown[]) => stdout += `${items.join(" ")}\n`;
-    try {
-        return {code: await runEval(args), stdout, stderr};
-    } finally {
-        process.stderr.write = write;
-        console.log = log;
-    }
-}
 
 /**
  * Runs the CLI to its end; `killWhen` is polled while it runs, and kills it (SIGKILL, as a crash) once true.

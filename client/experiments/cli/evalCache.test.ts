@@ -16,7 +16,7 @@ import type {StoredCell} from "../ExperimentRunner.ts";
 import {readExperimentFile} from "../node/experimentFiles.ts";
 import {summarizeExperiment} from "../summary.ts";
 import type {CellResult} from "../types.ts";
-import {runEval} from "./eval.ts";
+import {evalHere} from "../../../test/support/evalHere.ts";
 
 let dir: string;
 before(async () => {
@@ -27,24 +27,6 @@ before(async () => {
 after(async () => {
     await rm(dir, {recursive: true, force: true});
 });
-
-/** runEval in this process, with what it writes on stderr captured (the summary on stdout is dropped). */
-async function evalHere(args: string[]): Promise<{code: number, stderr: string}> {
-    let stderr = "";
-    const write = process.stderr.write.bind(process.stderr);
-    const log = console.log;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-        stderr += String(chunk);
-        return true;
-    }) as typeof process.stderr.write;
-    console.log = () => undefined;
-    try {
-        return {code: await runEval(args), stderr};
-    } finally {
-        process.stderr.write = write;
-        console.log = log;
-    }
-}
 
 /** Two chat variants over `rows` questions; each variant's prompt is its instruction followed by the question. */
 async function writeExperiment(name: string, baseUrl: string, rows: number, instructions: [string, string]): Promise<string> {

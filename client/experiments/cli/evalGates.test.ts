@@ -9,7 +9,7 @@ import {tmpdir} from "node:os";
 import path from "node:path";
 import {chatReply, promptText} from "../../../test/support/chatReply.ts";
 import {startTestServer, type TestServer} from "../../../test/support/startTestServer.ts";
-import {runEval} from "./eval.ts";
+import {evalHere} from "../../../test/support/evalHere.ts";
 import {evalReportFormat, type EvalReport} from "./evalReports.ts";
 
 let dir: string;
@@ -28,25 +28,6 @@ after(async () => {
     await worse?.close();
     await rm(dir, {recursive: true, force: true});
 });
-
-type Run = {code: number | null, stdout: string, stderr: string};
-
-async function evalHere(args: string[]): Promise<Run> {
-    let stdout = "", stderr = "";
-    const write = process.stderr.write.bind(process.stderr);
-    const log = console.log;
-    process.stderr.write = ((chunk: string | Uint8Array) => {
-        stderr += String(chunk);
-        return true;
-    }) as typeof process.stderr.write;
-    console.log = (...items: unknown[]) => stdout += `${items.join(" ")}\n`;
-    try {
-        return {code: await runEval(args), stdout, stderr};
-    } finally {
-        process.stderr.write = write;
-        console.log = log;
-    }
-}
 
 /** An experiment of one chat variant "A" over 40 rows against `baseUrl`; row 5 is marked in the column "must". */
 async function writeExperiment(name: string, baseUrl: string): Promise<string> {
