@@ -8,8 +8,8 @@ import {baseHeaders} from "../http/replies.ts";
 import {closeIfBodyUnread} from "../http/requests.ts";
 import {AdminAccess, createAdminHandler} from "./adminRoutes.ts";
 import type {ServiceBackend} from "./backend.ts";
-import {costMicros, holdMicros} from "./billing.ts";
-import {hashKey, keyMatches, keyState} from "./keys.ts";
+import {costMicros} from "./billing.ts";
+import {hashKey, keyMatches} from "./keys.ts";
 import {keyLookup} from "../../protocol/admin/contract.ts";
 import {type QueueProbe, ServiceMetrics} from "./metrics.ts";
 
@@ -110,8 +110,9 @@ export class ServiceGate implements RequestGate {
 
     /**
      * Spec §5 rule 4 and §7: 401 for a missing, malformed, unknown, revoked or still-activating key; then 402, then 429.
-     * The key, workspace, price and limit are read from the store for every request (one query on PostgreSQL), so a
-     * revocation or rotation made through any front or the CLI holds from the next request on every front.
+     * The key, workspace, price and limit are read from the store for every request (on PostgreSQL in the same
+     * statement that takes the hold), so a revocation or rotation made through any front or the CLI holds from the
+     * next request on every front.
      */
     private async admitWorkspaceKey(context: RequestContext): Promise<RequestMeter> {
         const backend = this.backend!;
@@ -120,16 +121,8 @@ export class ServiceGate implements RequestGate {
         const lookup = keyLookup(token);
         if (lookup == null) throw unauthorized("malformed API key: keys start with ck_ (spec §5) and are used exactly as they were issued");
         const model = context.modelSegment;
-        const admission = await backend.admission(lookup, model);
-        const key = admission?.key;
-        if (admission == null || key == null || !keyMatches(token, key.secretHash)) throw unauthorized("the API key is not valid");
-        const state = keyState(key, this.keyActivationMs);
-        if (state === "revoked") throw unauthorized("the API key has been revoked");
-        if (state === "activating")
-            throw unauthorized(`the API key was created or rotated less than ${Math.ceil(this.keyActivationMs / 1000)} s ago and is not active yet; retry shortly`);
-
-        const {workspace, price, limit} = admission;
-        const hold = await backend.reserve(workspace, holdMicros(model, this.holdTokens, price), limit);
+        const {key, workspace, price, limit, hold} = await backend.admit({token, lookup, model, holdTokens: this.holdTokens,
+            keyActivationMs: this.keyActivationMs, now: Date.now()});
         // The client left while the store answered: its response's close has passed, so nothing else would release.
         if (context.signal.aborted) {
             backend.release(hold);

@@ -1,4 +1,5 @@
 import type {ApiKeyInfo, IssuedKey, ModelPrice, NewKey, Organization, RateLimit, UsageQuery, UsageRow, Workspace} from "../../protocol/admin/contract.ts";
+import type {AdmissionRequest, AdmittedRequest} from "./admission.ts";
 import type {Charge, Hold} from "./billing.ts";
 import type {KeyRecord} from "./keys.ts";
 
@@ -43,6 +44,11 @@ export interface ServiceMetering {
     hasWorkspaces(): Promise<boolean>,
     /** The key with this lookup, its workspace, and the price and limit of `model` for it; undefined for no such key. */
     admission(lookup: string, model: string): Promise<Admission | undefined>,
+    /**
+     * A request's whole admission: its key read and checked (401), the most it can cost held (402), a request taken
+     * from its rate buckets (429), as `admission` then `reserve` do; on PostgreSQL in one statement, one round trip.
+     */
+    admit(request: AdmissionRequest): Promise<AdmittedRequest>,
     /**
      * Holds `micros` of the workspace's credit, or throws the 402 (billing.ts, quotaRefusal); then, with `limit`,
      * takes one request from its buckets, or lets the hold go and throws the 429 (rateLimits.ts, rateRefusal).

@@ -8,22 +8,30 @@ import type {ServiceStore} from "./store.ts";
 
 const million = 1_000_000n;
 
+/** Spec §1 rule 4: decision output is free, whatever price is stored; every other model's output is charged. */
+export function chargesOutput(model: string): boolean {
+    return model !== modelIds.decision;
+}
+
 /**
  * What a request costs in micro-units (spec §2.3 rule 2): uncached input, cached input and output at their own
  * per-million rates; decision output is free (§1 rule 4). Exact integer arithmetic (BigInt: tokens times rate can
  * pass 2^53), rounded up to the next micro-unit once per request.
  */
 export function costMicros(model: string, tokens: MeteredTokens, price: ModelPrice): number {
-    const outputRate = model === modelIds.decision ? 0 : price.outputMicrosPerMillion;
+    const outputRate = chargesOutput(model) ? price.outputMicrosPerMillion : 0;
     const scaled = BigInt(tokens.uncachedInputTokens) * BigInt(price.inputMicrosPerMillion)
         + BigInt(tokens.cachedInputTokens) * BigInt(price.cachedInputMicrosPerMillion)
         + BigInt(tokens.outputTokens) * BigInt(outputRate);
     return Number((scaled + million - 1n) / million);
 }
 
-/** The most `tokens` tokens of `model` can cost: what a request holds while it runs. */
+/**
+ * The most `tokens` tokens of `model` can cost: what a request holds while it runs. PostgreSQL's admission statement
+ * computes the same in SQL (pgAdmission.ts), checked against this on every request.
+ */
 export function holdMicros(model: string, tokens: number, price: ModelPrice): number {
-    const outputRate = model === modelIds.decision ? 0 : price.outputMicrosPerMillion;
+    const outputRate = chargesOutput(model) ? price.outputMicrosPerMillion : 0;
     const rate = Math.max(price.inputMicrosPerMillion, price.cachedInputMicrosPerMillion, outputRate);
     return costMicros(model, {uncachedInputTokens: tokens, cachedInputTokens: 0, outputTokens: 0}, {...price, inputMicrosPerMillion: rate});
 }

@@ -1,5 +1,6 @@
 import type {RateLimit} from "../../protocol/admin/contract.ts";
 import {activateWorkspace, addCredits, createOrganization, createWorkspace, hasWorkspaces, listOrganizations, listWorkspaces, requireWorkspace} from "./accounts.ts";
+import {type AdmissionRequest, admitInSteps} from "./admission.ts";
 import type {Admission, ServiceBackend, WorkspaceFunds} from "./backend.ts";
 import {type Charge, type Hold, Ledger} from "./billing.ts";
 import {createKey, findKey, listKeys, revokeKey, rotateKey} from "./keys.ts";
@@ -70,6 +71,10 @@ export class SqliteBackend implements ServiceBackend {
         const workspace = this.store.statement("SELECT id, activated_at AS activatedAt, balance_micros AS balanceMicros FROM workspaces WHERE id = ?")
             .get(key.workspaceId) as WorkspaceFunds;
         return {key, workspace, price: getPrice(this.store, model), limit: getRateLimit(this.store, workspace.id, model)};
+    }
+
+    public admit(request: AdmissionRequest) {
+        return admitInSteps(this, request);
     }
 
     public async reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold> {

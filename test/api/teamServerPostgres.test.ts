@@ -5,13 +5,14 @@
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import OpenAI from "openai";
-import {meteredTokens, type AnyUsage} from "../../protocol/usage.ts";
+import type {AnyUsage} from "../../protocol/usage.ts";
 import {PostgresBackend} from "../../native/service/postgres/PostgresBackend.ts";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {postgresMissing, startPostgresCluster, type PostgresCluster} from "../support/postgresCluster.ts";
 import {spawnServer} from "../support/spawnServer.ts";
 import {startLlamaServer, type LlamaServer} from "../support/startLlamaServer.ts";
-import {expectedCost, testPrices} from "./utils/teamServer.ts";
+import {testPrices} from "./utils/teamServer.ts";
+import {assertPostgresLedgerExact, type ReceivedAnswer} from "./utils/postgresLedger.ts";
 
 const adminKey = "adm-fronts-0123456789";
 type Front = Awaited<ReturnType<typeof spawnServer>> & {name: string};
@@ -25,7 +26,7 @@ describe("three fronts on one PostgreSQL database", {skip: postgresMissing}, () 
     const fronts: Front[] = [];
     const keys: Record<"one" | "two" | "limited", Key> = {} as never;
     /** Every answer a client received whole, by trace id, with the usage it reported. */
-    const received = new Map<string, {usage: AnyUsage, model: string, workspaceId: string}>();
+    const received = new Map<string, ReceivedAnswer>();
 
     const startFront = async (name: string): Promise<Front> => {
         // Decisions are not under test here: a tokenizer path that is absent spares each start the vocabulary's load
@@ -51,36 +52,7 @@ describe("three fronts on one PostgreSQL database", {skip: postgresMissing}, () 
         assert.ok(usage != null, `${traceId} reported its usage`);
         received.set(traceId, {usage, model: "svc-1", workspaceId: key.workspaceId});
     };
-    /** The ledger's rows, each workspace's balance beside credits less ledger, and held credit against the holds' rows. */
-    const ledger = async () => {
-        const rows = await admin.db.query<{trace_id: string, uncached: number, cached: number, output: number, cost: number}>(
-            "SELECT trace_id, uncached_input_tokens AS uncached, cached_input_tokens AS cached, output_tokens AS output, cost_micros AS cost FROM usage");
-        const workspaces = await admin.db.query<{id: string, balance: number, credits: number, cost: number, held: number, holds: number}>(`SELECT w.id,
-            w.balance_micros AS balance, w.held_micros AS held, (SELECT SUM(amount_micros) FROM credits c WHERE c.workspace_id = w.id) AS credits,
-            (SELECT COALESCE(SUM(cost_micros), 0) FROM usage u WHERE u.workspace_id = w.id) AS cost,
-            (SELECT COALESCE(SUM(micros), 0) FROM holds h WHERE h.workspace_id = w.id) AS holds FROM workspaces w`);
-        return {rows, workspaces};
-    };
-    /** Every answer received is in the ledger once with its tokens and price; no trace is charged twice; balances exact. */
-    const assertLedgerExact = async () => {
-        const {rows, workspaces} = await ledger();
-        const byTrace = new Map<string, typeof rows>();
-        for (const row of rows) byTrace.set(row.trace_id, [...byTrace.get(row.trace_id) ?? [], row]);
-        for (const [traceId, answer] of received) {
-            const charged = byTrace.get(traceId) ?? [];
-            assert.equal(charged.length, 1, `${traceId} charged ${charged.length} times`);
-            const tokens = meteredTokens(answer.usage);
-            const usage = {uncached: tokens.uncachedInputTokens, cached: tokens.cachedInputTokens, output: tokens.outputTokens};
-            assert.deepEqual({uncached: charged[0].uncached, cached: charged[0].cached, output: charged[0].output, cost: charged[0].cost},
-                {...usage, cost: expectedCost(answer.model, usage)}, traceId);
-        }
-        for (const charged of byTrace.values()) assert.equal(charged.length, 1, "no request charged twice");
-        for (const workspace of workspaces) {
-            assert.equal(workspace.balance, workspace.credits - workspace.cost, `${workspace.id}: balance = credits − ledger`);
-            assert.equal(workspace.held, workspace.holds, `${workspace.id}: held credit = the holds' rows`);
-        }
-        return {rows: rows.length, unseen: [...byTrace.keys()].filter((traceId) => !received.has(traceId)).length};
-    };
+    const assertLedgerExact = () => assertPostgresLedgerExact(admin.db, received);
 
     before(async () => {
         modelPath = await ensureTinyGguf();

@@ -1,6 +1,6 @@
 // The service store on a real PostgreSQL (a throwaway cluster), with several backends on one database standing in
-// for several fronts: migrations, the admin operations, the overdraft bound, shared rate-limit buckets, expiring
-// holds, and the 503 while the database is down.
+// for several fronts: migrations, the admin operations, admission in one statement, the overdraft bound, shared
+// rate-limit buckets, expiring holds, and the 503 while the database is down.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {execFile} from "node:child_process";
@@ -28,11 +28,14 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         const organization = (await backend.listOrganizations())[0] ?? await backend.createOrganization("acme");
         const created = await backend.createWorkspace(organization.id, name);
         await backend.activateWorkspace(created.id);
-        await backend.addCredits(created.id, credits);
+        if (credits > 0) await backend.addCredits(created.id, credits);
         await backend.setPrice(price);
         const {key, secret} = await backend.createKey({workspaceId: created.id});
         return {id: created.id, keyId: key.id, secret, lookup: key.hint.slice(3, 15)};
     };
+    /** A request's admission as the gate asks for it, with `secret` and a hold of `holdTokens` tokens. */
+    const admit = (backend: PostgresBackend, secret: string, {model = "svc-1", holdTokens = 1000, keyActivationMs = 0} = {}) =>
+        backend.admit({token: secret, lookup: secret.slice(3, 15), model, holdTokens, keyActivationMs, now: Date.now()});
     const totals = async (workspaceId: string) => JSON.parse(await cluster.psql(`SELECT json_build_object('balance', balance_micros, 'held', held_micros,
         'credits', (SELECT SUM(amount_micros) FROM credits WHERE workspace_id = w.id), 'ledger', (SELECT COALESCE(SUM(cost_micros), 0) FROM usage WHERE workspace_id = w.id),
         'holds', (SELECT COUNT(*) FROM holds WHERE workspace_id = w.id)) FROM workspaces w WHERE id = '${workspaceId}'`)) as
@@ -79,17 +82,53 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         assert.equal(organization.name, "acme");
     });
 
+    test("admission in one statement: a key that may not call holds nothing; the hold is holdMicros' to the micro-unit; 402 and 429", async () => {
+        const ws = await workspace(fronts[0], "one-statement", 1_000_000);
+        const wrongSecret = `${ws.secret.slice(0, 16)}${ws.secret.at(16) === "A" ? "B" : "A"}${ws.secret.slice(17)}`;
+        await assert.rejects(admit(fronts[1], "ck_000000000000_" + "x".repeat(43)), {status: 401, message: /not valid/});
+        await assert.rejects(admit(fronts[1], wrongSecret), {status: 401, message: /not valid/});
+        await assert.rejects(admit(fronts[1], ws.secret, {keyActivationMs: 60_000}), {status: 401, message: /not active yet/});
+        assert.deepEqual([(await totals(ws.id)).held, (await totals(ws.id)).holds], [0, 0], "a refused key holds nothing");
+
+        // Rates that make each term the largest in turn; decision output is free; a model without a price holds nothing.
+        const rates = [{input: 3_000_000, cached: 500_000, output: 7_000_000}, {input: 1, cached: 999_999, output: 3}, {input: 123_457, cached: 0, output: 0}];
+        for (const [index, rate] of rates.entries()) {
+            for (const model of ["svc-1", "svc-1-decision"]) {
+                const priced = {model, inputMicrosPerMillion: rate.input, cachedInputMicrosPerMillion: rate.cached, outputMicrosPerMillion: model === "svc-1" ? rate.output : 0};
+                await fronts[0].setPrice(priced);
+                for (const holdTokens of [1, 4096, 131_072 + index]) {
+                    const taken = await admit(fronts[2], ws.secret, {model, holdTokens});
+                    assert.equal(taken.hold.micros, holdMicros(model, holdTokens, priced), `${model} at ${JSON.stringify(rate)}, ${holdTokens} tokens`);
+                    assert.equal((await totals(ws.id)).held, taken.hold.micros);
+                    await fronts[2].settle(taken.hold, {requestId: `exact-${index}-${model}-${holdTokens}`, workspaceId: ws.id, keyId: ws.keyId, model,
+                        endpoint: "/v1/completions", tokens: {uncachedInputTokens: 0, cachedInputTokens: 0, outputTokens: 0}, costMicros: 0}, taken.limit);
+                }
+            }
+        }
+        await fronts[0].setPrice(price);
+        assert.equal((await admit(fronts[1], ws.secret, {model: "svc-unpriced"})).hold.micros, 0);
+
+        const poor = await workspace(fronts[0], "no-credit", 0);
+        await assert.rejects(admit(fronts[1], poor.secret), {status: 402, code: "insufficient_quota", message: /no prepaid credit/});
+        await fronts[0].setRateLimit({workspaceId: ws.id, model: "svc-1", requestsPerMinute: 1, tokensPerMinute: null});
+        const before = (await totals(ws.id)).held;
+        const first = await admit(fronts[1], ws.secret);
+        await assert.rejects(admit(fronts[2], ws.secret), {status: 429, code: "rate_limit_exceeded"});
+        fronts[1].release(first.hold);
+        for (let waited = 0; (await totals(ws.id)).held !== before && waited < 2_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal((await totals(ws.id)).held, before, "the refused request's hold and the first one's were let go");
+    });
+
     test("overdraft bound: three fronts racing on one workspace never take its balance below minus one hold; balance = credits − ledger", async () => {
         const hold = holdMicros("svc-1", 1000, price);
         const ws = await workspace(fronts[0], "racing", Math.floor(hold * 30.5));
-        const admission = (await fronts[0].admission(ws.lookup, "svc-1"))!;
         let charged = 0, refused = 0, sequence = 0;
         // Each front runs 12 clients that reserve, then charge between half a hold and a whole one, until refused.
         await Promise.all(fronts.flatMap((front, frontIndex) => Array.from({length: 12}, async (_, client) => {
             for (;;) {
                 let taken;
                 try {
-                    taken = await front.reserve(admission.workspace, hold);
+                    taken = await admit(front, ws.secret);
                 } catch (error) {
                     assert.equal((error as {status?: number}).status, 402);
                     refused++;
@@ -98,8 +137,9 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
                 await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
                 const cost = Math.ceil(hold * (0.5 + Math.random() / 2));
                 const tokens = {uncachedInputTokens: 10, cachedInputTokens: 0, outputTokens: 1};
-                assert.equal(await front.settle(taken, {requestId: `race-${frontIndex}-${client}-${sequence++}`, workspaceId: ws.id, keyId: ws.keyId,
-                    model: "svc-1", endpoint: "/v1/chat/completions", tokens, costMicros: cost}, admission.limit), true);
+                assert.equal(taken.hold.micros, hold);
+                assert.equal(await front.settle(taken.hold, {requestId: `race-${frontIndex}-${client}-${sequence++}`, workspaceId: ws.id, keyId: ws.keyId,
+                    model: "svc-1", endpoint: "/v1/chat/completions", tokens, costMicros: cost}, taken.limit), true);
                 charged++;
             }
         })));
@@ -128,7 +168,8 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         const created = await workspace(fronts[0], "limited", 1_000_000);
         const ws = {...created, ...(await fronts[0].admission(created.lookup, "svc-1"))!.workspace};
         const limit = await fronts[0].setRateLimit({workspaceId: ws.id, model: "svc-1", requestsPerMinute: 30, tokensPerMinute: null});
-        const results = await Promise.allSettled(Array.from({length: 90}, (_, index) => fronts[index % 3].reserve(ws, 1, limit)));
+        assert.equal(limit.requestsPerMinute, 30);
+        const results = await Promise.allSettled(Array.from({length: 90}, (_, index) => admit(fronts[index % 3], ws.secret, {holdTokens: 1})));
         const admitted = results.filter((result) => result.status === "fulfilled").length;
         // The burst, plus what refills (one every 2 s) while the 90 run.
         assert.ok(admitted >= 30 && admitted <= 31, `${admitted} admitted`);
@@ -137,8 +178,9 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         assert.ok(refusal.reason.retryAfter >= 1);
         // A refused request's hold is let go without waiting (release is fire and forget): give it a moment.
         const held = async () => Number(await cluster.psql(`SELECT held_micros FROM workspaces WHERE id = '${ws.id}'`));
-        for (let waited = 0; await held() !== admitted && waited < 2_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.equal(await held(), admitted, "a refused request holds nothing");
+        const oneHold = holdMicros("svc-1", 1, price);
+        for (let waited = 0; await held() !== admitted * oneHold && waited < 2_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(await held(), admitted * oneHold, "a refused request holds nothing");
 
         // Tokens a minute: a settled request's tokens leave the shared bucket; once it is overdrawn, every front refuses.
         const tokenLimit = await fronts[0].setRateLimit({workspaceId: ws.id, model: "svc-1-decision", requestsPerMinute: null, tokensPerMinute: 100});
@@ -169,9 +211,9 @@ describe("PostgreSQL service store", {skip: postgresMissing}, () => {
         const ws = await workspace(fronts[0], "cli", 1_000_000);
         const cli = (...args: string[]) => promisify(execFile)(process.execPath, [bin, "admin", ...args, "--database", cluster.url, "--json"]);
         assert.deepEqual(JSON.parse((await cli("migrate")).stdout), {location: cluster.url, from: migrations.length, to: migrations.length});
-        assert.equal((await fronts[1].admission(ws.lookup, "svc-1"))?.key.revokedAt, null);
+        fronts[1].release((await admit(fronts[1], ws.secret)).hold);
         assert.equal(JSON.parse((await cli("keys", "revoke", ws.keyId)).stdout).state, "revoked");
-        assert.notEqual((await fronts[2].admission(ws.lookup, "svc-1"))?.key.revokedAt, null);
+        await assert.rejects(admit(fronts[2], ws.secret), {status: 401, message: /revoked/});
     });
 
     test("the database down: calls fail at once with the spec's 503, and the same backend serves again once it is back", async () => {

@@ -1,4 +1,5 @@
 import type {RateLimit} from "../../../protocol/admin/contract.ts";
+import type {AdmissionRequest, AdmittedRequest} from "../admission.ts";
 import type {Admission, ServiceAdminOperations, ServiceBackend, WorkspaceFunds} from "../backend.ts";
 import type {Charge, Hold} from "../billing.ts";
 import {PgDatabase} from "./database.ts";
@@ -70,6 +71,7 @@ export class PostgresBackend implements ServiceBackend {
 
     public hasWorkspaces() { return this.metering.hasWorkspaces(); }
     public admission(lookup: string, model: string): Promise<Admission | undefined> { return this.metering.admission(lookup, model); }
+    public admit(request: AdmissionRequest): Promise<AdmittedRequest> { return this.metering.admit(request); }
     public reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold> { return this.metering.reserve(workspace, micros, limit); }
     public release(hold: Hold) { this.metering.release(hold); }
     public settle(hold: Hold, charge: Charge, limit: RateLimit) { return this.metering.settle(hold, charge, limit); }

@@ -1,18 +1,19 @@
 import {randomUUID} from "node:crypto";
 import type {RateLimit} from "../../../protocol/admin/contract.ts";
+import {type AdmissionRequest, type AdmittedRequest, keyRefusal} from "../admission.ts";
 import type {Admission, ServiceMetering, WorkspaceFunds} from "../backend.ts";
-import {type Charge, type Hold, quotaRefusal} from "../billing.ts";
-import {freePrice} from "../pricing.ts";
+import {chargesOutput, type Charge, type Hold, holdMicros, quotaRefusal} from "../billing.ts";
+import {hashKey} from "../keys.ts";
 import {rateRefusal, waitMs} from "../rateLimits.ts";
 import type {PgDatabase} from "./database.ts";
-
-/** The database's clock in epoch milliseconds: every front reads the same one, whatever its own says. */
-const nowMs = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+import {admissionQuery, type AdmissionRow, admitStatement, type AdmitRow, type BucketLevels, nowMs, takeFromBuckets, toAdmission} from "./pgAdmission.ts";
 
 /**
  * Metering for fronts that share one PostgreSQL database. Each step is one statement, so it is atomic without an
  * explicit transaction, and row locks order the fronts' steps on a workspace:
  *
+ * - admit: the key with its workspace, price and limit, and when the key may call, the reserve step below, in one
+ *   statement (pgAdmission.ts): a request's way in is one round trip;
  * - reserve: one conditional UPDATE adds the hold to `workspaces.held_micros` only while balance less held is
  *   above zero (re-checked on the latest row once its lock is granted), writes the hold's row, and in the same
  *   statement refills the workspace's rate-limit buckets for the model and takes a request, on the database's clock;
@@ -46,66 +47,77 @@ export class PgMetering implements ServiceMetering {
     }
 
     public async admission(lookup: string, model: string): Promise<Admission | undefined> {
-        const [row] = await this.db.query<AdmissionRow>(`SELECT k.id, k.workspace_id, k.secret_hash, k.issued_at, k.revoked_at, w.activated_at, w.balance_micros,
-            p.input_micros_per_million, p.cached_input_micros_per_million, p.output_micros_per_million, r.requests_per_minute, r.tokens_per_minute
-            FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id LEFT JOIN prices p ON p.model = $2
-            LEFT JOIN rate_limits r ON r.workspace_id = k.workspace_id AND r.model = $2 WHERE k.lookup = $1`, [lookup, model]);
-        if (row == null) return undefined;
-        return {
-            key: {id: row.id, workspaceId: row.workspace_id, secretHash: row.secret_hash, issuedAt: row.issued_at, revokedAt: row.revoked_at},
-            workspace: {id: row.workspace_id, activatedAt: row.activated_at, balanceMicros: row.balance_micros},
-            price: row.input_micros_per_million == null ? freePrice(model) : {model, inputMicrosPerMillion: row.input_micros_per_million,
-                cachedInputMicrosPerMillion: row.cached_input_micros_per_million!, outputMicrosPerMillion: row.output_micros_per_million!},
-            limit: {workspaceId: row.workspace_id, model, requestsPerMinute: row.requests_per_minute, tokensPerMinute: row.tokens_per_minute}
-        };
+        const [row] = await this.db.query<AdmissionRow>(admissionQuery, [lookup, model]);
+        return row == null ? undefined : toAdmission(row, model);
+    }
+
+    public async admit(request: AdmissionRequest): Promise<AdmittedRequest> {
+        const {token, lookup, model, holdTokens, keyActivationMs, now} = request;
+        const id = randomUUID();
+        const [row] = await this.db.query<AdmitRow>(admitStatement,
+            [lookup, model, id, hashKey(token), now - keyActivationMs, holdTokens, chargesOutput(model) ? 1 : 0, this.front, this.leaseMs]);
+        const admission = row == null ? undefined : toAdmission(row, model);
+        const taken = row?.hold != null;
+        if (taken) this.live.add(id);
+        const hold: Hold = {workspaceId: row?.workspace_id ?? "", micros: row?.hold_micros ?? 0, released: !taken, id};
+        // The same key, read in the same statement, judged again here in constant time at the same time: a key the
+        // statement let hold credit is one this accepts, so the release below is only ever a safeguard.
+        const refusal = keyRefusal(token, admission?.key, keyActivationMs, now);
+        if (refusal != null || admission == null) {
+            this.release(hold);
+            throw refusal;
+        }
+        const expected = holdMicros(model, holdTokens, admission.price);
+        if (row!.hold_micros !== expected) {
+            this.release(hold);
+            throw new Error(`the admission statement held ${row!.hold_micros} micro-units where holdMicros gives ${expected}`);
+        }
+        if (!taken) throw await this.fundsRefusal(admission.workspace);
+        await this.takeRequest(hold, row!.buckets, admission.limit);
+        return {...admission, hold};
     }
 
     public async reserve(workspace: WorkspaceFunds, micros: number, limit?: RateLimit): Promise<Hold> {
         const id = randomUUID();
-        const requestsPerMinute = limit?.requestsPerMinute ?? null, tokensPerMinute = limit?.tokensPerMinute ?? null;
-        // One statement: the hold, only while balance less held is above zero; then, only if it was taken, the
-        // buckets: the requests bucket gives one request when it holds one, the token bucket is refilled and read (a
-        // completed request's tokens are taken when it settles, so it only has to be above zero).
-        const capacity = "(CASE b.kind WHEN 'requests' THEN $7::float8 ELSE $8::float8 END)";
-        const refilled = `LEAST(${capacity}, b.level + GREATEST(0, excluded.updated_at - b.updated_at) * ${capacity} / 60000)`;
-        const [row] = await this.db.query<{hold: string | null, buckets: Array<{kind: "requests" | "tokens", level: number}>}>(`WITH
+        // One statement: the hold, only while balance less held is above zero; then, only if it was taken, the buckets.
+        const [row] = await this.db.query<{hold: string | null, buckets: BucketLevels}>(`WITH
             funds AS (UPDATE workspaces SET held_micros = held_micros + $2
                 WHERE id = $1 AND activated_at IS NOT NULL AND balance_micros - held_micros > 0 RETURNING id),
             hold AS (INSERT INTO holds (id, workspace_id, micros, front, expires_at) SELECT $3, funds.id, $2, $4, ${nowMs} + $5 FROM funds RETURNING id),
-            buckets AS (INSERT INTO rate_buckets AS b (workspace_id, model, kind, level, updated_at)
-                SELECT $1, $6, v.kind, v.capacity - v.take, ${nowMs}
-                FROM (VALUES ('requests', $7::float8, 1::float8), ('tokens', $8::float8, 0::float8)) AS v(kind, capacity, take)
-                WHERE v.capacity IS NOT NULL AND EXISTS (SELECT 1 FROM funds)
-                ON CONFLICT (workspace_id, model, kind) DO UPDATE SET level = ${refilled} - (CASE b.kind WHEN 'requests' THEN 1 ELSE 0 END),
-                    updated_at = excluded.updated_at
-                WHERE b.kind = 'tokens' OR ${refilled} >= 1 RETURNING b.kind, b.level)
+            buckets AS (${takeFromBuckets({workspace: "$1", model: "$6", requests: "$7", tokens: "$8", taken: "funds"})})
             SELECT (SELECT id FROM hold) AS hold, (SELECT COALESCE(json_agg(json_build_object('kind', kind, 'level', level)), '[]'::json) FROM buckets) AS buckets`,
-        [workspace.id, micros, id, this.front, this.leaseMs, limit?.model ?? "", requestsPerMinute, tokensPerMinute]);
-        if (row?.hold == null) {
-            // Refused: read the row again only to say why (not activated, or no credit left beside the holds).
-            const [funds] = await this.db.query<{activated_at: number | null, balance_micros: number, held_micros: number}>(
-                "SELECT activated_at, balance_micros, held_micros FROM workspaces WHERE id = $1", [workspace.id]);
-            throw quotaRefusal({id: workspace.id, activatedAt: funds?.activated_at ?? null, balanceMicros: funds?.balance_micros ?? 0}, funds?.held_micros ?? 0)
-                ?? quotaRefusal({...workspace, balanceMicros: 0}, 0)!;
-        }
+        [workspace.id, micros, id, this.front, this.leaseMs, limit?.model ?? "", limit?.requestsPerMinute ?? null, limit?.tokensPerMinute ?? null]);
+        if (row?.hold == null) throw await this.fundsRefusal(workspace);
         this.live.add(id);
         const hold: Hold = {workspaceId: workspace.id, micros, released: false, id};
-        if (limit == null) return hold;
-        const tookRequest = row.buckets.some((bucket) => bucket.kind === "requests");
-        const tokens = row.buckets.find((bucket) => bucket.kind === "tokens");
-        if (requestsPerMinute != null && !tookRequest) {
+        if (limit != null) await this.takeRequest(hold, row.buckets, limit);
+        return hold;
+    }
+
+    /** The 402 of a hold refused: the workspace's row read again only to say why (not activated, or no credit left beside the holds). */
+    private async fundsRefusal(workspace: WorkspaceFunds) {
+        const [funds] = await this.db.query<{activated_at: number | null, balance_micros: number, held_micros: number}>(
+            "SELECT activated_at, balance_micros, held_micros FROM workspaces WHERE id = $1", [workspace.id]);
+        return quotaRefusal({id: workspace.id, activatedAt: funds?.activated_at ?? null, balanceMicros: funds?.balance_micros ?? 0}, funds?.held_micros ?? 0)
+            ?? quotaRefusal({...workspace, balanceMicros: 0}, 0)!;
+    }
+
+    /** After a hold was taken: the 429 (its hold let go) when a bucket of `limit` had nothing to give. */
+    private async takeRequest(hold: Hold, buckets: BucketLevels, limit: RateLimit) {
+        const tookRequest = buckets.some((bucket) => bucket.kind === "requests");
+        const tokens = buckets.find((bucket) => bucket.kind === "tokens");
+        if (limit.requestsPerMinute != null && !tookRequest) {
             this.release(hold);
             const [bucket] = await this.db.query<{level: number}>(`SELECT LEAST($3::float8, level + GREATEST(0, ${nowMs} - updated_at) * $3::float8 / 60000) AS level
-                FROM rate_buckets WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'`, [limit.workspaceId, limit.model, requestsPerMinute]);
-            throw rateRefusal(limit, "requests", waitMs({level: bucket?.level ?? 0, capacity: requestsPerMinute}, 1));
+                FROM rate_buckets WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'`, [limit.workspaceId, limit.model, limit.requestsPerMinute]);
+            throw rateRefusal(limit, "requests", waitMs({level: bucket?.level ?? 0, capacity: limit.requestsPerMinute}, 1));
         }
-        if (tokensPerMinute != null && tokens != null && tokens.level <= 0) {
+        if (limit.tokensPerMinute != null && tokens != null && tokens.level <= 0) {
             this.release(hold);
             // Refused for tokens: the request taken above goes back.
             if (tookRequest) await this.db.query("UPDATE rate_buckets SET level = level + 1 WHERE workspace_id = $1 AND model = $2 AND kind = 'requests'", [limit.workspaceId, limit.model]);
-            throw rateRefusal(limit, "tokens", waitMs({level: tokens.level, capacity: tokensPerMinute}, Number.EPSILON));
+            throw rateRefusal(limit, "tokens", waitMs({level: tokens.level, capacity: limit.tokensPerMinute}, Number.EPSILON));
         }
-        return hold;
     }
 
     public release(hold: Hold) {
@@ -153,10 +165,3 @@ export class PgMetering implements ServiceMetering {
             UPDATE workspaces w SET held_micros = w.held_micros - sums.micros FROM sums WHERE w.id = sums.workspace_id`);
     }
 }
-
-type AdmissionRow = {
-    id: string, workspace_id: string, secret_hash: Uint8Array, issued_at: number, revoked_at: number | null,
-    activated_at: number | null, balance_micros: number,
-    input_micros_per_million: number | null, cached_input_micros_per_million: number | null, output_micros_per_million: number | null,
-    requests_per_minute: number | null, tokens_per_minute: number | null
-};
