@@ -134,6 +134,8 @@ export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, row
         }
     });
     for (const problem of checkProblems(spec.checks, dataset.columns)) errors.push(problemOf(problem, "checks"));
+    if (spec.cluster !== undefined && !dataset.columns.includes(spec.cluster))
+        errors.push({path: "cluster", message: `no column named ${JSON.stringify(spec.cluster)} to cluster rows by (columns: ${dataset.columns.join(", ")})`});
     if (rows.length <= maxExperimentRows) {
         checkLabels(spec, dataset, rows, errors, warnings);
         const repeats = repeatedRows(dataset.rows, rows);

@@ -60,7 +60,7 @@ export function serializeExperimentSpec(spec: ExperimentSpec): string {
     return `${JSON.stringify(JSON.parse(stableStringify(spec)), null, 2)}\n`;
 }
 
-const specFields = ["format", "version", "id", "name", "dataset", "sample", "variants", "checks", "seed", "concurrency", "createdAt"];
+const specFields = ["format", "version", "id", "name", "dataset", "sample", "variants", "checks", "seed", "cluster", "concurrency", "createdAt"];
 
 function readSpec(json: unknown): ExperimentSpec {
     const object = readObject(json, []);
@@ -75,6 +75,7 @@ function readSpec(json: unknown): ExperimentSpec {
         names.add(variant.name);
     });
     const concurrency = optional(object, "concurrency", [], (value, path) => readInteger(value, path, {min: 1, max: 256}));
+    const cluster = optional(object, "cluster", [], nonEmpty);
     return {
         format: experimentFormat,
         version: experimentFileVersion,
@@ -85,6 +86,7 @@ function readSpec(json: unknown): ExperimentSpec {
         variants,
         checks: (optional(object, "checks", [], readArray) ?? []).map((check, index) => readCheck(check, ["checks", index])),
         seed: optional(object, "seed", [], (value, path) => readInteger(value, path)) ?? 1,
+        ...(cluster === undefined ? {} : {cluster}),
         ...(concurrency === undefined ? {} : {concurrency}),
         createdAt: optional(object, "createdAt", [], readNumber) ?? 0
     };

@@ -1,5 +1,5 @@
 import {displayMoney, microsPerUnit} from "../../protocol/admin/money.ts";
-import type {MetricKey, QuestionKind} from "./types.ts";
+import type {ExperimentSummary, MetricKey, QuestionKind} from "./types.ts";
 import {brierDefinition, eceDefinition, probabilityFloor} from "../scoring/evaluation.ts";
 import {scoreDefinitions} from "../scoring/scoreLevels.ts";
 
@@ -92,7 +92,9 @@ export const verdictRule = "Pass/fail metrics (accuracy, pass rate, a check's pa
     "share of rows where the variants disagree, so a few such rows give a wide interval), so it excludes 0 exactly when p < 0.05. Other metrics have a paired bootstrap 95% interval over the rows both variants have. One primary metric per " +
     "comparison says which variant is better (question sets: the first question's accuracy, uncalibrated; chat prompts: the pass rate); " +
     "with several comparisons, their primary tests get Holm's correction, and each primary interval is at the level of its Holm step. " +
-    "Every other metric is secondary: its verdict gives a direction, not a winner. While some rows have no result yet, verdicts are provisional.";
+    "Every other metric is secondary: its verdict gives a direction, not a winner. While some rows have no result yet, verdicts are provisional. " +
+    "With a cluster column, bootstrap intervals resample clusters instead of rows, and pass/fail differences are tested with their clustered " +
+    "(Liang–Zeger) variance, a normal test and its interval, instead of McNemar's test on rows.";
 
 /** An interval's coverage: "95%", "98.3%". */
 export function formatLevel(level: number): string {
@@ -140,6 +142,27 @@ export const rateIntervalDefinition = "In brackets, the 95% Wilson score interva
     "standard errors, √(p(1 − p)/n), of p. It assumes the rows are independent draws from the rows the experiment stands for, and says how far the " +
     "rate on such rows could lie from this sample's; unlike the share ± 1.96·√(share·(1 − share)/n) it stays within 0 and 1, is not empty at 0 or n " +
     "of n, and keeps its coverage on few rows (Wilson 1927; Agresti & Coull 1998).";
+
+/** What a design effect is, for the hover beside it, the report and the docs. */
+export const designEffectDefinition = "Design effect: the variance of a rate with rows grouped by the cluster column (Σ over clusters of the squared sum of " +
+    "the rows' deviations, over n²; Liang & Zeger 1986) over its variance were the rows independent. About 1 + (m − 1)·ρ for clusters of m rows " +
+    "whose outcomes correlate by ρ: rows of one cluster repeat each other, so the sample holds about n / design effect independent rows, and the " +
+    "rate's interval is the Wilson interval on that many.";
+
+/**
+ * What clustering did to a summary, in a sentence for the screen, the report and the CLI: the column, its number of
+ * clusters, and the design effect of each variant's primary rate; "" without a cluster column.
+ */
+export function describeClustering(summary: ExperimentSummary): string {
+    if (summary.clustering === undefined) return "";
+    const {column, clusters} = summary.clustering;
+    const effects = summary.variants.flatMap((variant) => {
+        const primary = variant.metrics.find((value) => !value.calibrated && value.designEffect !== undefined && (value.metric === "pass_rate" || value.metric === "accuracy"));
+        return primary === undefined ? [] : [`${variant.name} ${primary.designEffect!.toFixed(2)}`];
+    });
+    return `Rows are clustered by ${column} (${clusters} cluster${clusters === 1 ? "" : "s"}): intervals resample clusters, and pass/fail differences are tested on the ` +
+        `clustered variance${effects.length === 0 ? "" : `. Design effect of the primary rate: ${effects.join(", ")}`}.`;
+}
 
 /** The line under the CLI's table that says what the brackets after a rate are (the app says it on hover). */
 export const rateIntervalNote = "In brackets after a rate (accuracy, a pass rate, a check's share): its 95% Wilson score interval.";

@@ -92,15 +92,16 @@ export function detectableFromInterval(low: number, high: number, level: number,
 
 /**
  * What a finished comparison could have detected at 80% power, at its own level (a Holm-corrected primary's is
- * stricter): pass / fail metrics by Connor's formula at the discordance the run observed, other metrics from their
- * bootstrap interval. Undefined when there is nothing to say (no rows, no interval, no discordant row, an interval
+ * stricter): pass / fail metrics by Connor's formula at the discordance the run observed, other metrics (and pass /
+ * fail ones tested on clusters) from their interval. Undefined when there is nothing to say (no rows, no interval, no discordant row, an interval
  * of no width); null when no difference at all could have been detected that often on so few rows.
  */
-export function detectableDifference(difference: Pick<Difference, "n" | "delta" | "low" | "high" | "level" | "mcnemar">): number | null | undefined {
-    const {n, delta, low, high, level, mcnemar} = difference;
+export function detectableDifference(difference: Pick<Difference, "n" | "delta" | "low" | "high" | "level" | "mcnemar" | "method">): number | null | undefined {
+    const {n, delta, low, high, level, mcnemar, method} = difference;
     if (n <= 0 || delta === null || low === null || high === null) return undefined;
     const options = {alpha: 1 - level};
-    if (mcnemar !== undefined) {
+    // A clustered difference's interval is a Wald interval on its clustered standard error: read it as the others.
+    if (mcnemar !== undefined && method !== "cluster") {
         const discordance = (mcnemar.onlyA + mcnemar.onlyB) / n;
         return discordance === 0 ? undefined : mcnemarDetectable(n, discordance, options);
     }

@@ -1,7 +1,7 @@
 import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, MetricValue, VariantSummary} from "./types.ts";
 import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
-import {formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
+import {describeClustering, designEffectDefinition, formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
 import {describeDisagreementCount, spreadDefinition, spreadName} from "./disagreements.ts";
 
@@ -77,7 +77,8 @@ function matrixTable(summary: ExperimentSummary): string {
     if (keys.size === 0) return `<p class="muted">No metrics yet: no labelled, answered rows or checks.</p>`;
     // A value computed on fewer rows than the sample (errored, unlabelled or missing rows) shows its n.
     const valueCell = (value: MetricValue | undefined) => value === undefined ? cell("–", "num") :
-        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(summary.rows)} rows.${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}`)}">${escapeHtml(formatRate(value))}` +
+        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(summary.rows)} rows.${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}` +
+            `${value.designEffect === undefined ? "" : ` Design effect ${value.designEffect.toFixed(2)}. ${designEffectDefinition}`}`)}">${escapeHtml(formatRate(value))}` +
         `${value.n === summary.rows ? "" : ` <span class="muted">n=${formatCount(value.n)}</span>`}</td>`;
     const rows = [...keys.values()].map((key) => {
         const values = summary.variants.map((variant) => variant.metrics.find((value) => value.metric === key.metric && value.question === key.question && value.calibrated === key.calibrated));
@@ -95,7 +96,8 @@ function verdictsTable(summary: ExperimentSummary, differences: readonly Differe
         const names = `${summary.variants[difference.b].name} vs ${summary.variants[difference.a].name}`;
         const interval = difference.delta === null || difference.low === null || difference.high === null ? "–" :
             `${formatInterval(difference.delta, difference.low, difference.high)}${difference.level === 0.95 ? "" : `, ${formatLevel(difference.level)}`}`;
-        const method = difference.method === "exact" ? "McNemar's exact interval (Clopper–Pearson on the rows only one variant got right, widened over the share of such rows)" : "paired bootstrap over rows";
+        const method = difference.method === "exact" ? "McNemar's exact interval (Clopper–Pearson on the rows only one variant got right, widened over the share of such rows)"
+            : difference.method === "cluster" ? "the difference ± z × its clustered (Liang–Zeger) standard error, over clusters" : summary.clustering === undefined ? "paired bootstrap over rows" : "paired bootstrap over clusters";
         const mcnemar = difference.mcnemar ? `${formatPValue(difference.mcnemar.pValue)} (${difference.mcnemar.onlyA} / ${difference.mcnemar.onlyB})` : "";
         const title = metricTitle(difference.metric, difference.question, difference.calibrated) + (difference.primary ? " (primary)" : "");
         const verdictClass = difference.better === null ? "muted" : difference.primary ? "better" : undefined;
@@ -145,7 +147,7 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <p class="meta">Dataset ${escapeHtml(datasetName)} · ${escapeHtml(describeSample(spec.sample))} · ${formatCount(summary.rows)} row${summary.rows === 1 ? "" : "s"} · ${summary.variants.length} variant${summary.variants.length === 1 ? "" : "s"}</p>
 <p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
-<h2>Metrics</h2>${matrixTable(summary)}${hasRateInterval(summary) ? `<p class="meta">${escapeHtml(rateIntervalDefinition)}</p>` : ""}
+<h2>Metrics</h2>${matrixTable(summary)}${hasRateInterval(summary) ? `<p class="meta">${escapeHtml(rateIntervalDefinition)}</p>` : ""}${summary.clustering === undefined ? "" : `<p class="meta">${escapeHtml(describeClustering(summary))} ${escapeHtml(designEffectDefinition)}</p>`}
 <h2>Which is better</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
 ${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
 ${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}

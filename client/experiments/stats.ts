@@ -1,5 +1,6 @@
 import {seededRandom} from "../../base/common/seededRandom.ts";
 import {normalQuantile} from "./normal.ts";
+import type {Clusters} from "./clusters.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
 // interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
@@ -180,13 +181,16 @@ export type BootstrapOptions = {
     /** Resamples drawn; default 2000. */
     resamples?: number,
     /** Two-sided coverage; default 0.95. */
-    level?: number
+    level?: number,
+    /** Resample these clusters of positions, each with all its rows, instead of single rows. */
+    clusters?: Clusters
 };
 
 export const defaultResamples = 2000;
 
 /**
- * Percentile bootstrap intervals over rows: each resample draws n row indexes with replacement from a seeded
+ * Percentile bootstrap intervals over rows (over clusters of rows when `clusters` is given: each resample draws as
+ * many clusters as there are, with replacement, and counts every row of each): each resample draws n row indexes with replacement from a seeded
  * generator, once, and every statistic reads the same draw, so differences are paired (both variants see the
  * same rows) and one pass serves every metric. Returns, per statistic, one interval per output, or null where
  * fewer than half the resamples gave a number.
@@ -198,9 +202,11 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
     if (n === 0) return statistics.map((statistic) => new Array<Interval | null>(statistic.width).fill(null));
     const random = seededRandom(options.seed);
     const counts = new Int32Array(n);
+    const groups = options.clusters?.members;
     for (let resample = 0; resample < resamples; resample++) {
         counts.fill(0);
-        for (let draw = 0; draw < n; draw++) counts[Math.floor(random() * n)]++;
+        if (groups === undefined) for (let draw = 0; draw < n; draw++) counts[Math.floor(random() * n)]++;
+        else for (let draw = 0; draw < groups.length; draw++) for (const member of groups[Math.floor(random() * groups.length)]) counts[member]++;
         statistics.forEach((statistic, index) => {
             const values = statistic.evaluate(counts, resample);
             for (let output = 0; output < statistic.width; output++) draws[index][output][resample] = values[output];

@@ -6,6 +6,7 @@ import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, w
 import {formatInterval, formatLevel, formatMetric, formatPValue, metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
 import {defaultPower, detectableDifference} from "./power.ts";
+import {clusteredPaired, clusteredRate, clustersOf, clusterWarnings, waldInterval, type Clusters} from "./clusters.ts";
 
 // An experiment's results in numbers: per variant its metrics, usage, cost and latency; for every metric the
 // difference between compared variants with a 95% interval and a verdict in words; and the rows where the variants
@@ -44,8 +45,11 @@ const defaultMaxBootstrapWork = 4e7;
 export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDataset, cells: readonly CellResult[], options: SummaryOptions = {}): ExperimentSummary {
     const positions = positionsOf(dataset, options.rowIndexes);
     const {byVariant, tables, answers, warnings} = variantTables(spec, dataset, cells, positions);
+    const clusterColumn = spec.cluster === undefined ? -1 : dataset.columns.indexOf(spec.cluster);
+    const clusters = clusterColumn < 0 ? undefined : clustersOf(dataset.rows, options.rowIndexes ?? dataset.rows.map((_row, index) => index), clusterColumn, spec.cluster!);
 
-    const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices));
+    const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices, clusters));
+    if (clusters !== undefined) warnings.push(...clusterWarnings(clusters, variants));
     const sides = new Map<MetricTable, Side>();
     const sideOf = (table: MetricTable) => sides.get(table) ?? sides.set(table, new Side(table)).get(table)!;
     const pairs = pairsOf(spec.variants, options.pairs ?? "first");
@@ -61,13 +65,13 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     const resamples = Math.max(Math.min(requested, minimumResamples), Math.min(requested, budget));
     // Every resample draws from all the sample's rows, shared by every comparison; each comparison reads the drawn
     // rows that both its variants used (all of them once the experiment has finished without errors).
-    const intervals = bootstrapIntervals(positions.count, resampled.map((comparison) => comparison.statistic), {seed: spec.seed, resamples});
+    const intervals = bootstrapIntervals(positions.count, resampled.map((comparison) => comparison.statistic), {seed: spec.seed, resamples, ...(clusters === undefined ? {} : {clusters})});
     const intervalsOf = new Map(resampled.map((comparison, index) => [comparison, intervals[index]]));
     const primaries = new Set(pairs.flatMap(([a, b]) => {
         const primary = comparisons.find((comparison) => comparison.a === a && comparison.b === b && comparison.tableA.outcomes.has(primaryMetricOf(comparison)) && !comparison.tableA.calibrated);
         return primary === undefined ? [] : [primary];
     }));
-    const differences = comparisons.flatMap((comparison) => differencesOf(comparison, intervalsOf.get(comparison) ?? null, primaries.has(comparison) ? primaryMetricOf(comparison) : null));
+    const differences = comparisons.flatMap((comparison) => differencesOf(comparison, intervalsOf.get(comparison) ?? null, primaries.has(comparison) ? primaryMetricOf(comparison) : null, clusters));
     correctPrimaries(differences);
     for (const difference of differences) {
         difference.provisional = variants[difference.a].done < positions.count || variants[difference.b].done < positions.count;
@@ -77,7 +81,8 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     }
     const compared = pairs.filter(([a, b]) => comparisons.some((comparison) => comparison.a === a && comparison.b === b)).map(([a, b]) => ({a, b}));
     const disagreements = findDisagreements(spec.variants.length, byVariant, answers, positions);
-    return {rows: positions.count, comparisons: compared, comparedText: comparedText(spec.variants, pairs, compared, options.pairs ?? "first"), variants, differences, disagreements, resamples, warnings};
+    return {rows: positions.count, comparisons: compared, comparedText: comparedText(spec.variants, pairs, compared, options.pairs ?? "first"), variants, differences, disagreements, resamples,
+        ...(clusters === undefined ? {} : {clustering: {column: clusters.column, clusters: clusters.members.length}}), warnings};
 }
 
 /** Question sets and chat (or Responses) prompts: variants of one kind share metrics, of two kinds none. */
@@ -132,7 +137,7 @@ function comparedText(variants: readonly Variant[], pairs: ReadonlyArray<[number
     return sentences.join(" ");
 }
 
-function variantSummary(variant: Variant, index: number, cells: readonly CellResult[], tables: readonly MetricTable[], total: number, localPrices?: Prices): VariantSummary {
+function variantSummary(variant: Variant, index: number, cells: readonly CellResult[], tables: readonly MetricTable[], total: number, localPrices?: Prices, clusters?: Clusters): VariantSummary {
     const usage: CellUsage = {promptTokens: 0, completionTokens: 0, totalTokens: 0};
     const latencies: number[] = [];
     const done = new Set<number>();
@@ -154,6 +159,9 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
         return table.metrics.map((metric, at) => {
             const outcome = table.outcomes.get(metric);
             const value = Number.isFinite(values[at]) ? values[at] : null;
+            const rate = outcome === undefined || value === null || positions.length === 0 ? null
+                : clusters === undefined ? {interval: wilsonInterval(successes(outcome, positions), positions.length, defaultLevel), designEffect: null}
+                : clusteredRate(outcome, positions, clusters, defaultLevel);
             return {
                 metric,
                 ...(table.question === undefined ? {} : {question: table.question}),
@@ -161,7 +169,8 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
                 calibrated: table.calibrated,
                 value,
                 n: positions.length,
-                ...(outcome === undefined || value === null || positions.length === 0 ? {} : {interval: wilsonInterval(successes(outcome, positions), positions.length, defaultLevel)}),
+                ...(rate === null ? {} : {interval: rate.interval}),
+                ...(rate?.designEffect == null ? {} : {designEffect: rate.designEffect}),
                 ...(metric === "ece" && table.reliability ? {reliability: table.reliability(positions)} : {})
             };
         });
@@ -240,7 +249,7 @@ function discordance(outcomeA: Uint8Array, outcomeB: Uint8Array, common: Int32Ar
     return {onlyA, onlyB};
 }
 
-function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval | null> | null, primaryMetric: string | null): Difference[] {
+function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval | null> | null, primaryMetric: string | null, clusters?: Clusters): Difference[] {
     const {a, b, tableA, tableB, common} = comparison;
     const valuesA = tableA.evaluate(common, null);
     const valuesB = tableB.evaluate(common, null);
@@ -252,11 +261,14 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval
         const exact = outcomeA !== undefined && outcomeB !== undefined;
         let interval: Interval | null = null;
         let mcnemar: Difference["mcnemar"];
+        // With clusters, a pass / fail difference is tested on its clustered variance, unless no row differs.
+        const clustered = exact && clusters !== undefined ? clusteredPaired(outcomeA, outcomeB, common, clusters) : null;
+        const robust = clustered !== null && clustered.standardError > 0 ? clustered : null;
         if (exact) {
             const {onlyA, onlyB} = discordance(outcomeA, outcomeB, common);
             const paired = pairedExact(onlyA, onlyB, common.length, defaultLevel);
             mcnemar = {onlyA, onlyB, pValue: paired.pValue};
-            if (delta !== null) interval = {low: paired.low, high: paired.high};
+            if (delta !== null) interval = robust === null ? {low: paired.low, high: paired.high} : waldInterval(robust.delta, robust.standardError, defaultLevel);
         } else if (delta !== null) interval = intervals?.[index] ?? null;
         const difference: Difference = {
             metric,
@@ -270,7 +282,7 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval
             low: interval?.low ?? null,
             high: interval?.high ?? null,
             level: defaultLevel,
-            method: exact ? "exact" : "bootstrap",
+            method: robust !== null ? "cluster" : exact ? "exact" : "bootstrap",
             better: favoured(interval, metricDefinition(metric).higherIsBetter, a, b),
             primary: metric === primaryMetric,
             provisional: false,
@@ -279,6 +291,7 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval
             verdict: ""
         };
         if (mcnemar !== undefined) difference.mcnemar = mcnemar;
+        if (robust !== null) difference.clustered = {pValue: robust.pValue, standardError: robust.standardError, clusters: robust.clusters};
         return difference;
     });
 }
@@ -291,10 +304,11 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval
 function correctPrimaries(differences: readonly Difference[]): void {
     const tested = differences.filter((difference) => difference.primary && difference.delta !== null && difference.mcnemar !== undefined);
     if (tested.length < 2) return;
-    const corrected = holm(tested.map((difference) => difference.mcnemar!.pValue), alpha);
+    const corrected = holm(tested.map((difference) => difference.clustered?.pValue ?? difference.mcnemar!.pValue), alpha);
     tested.forEach((difference, index) => {
         const {onlyA, onlyB} = difference.mcnemar!;
-        const paired = pairedExact(onlyA, onlyB, difference.n, corrected[index].level);
+        const paired = difference.clustered === undefined ? pairedExact(onlyA, onlyB, difference.n, corrected[index].level)
+            : waldInterval(difference.delta!, difference.clustered.standardError, corrected[index].level);
         difference.low = paired.low;
         difference.high = paired.high;
         difference.level = corrected[index].level;

@@ -130,6 +130,11 @@ export type ExperimentSpec = {
     checks: Check[],
     /** Seed of the bootstrap and of random samples. */
     seed: number,
+    /**
+     * A dataset column whose rows belong together (a passage, a conversation, a user): intervals then resample its
+     * values, not rows, and tests use the clustered variance (clusters.ts). A blank cell is a cluster of its own row.
+     */
+    cluster?: string,
     /** Requests in flight at once across variants; default 4. */
     concurrency?: number,
     createdAt: number
@@ -198,6 +203,11 @@ export type MetricValue = {
      * over the same n rows (stats.ts wilsonInterval), computed here once and written by formatRate everywhere.
      */
     interval?: {low: number, high: number},
+    /**
+     * With a cluster column, a rate's design effect: its clustered variance over the naive one (clusters.ts); its
+     * interval is then the Wilson interval on n / design effect rows (at least 1, so never narrower).
+     */
+    designEffect?: number,
     /** ECE only: the reliability bins behind it, for the reliability chart. */
     reliability?: ReliabilityBin[]
 };
@@ -247,8 +257,13 @@ export type Difference = {
     high: number | null,
     /** Two-sided coverage of low–high: 0.95, or above for a primary interval under Holm's correction. */
     level: number,
-    /** How the interval was computed: McNemar's exact interval (stats.ts pairedExact), or the paired bootstrap. */
-    method: "exact" | "bootstrap",
+    /**
+     * How the interval was computed: McNemar's exact interval (stats.ts pairedExact), the paired bootstrap (over
+     * clusters when there are), or, for a pass / fail metric with a cluster column, the cluster-robust Wald interval.
+     */
+    method: "exact" | "bootstrap" | "cluster",
+    /** Pass / fail metrics with a cluster column: the clustered test (its unadjusted p-value) and its standard error. */
+    clustered?: {pValue: number, standardError: number, clusters: number},
     better: number | null,
     /** The metric that decides the comparison's verdict; every other metric is secondary. */
     primary: boolean,
@@ -295,6 +310,8 @@ export type ExperimentSummary = {
     disagreements: Disagreement[],
     /** Bootstrap resamples behind every interval (fewer than asked only on very large experiments). */
     resamples: number,
+    /** With a cluster column: its name and how many clusters the sample's rows fall in. */
+    clustering?: {column: string, clusters: number},
     /** What could not be scored and why (a question set that does not parse, answers that do not fit it). */
     warnings: string[]
 };

@@ -1,5 +1,5 @@
 import {formatTable} from "../../../base/common/textTable.ts";
-import {formatCost, formatCount, formatLatency, formatRate, metricTitle, rateIntervalNote} from "../metricDefinitions.ts";
+import {describeClustering, formatCost, formatCount, formatLatency, formatRate, metricTitle, rateIntervalNote} from "../metricDefinitions.ts";
 import type {ExperimentSpec, ExperimentSummary} from "../types.ts";
 
 /**
@@ -31,6 +31,7 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
     ];
     const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
     if (summary.variants.some((variant) => variant.metrics.some((metric) => metric.interval !== undefined))) lines.push(rateIntervalNote);
+    if (summary.clustering !== undefined) lines.push(describeClustering(summary));
     const verdicts = summary.differences.filter((difference) => !difference.calibrated).sort((x, y) => Number(y.primary) - Number(x.primary));
     if (summary.comparedText !== "") lines.push("", summary.comparedText);
     if (verdicts.length > 0) {

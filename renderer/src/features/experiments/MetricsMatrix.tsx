@@ -3,7 +3,7 @@
 // behind them and McNemar's test, and per variant its usage, cost and latency. Every number is written by
 // client/experiments/metricDefinitions, as in the HTML report and the CLI.
 import {useState} from "react";
-import {formatCost, formatCount, formatLatency, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
+import {describeClustering, designEffectDefinition, formatCost, formatCount, formatLatency, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
 import type {ExperimentSummary, MetricKey, MetricValue, QuestionKind} from "../../../../client/experiments/types.ts";
 
 type MatrixRow = {key: string, metric: MetricKey, question?: string, kind?: QuestionKind, calibrated: boolean, values: Array<MetricValue | undefined>};
@@ -34,7 +34,8 @@ function rowsOf(value: MetricValue, rows: number): string {
 
 /** A value's hover: its metric's definition, the rows it stands on and, for a rate, what its interval is. */
 function valueHover(row: MatrixRow, value: MetricValue, rows: number): string {
-    return `${metricHover(row.metric, row.kind)} ${rowsOf(value, rows)}${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}`;
+    return `${metricHover(row.metric, row.kind)} ${rowsOf(value, rows)}${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}` +
+        `${value.designEffect === undefined ? "" : ` Design effect ${value.designEffect.toFixed(2)}. ${designEffectDefinition}`}`;
 }
 
 export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
@@ -80,6 +81,7 @@ export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
                 </div>
             )}
             {summary.comparedText !== "" && <div className="muted small" data-testid="exp-compared">{summary.comparedText}</div>}
+            {summary.clustering !== undefined && <div className="muted small exp-metric-name" data-testid="exp-clustering" title={designEffectDefinition}>{describeClustering(summary)}</div>}
         </section>
     );
 }
