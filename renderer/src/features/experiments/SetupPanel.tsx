@@ -17,6 +17,9 @@ import {experimentBusy, startExperiment} from "./experimentRun.ts";
 import {useExperimentStore} from "./experimentStore.ts";
 import {PowerEstimate} from "./PowerEstimate.tsx";
 
+const clusterHover = "A column whose rows belong together (a passage, a conversation, a topic, a user): intervals then resample its values instead of rows, " +
+    "pass/fail differences are tested on their clustered variance, and each rate's design effect is shown. A blank cell is a cluster of its own row.";
+
 export function SetupPanel() {
     const draft = useDraftStore((state) => state.draft);
     const set = useDraftStore((state) => state.set);
@@ -39,6 +42,12 @@ export function SetupPanel() {
                         </select>
                     </label>
                     <SampleEditor sample={draft.sample} columns={dataset?.columns ?? []} onChange={(sample) => set({sample})} />
+                    <label className="field" title={clusterHover}>Rows grouped by
+                        <select className="input input-sm" value={draft.cluster ?? ""} data-testid="exp-cluster" onChange={(event) => set({cluster: event.target.value || null})}>
+                            <option value="">nothing: rows are independent</option>
+                            {(dataset?.columns ?? []).map((column) => <option key={column} value={column}>{column}</option>)}
+                        </select>
+                    </label>
                 </div>
                 {datasets.length === 0 && (
                     <div className="muted small">No dataset yet: import a CSV or XLSX on the <button type="button" className="link-btn" onClick={() => go("datasets")}>Datasets</button> screen.</div>

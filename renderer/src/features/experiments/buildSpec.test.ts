@@ -5,6 +5,7 @@ import {appDataStorage} from "../../gateway/appData.ts";
 import {useVersionsStore} from "../versions/versionStore.ts";
 import {buildSpec} from "./buildSpec.ts";
 import {emptyDraft, newCheck, type ExperimentDraft} from "./draftStore.ts";
+import {draftFromSpec} from "./specDraft.ts";
 
 const dataset: Dataset = {id: "d", name: "quiz", columns: ["q", "expected"], columnTypes: ["string", "string"], rows: [["a", "b"]], labelColumns: ["expected"], inputColumns: ["q"], createdAt: 0, updatedAt: 0};
 const version = (number: number): PromptVersion => ({itemId: "p", itemName: "Bot", version: number, note: "", createdAt: number,
@@ -52,4 +53,12 @@ test("every problem of the setup is said in words, and nothing is built", () => 
         "The JSON schema check's schema does not read: a schema is a JSON object.",
         "The grader's threshold must be a number from 0 to 1."
     ]);
+});
+
+test("the cluster column chosen in Setup goes into the experiment file, and comes back when the experiment is opened again", () => {
+    const plain = buildSpec(draftOf(() => undefined), dataset);
+    assert.equal(plain.spec?.cluster, undefined, "no column chosen: rows are independent");
+    const clustered = buildSpec(draftOf((draft) => draft.cluster = "q"), dataset);
+    assert.equal(clustered.spec?.cluster, "q");
+    assert.equal(draftFromSpec(clustered.spec!, false).cluster, "q");
 });

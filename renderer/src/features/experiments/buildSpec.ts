@@ -125,6 +125,7 @@ export function buildSpec(draft: ExperimentDraft, dataset: Dataset | null): Buil
             variants: variants as Variant[],
             checks: [...checks.filter((check): check is Check => check !== null), ...draft.keptChecks ?? []],
             seed: draft.seed,
+            ...(draft.cluster ? {cluster: draft.cluster} : {}),
             concurrency: draft.concurrency,
             createdAt: Date.now()
         }

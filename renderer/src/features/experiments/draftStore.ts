@@ -46,6 +46,8 @@ export type ExperimentDraft = {
     grader: GraderDraft,
     /** Checks the screen does not edit (an imported suite's: scoped, negated, weighted, more graders), kept as they are. */
     keptChecks?: Check[],
+    /** The column whose rows belong together (the experiment's `cluster`); absent or null: rows are independent. */
+    cluster?: string | null,
     seed: number,
     concurrency: number
 };
