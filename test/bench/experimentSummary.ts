@@ -1,6 +1,7 @@
 // How long summarizeExperiment takes on a large experiment: 10,000 rows × 3 decision variants × 5 questions
 // (2 yes/no, 2 three-way choices, 1 five-level score), answers rounded to hundredths as the API sends them.
-// Run: npx tsx test/bench/experimentSummary.ts [rows]
+// Run: npx tsx test/bench/experimentSummary.ts [rows]; CLUSTER_SIZE=20 groups every 20 rows in a cluster (the
+// experiment's cluster column), so intervals resample clusters and pass/fail differences are tested on them.
 import {performance} from "node:perf_hooks";
 import {seededRandom} from "../support/seededRandom.ts";
 import {summarizeExperiment} from "../../client/experiments/summary.ts";
@@ -30,8 +31,10 @@ function distribution(size: number, label: number, skill: number): number[] {
 }
 
 const labels = Array.from({length: rows}, () => [random() < 0.4, random() < 0.3, Math.floor(random() * 3), Math.floor(random() * 3), Math.floor(random() * 5)] as const);
-const dataset = {columns: ["text", "urgent", "refund", "topic", "tone", "quality"], labelColumns: ["urgent", "refund", "topic", "tone", "quality"],
-    rows: labels.map((label, index) => [`ticket ${index}`, label[0] ? "yes" : "no", label[1] ? "yes" : "no", choices[label[2]], choices[label[3]], String(label[4])])};
+const clusterSize = Number(process.env.CLUSTER_SIZE ?? 0);
+const dataset = {columns: ["text", "urgent", "refund", "topic", "tone", "quality", "passage"], labelColumns: ["urgent", "refund", "topic", "tone", "quality"],
+    rows: labels.map((label, index) => [`ticket ${index}`, label[0] ? "yes" : "no", label[1] ? "yes" : "no", choices[label[2]], choices[label[3]], String(label[4]),
+        clusterSize > 0 ? `passage ${Math.floor(index / clusterSize)}` : ""])};
 const skills = [0.6, 0.9, 1.2];
 const cells: CellResult[] = [];
 skills.forEach((skill, variant) => labels.forEach((label, rowIndex) => {
@@ -49,7 +52,7 @@ skills.forEach((skill, variant) => labels.forEach((label, rowIndex) => {
         {type: "score", name: "quality", score: levels.reduce((sum, p, level) => sum + p * level, 0), confidence: Math.max(...levels), probabilities: levels.map((probability, value) => ({value, label: String(value + 1), probability}))}
     ]}});
 }));
-const spec = experiment(skills.map((_skill, index) => decisionVariant(String.fromCharCode(65 + index), questionSet, index + 1)));
+const spec = {...experiment(skills.map((_skill, index) => decisionVariant(String.fromCharCode(65 + index), questionSet, index + 1))), ...(clusterSize > 0 ? {cluster: "passage"} : {})};
 
 for (let run = 0; run < 3; run++) {
     const started = performance.now(), cpu = process.cpuUsage();
@@ -57,5 +60,5 @@ for (let run = 0; run < 3; run++) {
     const ms = performance.now() - started, used = process.cpuUsage(cpu);
     // CPU time as well as wall time: on a shared machine the wall clock also counts other people's work.
     console.log(`${rows} rows × ${spec.variants.length} variants × 5 questions: ${ms.toFixed(0)} ms wall, ${((used.user + used.system) / 1000).toFixed(0)} ms CPU, ${summary.differences.length} differences, ` +
-        `${summary.resamples} resamples, ${summary.disagreements.length} disagreements`);
+        `${summary.resamples} resamples, ${summary.disagreements.length} disagreements${summary.clustering ? `, ${summary.clustering.clusters} clusters` : ""}`);
 }
