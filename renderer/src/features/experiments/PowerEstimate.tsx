@@ -41,6 +41,11 @@ export function PowerEstimate({spec, rows}: {spec: ExperimentSpec, rows: number}
                     ? `On ${formatCount(rows)} rows no difference in the primary metric has an ${percent} chance of a clear verdict at this discordance.`
                     : `On ${formatCount(rows)} rows, a difference of ${formatMetric(detectable)} in the primary metric has an ${percent} chance of a clear verdict (α = 0.05).`}
             </span>
+            {spec.cluster !== undefined && (
+                <span className="muted small" data-testid="exp-power-clustered">
+                    {`Rows grouped by ${spec.cluster}: these figures take the rows as independent; with a design effect D (shown after a run), the run detects what ${formatCount(rows)} / D independent rows would.`}
+                </span>
+            )}
             <span className="muted small" data-testid="exp-power-source">
                 {measured !== undefined
                     ? `Discordance ${formatMetric(measured.discordance)}: the share of rows only one variant got right in “${measured.experiment}” on this dataset (${formatCount(measured.rows)} rows).`
