@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {formatCost, formatCount, formatInterval, formatLatency, formatLevel, formatMetric, formatPValue, metricDefinition, metricHover, metricTitle, passCheckName, passMetric, scoreCheckName, scoreMetric} from "./metricDefinitions.ts";
-import {verdictText, type VerdictInput} from "./summary.ts";
+import {verdictText, type VerdictInput} from "./verdictText.ts";
 import {brierDefinition, eceDefinition} from "../scoring/evaluation.ts";
 
 test("every metric has a label, a definition and a direction; losses are lower-is-better", () => {
