@@ -12,4 +12,7 @@ if (process.argv[2] === "eval") {
 } else if (process.argv[2] === "import") {
     const {runImport} = await import("../../client/experiments/import/cli/importCli.ts");
     process.exitCode = await runImport(process.argv.slice(3));
+} else if (process.argv[2] === "export") {
+    const {runExport} = await import("../../client/experiments/import/cli/exportCli.ts");
+    process.exitCode = await runExport(process.argv.slice(3));
 } else await import("./main.ts");

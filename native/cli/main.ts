@@ -24,7 +24,8 @@ const usage = `usage: svc-studio <command>
   gpu [--json]                          which GPU backend the engine can use, and why not
   admin <command>                       workspaces, keys, credits, prices, rate limits, usage (see: svc-studio admin --help)
   eval <experiment file> [options]      run an experiment file and check its metrics (see: svc-studio eval --help)
-  import promptfoo <config> [options]   a promptfoo config as an experiment file (see: svc-studio import --help)`;
+  import promptfoo <config> [options]   a promptfoo config as an experiment file (see: svc-studio import --help)
+  export promptfoo <experiment file>    an experiment file as a promptfoo config (see: svc-studio export --help)`;
 
 /** Set once the server listens: how a signal or the parent's end shuts it down. */
 let stopServer: ((reason: string) => Promise<void>) | undefined;

@@ -22,6 +22,7 @@ export const helpCommands: Record<string, string[]> = {
     "svc-studio admin": [bin, "admin", "--help"],
     "svc-studio eval": [bin, "eval", "--help"],
     "svc-studio import": [bin, "import", "--help"],
+    "svc-studio export": [bin, "export", "--help"],
     "npm run score": ["--import", "tsx", "client/scoring/cli/score.ts", "--help"],
     "npm run web": ["--import", "tsx", "electron/web.ts", "--help"]
 };

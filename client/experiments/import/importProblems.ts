@@ -52,10 +52,10 @@ export class ImportReport {
         return [...this.entries.values()];
     }
 
-    /** The report as lines: "not imported: promptfooconfig.yaml:14: providers[1]: anthropic:... is not ...". */
-    public lines(): string[] {
+    /** The report as lines: "not imported: promptfooconfig.yaml:14: providers[1]: anthropic:... is not ..." (`verb`: exported for an export). */
+    public lines(verb = "imported"): string[] {
         return [
-            ...this.items.map((item) => `not imported: ${describePlace(item)}: ${item.reason}${item.count > 1 ? ` (and ${item.count - 1} more like it)` : ""}`),
+            ...this.items.map((item) => `not ${verb}: ${describePlace(item)}: ${item.reason}${item.count > 1 ? ` (and ${item.count - 1} more like it)` : ""}`),
             ...this.notes.map((note) => `note: ${note}`)
         ];
     }

@@ -64,11 +64,11 @@ async function importCommand(argv: string[]): Promise<number> {
     return importExitCodes.written;
 }
 
-/** The report, before the file is written: every field not imported, then the notes. */
-export function printReport(report: ImportReport): void {
-    const lines = report.lines();
-    if (lines.length === 0) log("every field was imported");
-    for (const line of lines) log(line);
+/** The report, before the file is written: every field not imported (or exported), then the notes; `say` writes a line. */
+export function printReport(report: ImportReport, say: (line: string) => void = log, verb = "imported"): void {
+    const lines = report.lines(verb);
+    if (lines.length === 0) say(`every field was ${verb}`);
+    for (const line of lines) say(line);
 }
 
 /** Every variant's connection replaced by `baseUrl` (graders ask the variant's connection). */

@@ -114,13 +114,14 @@ function variantsOf(prompts: readonly ImportedPrompt[], providers: readonly Impo
         const chosen = provider.prompts === null ? prompts : prompts.filter((prompt) => provider.prompts!.includes(prompt.label));
         if (chosen.length === 0) report.notImported(provider.place, `${provider.label} names prompts (${provider.prompts!.join(", ")}) that were not imported`);
         for (const prompt of chosen) {
-            const name = providers.length === 1 ? prompt.label : prompts.length === 1 ? provider.label : `${provider.label} · ${prompt.short}`;
+            const name = providers.length === 1 ? prompt.label : prompts.length === 1 || chosen.length === 1 ? provider.label : `${provider.label} · ${prompt.short}`;
             const body = provider.endpoint === "chat" ? {messages: prompt.messages} : {input: prompt.messages};
             variants.push({
                 name: name.length > 60 ? `${name.slice(0, 57)}...` : name,
                 version: {itemId: `promptfoo:${prompt.label}`, itemName: prompt.label, version: 1, note: `imported from promptfoo (${configFile.split(/[\\/]/).pop()})`, createdAt, prompt: {kind: "chat", endpoint: provider.endpoint, body}},
                 connection: provider.connection,
-                model: provider.model,
+                // `svc-1` is this service's own chat model id (a config exported from an experiment), not a model to load.
+                ...(provider.model === "svc-1" ? {} : {model: provider.model}),
                 ...(Object.keys(provider.params).length === 0 ? {} : {params: provider.params})
             });
         }

@@ -80,7 +80,8 @@ function importProvider(value: unknown, path: Array<string | number>, config: Ya
         const at = config.place([...path, "config", field]);
         if (field === "apiBaseUrl" && typeof option === "string") baseUrl = option;
         else if (field === "apiHost" && typeof option === "string") baseUrl = `https://${option}/v1`;
-        else if (field === "apiKeyEnvar" && typeof option === "string") apiKeyEnv = option;
+        // SVC_API_KEY is the key eval sends anyway when it is set (and what an exported config names by default).
+        else if (field === "apiKeyEnvar" && typeof option === "string") apiKeyEnv = option === "SVC_API_KEY" ? undefined : option;
         else if (field === "apiKey") report.notImported(at, "a key is never written into an experiment file: set apiKeyEnvar (the environment variable that holds it) instead");
         else if ((endpoint === "chat" ? chatParams : responsesParams).includes(field)) params[field] = option;
         else report.notImported(at, `${field} is no request parameter of ${endpoint === "chat" ? "chat completions" : "Responses"} that a variant sends`);
