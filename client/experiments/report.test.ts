@@ -77,3 +77,14 @@ test("the report names things as the app does: \"Which is better\", and input an
     // predicateCell's usage: 100 prompt and 1 completion token per cell, 40 cells per variant.
     assert.match(html, /<td class="num" title="Input \(prompt\) tokens over every cell">4,000<\/td><td class="num" title="Output \(completion\) tokens over every cell">40<\/td>/);
 });
+
+test("the report writes each rate with its 95% Wilson interval, and says what the interval is", () => {
+    // A is right on 20 of 40 rows, B on 40: scipy binomtest(20, 40) and binomtest(40, 40).proportion_ci(method="wilson")
+    // give 0.352–0.648 and 0.912–1.
+    assert.match(html, />0\.500 \(0\.352–0\.648\)</);
+    assert.match(html, />1\.000 \(0\.912–1\.000\)</);
+    assert.match(html, /<p class="meta">In brackets, the 95% Wilson score interval of the rate/);
+    const brierRow = /<tr><td[^>]*>urgent · Brier<\/td>(.*?)<\/tr>/.exec(html)?.[1] ?? "";
+    assert.match(brierRow, /<td class="num"/);
+    assert.doesNotMatch(brierRow, /\(/, "a Brier score is no rate: no interval");
+});
