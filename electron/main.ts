@@ -107,7 +107,9 @@ async function main() {
         lifecycle: {autoStart: true, idleUnloadMinutes: Number(process.env.SVC_STUDIO_IDLE_UNLOAD_MINUTES) || 0},
         // The renderer's saved data (settings, question sets, run history, scoring jobs): the page's own storage is
         // per origin, and the origin's port changes at every launch.
-        appDataDir: path.join(dataDir, "app-data")
+        appDataDir: path.join(dataDir, "app-data"),
+        // The window's Chromium profile: earlier versions kept their data in its storage, one origin per launch's port.
+        browserProfileDir: dataDir
     });
     await secureSession(gateway);
     ipcMain.handle(openModelFileChannel, async (event) => {

@@ -27,6 +27,8 @@ const usage = `usage: npm run web -- [options]
   --renderer <dir>     built renderer to serve (default renderer/dist)
   --data-dir <dir>     the app's saved data: settings, question sets, run history, scoring jobs
                        (default: web-app in the user data folder; kept across launches whatever the port)
+  --browser-profile <dir>  the browser's profile folder an earlier version of the app ran in: its data, kept in the
+                       page's storage of each http://127.0.0.1 origin, is moved in once
 Remote connection: set SVC_REMOTE_BASE_URL and SVC_REMOTE_API_KEY (the key stays in this process).`;
 
 async function main(argv: string[]) {
@@ -45,6 +47,7 @@ async function main(argv: string[]) {
             "parallel": {type: "string"},
             "renderer": {type: "string"},
             "data-dir": {type: "string"},
+            "browser-profile": {type: "string"},
             "help": {type: "boolean", short: "h"}
         }
     });
@@ -69,7 +72,8 @@ async function main(argv: string[]) {
     await seedEnvRemote(connections, vault, process.env);
     const gateway = await Gateway.start({mode: "web", supervisor, connections, vault, port: integer("port", values.port), rendererDir: values.renderer,
         library, lifecycle: {autoStart: true, idleUnloadMinutes: integer("idle-unload", values["idle-unload"])},
-        appDataDir, enginePort: port("engine-port", values["engine-port"])});
+        appDataDir, enginePort: port("engine-port", values["engine-port"]),
+        browserProfileDir: values["browser-profile"] == null ? undefined : path.resolve(values["browser-profile"])});
 
     let stopping = false;
     const stop = async (signal: string) => {

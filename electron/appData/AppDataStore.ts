@@ -1,6 +1,6 @@
 import {readdir, rm, stat} from "node:fs/promises";
 import path from "node:path";
-import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite} from "../../protocol/gateway/contract.ts";
+import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite, type EarlierStorage} from "../../protocol/gateway/contract.ts";
 import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
 import {readNumber, readObject, readString, required} from "../../protocol/validation.ts";
 import type {SqliteBinding} from "../../base/node/sqlite.ts";
@@ -8,6 +8,7 @@ import {ApiError} from "../../protocol/errors.ts";
 import {GatewayError, type GatewayAnswer, type GatewayCall, type GatewayHandlers} from "../api/answers.ts";
 import {AppDatabase, loadSqliteBinding} from "./AppDatabase.ts";
 import {backupHandlers} from "./backup.ts";
+import {EarlierOrigins, portParam} from "./earlierOrigins.ts";
 import {moveDatasetDocuments} from "./datasetDocuments.ts";
 import {DatasetStore} from "./DatasetStore.ts";
 import {type DocumentWrite, DocumentStore, importDocumentsFolder} from "./DocumentStore.ts";
@@ -43,6 +44,10 @@ export const appDataBodyLimits: Partial<Record<GatewayRouteName, number>> = {
 const strayAgeMs = 60_000;
 
 export type AppDataStoreOptions = {
+    /** The Chromium profile earlier versions kept their data in (Electron's user data folder), to move it in from. */
+    browserProfileDir?: string,
+    /** The gateway's port: its own origin is not an earlier one. */
+    ownPort?: () => number,
     /** Loads the SQLite binding (default AppDatabase's dynamic import); tests pass one that fails. */
     loadSqlite?: () => Promise<SqliteBinding>
 };
@@ -67,17 +72,22 @@ export class AppDataStore {
     public readonly responses: ResponseCacheStore;
     private swept: Promise<void> | null = null;
     private readonly loadSqlite?: () => Promise<SqliteBinding>;
+    /** The browser storage of earlier versions' origins, moved in once each. */
+    public readonly earlier: EarlierOrigins;
+    private readonly ownPort: () => number;
     private opening: Promise<AppDatabase> | null = null;
 
     public constructor(dir: string, options: AppDataStoreOptions = {}) {
         this.dir = path.resolve(dir);
         this.loadSqlite = options.loadSqlite;
+        this.ownPort = options.ownPort ?? (() => 0);
         this.documents = new DocumentStore(() => this.database());
         this.datasets = new DatasetStore(() => this.database());
         this.history = new RunHistory(() => this.database());
         this.jobs = new JobStore(() => this.database(), "scoring");
         this.experiments = new JobStore(() => this.database(), "experiment");
         this.responses = new ResponseCacheStore(path.join(this.dir, "response-cache"));
+        this.earlier = new EarlierOrigins(options.browserProfileDir ?? null, {database: () => this.database(), documents: this.documents, history: this.history, jobs: this.jobs});
     }
 
     /** The app-data routes, by name (protocol/gateway/routes.ts). */
@@ -97,6 +107,8 @@ export class AppDataStore {
         acknowledgeDocumentProblems: async () => ok({acknowledged: await this.documents.acknowledgeProblems()}),
         // The store is read when a call comes: these handlers are built before the constructor has run.
         ...backupHandlers(() => ({dir: this.dir, database: () => this.database(), loadBinding: () => (this.loadSqlite ?? loadSqliteBinding)(), close: () => this.close()})),
+        earlierOrigins: async () => ok({origins: await this.earlier.pending(this.ownPort())}),
+        importEarlierOrigin: async ({params, readBody}) => ok({moved: await this.earlier.importFrom(portParam(params.port), readObject(await readBody(), []) as EarlierStorage)}),
         datasets: async () => ok(await this.datasets.list()),
         datasetRows: async ({params, query}) => ok(await this.datasets.rows(paramName("the dataset id", params.id),
             integerQuery(query, "offset") ?? 0, Math.min(integerQuery(query, "limit") ?? datasetPageLimit, datasetPageLimit))),
@@ -145,6 +157,7 @@ export class AppDataStore {
 
     /** Closes the app's database (once the gateway has answered its last request). */
     public async close(): Promise<void> {
+        this.earlier.close();
         const opening = this.opening;
         this.opening = null;
         const database = await opening?.catch(() => null);

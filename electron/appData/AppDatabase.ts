@@ -126,6 +126,15 @@ export const appDatabaseMigrations: readonly string[] = [
         found_at INTEGER NOT NULL,
         acknowledged_at INTEGER
     );
+    `,
+    `
+    -- The origins (http://127.0.0.1:<port>) whose browser storage earlier versions of the app used, already moved in:
+    -- each once, with what it held.
+    CREATE TABLE imported_origins (
+        port INTEGER PRIMARY KEY,
+        imported_at INTEGER NOT NULL,
+        summary TEXT NOT NULL
+    );
     `
 ];
 

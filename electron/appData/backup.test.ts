@@ -70,7 +70,7 @@ test("a file that is no backup of this app is refused with a 400 that says what 
     const target = await start("refusals");
     assert.equal((await target.call("/app-data/datasets/keep", {json: {revision: 0, fields, rows: [["stays", "yes"]]}})).status, 200);
     const refusal = async (body: Buffer) => {
-        const answer = await target.call("/app-data/backup", {method: "POST", body});
+        const answer = await target.call("/app-data/backup", {method: "POST", body: new Uint8Array(body)});
         const {error} = await answer.json() as {error: {code: string, message: string}};
         return `${answer.status} ${error.code}: ${error.message}`;
     };

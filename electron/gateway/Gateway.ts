@@ -51,6 +51,11 @@ export type GatewayOptions = {
      * engine's settings (its port), which the gateway gives the supervisor before the engine first starts.
      */
     appDataDir?: string,
+    /**
+     * The Chromium profile the app's pages ran in (Electron's user data folder): earlier versions kept their data in
+     * its per-origin storage, which the app moves in at its first start.
+     */
+    browserProfileDir?: string,
     /** The engine's port for this launch (a command-line flag): wins over the saved one, and is not saved. */
     enginePort?: number
 };
@@ -97,7 +102,8 @@ export class Gateway {
             this.downloads = options.downloads ?? new ModelDownloads(options.library);
             this.models = new ModelsApi(options.library, this.downloads, options.supervisor, this.lifecycle);
         }
-        if (options.appDataDir != null) this.appData = new AppDataStore(options.appDataDir);
+        if (options.appDataDir != null)
+            this.appData = new AppDataStore(options.appDataDir, {browserProfileDir: options.browserProfileDir, ownPort: () => this.listeningPort});
         this.server = createServer((req, res) => void this.handle(req, res));
     }
 

@@ -16,6 +16,8 @@ export const contentSecurityPolicy = [
     "font-src 'self' data:",
     "worker-src 'self' blob:",
     "connect-src 'self'",
+    // The pages that read an earlier version's storage, served for a minute on that version's port (appData/earlierOrigins.ts).
+    "frame-src 'self' http://127.0.0.1:*",
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",

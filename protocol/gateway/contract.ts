@@ -367,3 +367,9 @@ export const datasetPageLimit = 10_000;
  * message of a write over it. A bigger file is split or sampled before it is imported.
  */
 export const maxDatasetWriteBytes = 256 * 1024 * 1024;
+
+/** An origin whose browser storage an earlier version of the app used, to move in: `url` is the page that reads it. */
+export type EarlierOrigin = {port: number, url: string};
+
+/** What the reading page at an earlier origin found: its `svc-studio*` localStorage and the IndexedDB stores earlier versions wrote. */
+export type EarlierStorage = {localStorage: Record<string, string>, runs: unknown[], jobs: unknown[], results: unknown[], tables: unknown[]};

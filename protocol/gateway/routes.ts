@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedItemKind, SavedJob, SavedJobList, SavedJobRecord, SavedRowResult, SavedRun, SavedRunPage} from "./contract.ts";
+import type {EarlierOrigin, EarlierStorage, DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedItemKind, SavedJob, SavedJobList, SavedJobRecord, SavedRowResult, SavedRun, SavedRunPage} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -30,6 +30,8 @@ export const gatewayRoutes = {
     putAppDocument: {method: "POST", path: "/app-data/documents/:key"},
     deleteAppDocument: {method: "DELETE", path: "/app-data/documents/:key"},
     acknowledgeDocumentProblems: {method: "POST", path: "/app-data/document-problems/acknowledge"},
+    earlierOrigins: {method: "GET", path: "/app-data/earlier-origins"},
+    importEarlierOrigin: {method: "POST", path: "/app-data/earlier-origins/:port"},
     exportAppData: {method: "GET", path: "/app-data/backup"},
     importAppData: {method: "POST", path: "/app-data/backup"},
     datasets: {method: "GET", path: "/app-data/datasets"},
@@ -87,6 +89,8 @@ export type GatewayRouteTypes = {
     putAppDocument: {body: unknown, answer: {saved: boolean, revision: number}},
     deleteAppDocument: {body: undefined, answer: {deleted: boolean}},
     acknowledgeDocumentProblems: {body: Record<string, never>, answer: {acknowledged: number}},
+    earlierOrigins: {body: undefined, answer: {origins: EarlierOrigin[]}},
+    importEarlierOrigin: {body: EarlierStorage, answer: {moved: string}},
     /** Answers the database file itself (a download), not JSON. */
     exportAppData: {body: undefined, answer: unknown},
     /** The body is a backup file as exportAppData answered it, not JSON. */
@@ -182,6 +186,13 @@ export function createGatewayClient(send: GatewaySend) {
         deleteAppDocument: (key: string, write: DocumentWriteQuery = {}) => call("deleteAppDocument", {params: {key}, query: documentWriteQuery(write)}),
         /** The problems `appDocuments` reports about documents kept aside stop being reported; the text kept stays. */
         acknowledgeDocumentProblems: () => call("acknowledgeDocumentProblems", {body: {}}),
+        /**
+         * The origins whose browser storage an earlier version used and that are not moved in yet (newest first), each
+         * with the address of a page, served for a minute, that reads it for this page when framed.
+         */
+        earlierOrigins: () => call("earlierOrigins"),
+        /** Moves in what the reading page of `port` found; answers what was moved, in words. */
+        importEarlierOrigin: (port: number, storage: EarlierStorage) => call("importEarlierOrigin", {params: {port: String(port)}, body: storage}),
         /** The saved datasets, newest first, without their rows; and sentences about any that could not be read. */
         datasets: () => call("datasets"),
         /** A page of a dataset's rows, from `offset` (0-based), at most `limit` (up to datasetPageLimit). */

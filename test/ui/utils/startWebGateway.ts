@@ -21,13 +21,13 @@ export type WebGateway = StartedProcess & {
  * and two first launches at once would both choose the same first free port. Every browser context of the tests is
  * signed in to it while it runs (gatewaySignIn.ts), so a page opens `url` as a signed-in browser does.
  */
-export async function startWebGateway(options: {model: string, env?: NodeJS.ProcessEnv, dataDir?: string, enginePort?: number | "saved"}): Promise<WebGateway> {
+export async function startWebGateway(options: {model: string, env?: NodeJS.ProcessEnv, dataDir?: string, enginePort?: number | "saved", args?: string[]}): Promise<WebGateway> {
     const dataDir = options.dataDir ?? await mkdtemp(path.join(os.tmpdir(), "svc-studio-app-data-"));
     const removeDataDir = () => options.dataDir == null ? rm(dataDir, {recursive: true, force: true}) : Promise.resolve();
     let started: StartedProcess;
     try {
         const enginePort = options.enginePort === "saved" ? [] : ["--engine-port", String(options.enginePort ?? 0)];
-        started = await startProcess("electron/web.ts", ["--port", "0", ...enginePort, "--model", options.model, "--threads", "1", "--gpu", "off", "--data-dir", dataDir],
+        started = await startProcess("electron/web.ts", ["--port", "0", ...enginePort, "--model", options.model, "--threads", "1", "--gpu", "off", "--data-dir", dataDir, ...options.args ?? []],
             /engine: running [^\n]*\n/, {env: options.env, timeoutMs: 90_000});
     } catch (error) {
         await removeDataDir();
