@@ -74,9 +74,7 @@ export function compileCellTask(variant: Variant, index: number, roles: ColumnRo
     const params = withoutOwnFields(variant.params);
     const grade = (calls: CachedCalls | undefined): GradeCall => async (body, connection, context) => {
         const {data} = await callerFor(connection ?? variant.connection, calls).decisions(body, context);
-        const answer = data.answers[0];
-        if (answer?.type !== "predicate") throw new Error("the grader's answer is not a yes/no answer");
-        return answer.probability;
+        return data.answers[0];
     };
     return {
         build: (row) => ({...withoutOwnFields(fill(row)), ...params, model: modelIds.chat}),

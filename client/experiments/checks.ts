@@ -2,13 +2,14 @@ import {Ajv, type ValidateFunction} from "ajv";
 import {RE2JS} from "re2js";
 import {linearRegExp, toRe2Syntax} from "../../protocol/linearRegExp.ts";
 import {modelIds} from "../../protocol/limits.ts";
-import type {DecisionsRequest} from "../../protocol/decisions/types.ts";
+import type {DecisionsAnswer, DecisionsRequest} from "../../protocol/decisions/types.ts";
 import {cellText, compileTemplate, templateVariables, TemplateError} from "../scoring/requests.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import type {CallContext} from "../scoring/TaskRunner.ts";
 import type {Check, CheckResult, ConnectionRef} from "./types.ts";
 import {VariableError} from "./variables.ts";
 import {containsJson, expectedList, toolCallProblem} from "./replyMatchers.ts";
+import {graderDetail, graderQuestion, graderScore, graderShapeProblem} from "./graderQuestions.ts";
 
 // The checks a chat variant's reply goes through on every row. Regular expressions (a regex check, a schema's
 // `pattern`) run on RE2 (re2js), in time linear in the reply, so no pattern can stall a run; schemas on ajv.
@@ -41,8 +42,8 @@ export function checkNames(checks: readonly Check[]): string[] {
     });
 }
 
-/** Asks a grader's yes/no question: the /v1/decisions call on the check's connection (else the variant's). */
-export type GradeCall = (body: DecisionsRequest, connection: ConnectionRef | undefined, context: CallContext) => Promise<number>;
+/** Asks a grader's question: the /v1/decisions call on the check's connection (else the variant's); its one answer. */
+export type GradeCall = (body: DecisionsRequest, connection: ConnectionRef | undefined, context: CallContext) => Promise<DecisionsAnswer>;
 
 /** The request as sent and the whole response, for checks that read more than the reply's text (tool calls). */
 export type Exchange = {request: Record<string, unknown>, response: Record<string, unknown>};
@@ -196,12 +197,15 @@ function compileKind(check: Check, columns: readonly string[], path: string): Ru
                 if (error instanceof TemplateError) throw new CheckError(`${path}.template`, error.message.replace(/^template: /, ""));
                 throw error;
             }
+            const shape = graderShapeProblem(check);
+            if (shape !== null) throw new CheckError(`${path}.${shape.field}`, shape.message);
             const threshold = check.threshold ?? 0.5;
-            const questions: DecisionsRequest["questions"] = [{type: "predicate", name: check.name, instructions: check.question}];
+            const questions: DecisionsRequest["questions"] = [graderQuestion(check)];
             return async (reply, row, grade, context) => {
                 const input = render([...row, reply]);
-                const probability = await grade({model: modelIds.decision, input, questions}, check.connection, context);
-                return {pass: probability >= threshold, score: probability};
+                const score = graderScore(check, await grade({model: modelIds.decision, input, questions}, check.connection, context));
+                const detail = graderDetail(check, score);
+                return {pass: score >= threshold, score, ...(detail === undefined ? {} : {detail})};
             };
         }
     }

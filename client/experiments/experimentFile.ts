@@ -6,6 +6,7 @@ import {
 import {parseQuestionSet, QuestionSetError} from "../scoring/questions.ts";
 import type {InputMapping} from "../scoring/types.ts";
 import type {Check, ConnectionRef, Dataset, ExperimentSpec, PromptVersion, Sample, Variant} from "./types.ts";
+import {graderShapeProblem} from "./graderQuestions.ts";
 
 // The experiment file (`*.svc-experiment.json`, format "svc-experiment" version 1): what the app exports and
 // `svc-studio eval` runs. Reading it checks every field and names the one at fault (`variants[1].connection`), so a
@@ -280,18 +281,27 @@ function readCheck(value: unknown, path: FieldPath): Check {
             allow(["schema"]);
             return {kind, schema: required(object, "schema", path, readObject), ...scope};
         case "grader": {
-            allow(["name", "question", "template", "connection", "threshold"]);
+            allow(["name", "question", "template", "connection", "threshold", "labels", "passing", "levels"]);
             const connection = optional(object, "connection", path, (item, at) => readConnection(item, at));
             const threshold = optional(object, "threshold", path, (item, at) => readNumber(item, at, {min: 0, max: 1}));
-            return {
+            const labels = optional(object, "labels", path, readStrings);
+            const passing = optional(object, "passing", path, readStrings);
+            const levels = optional(object, "levels", path, (item, at) => readArray(item, at).map((level, index) => readNumber(level, [...at, index])));
+            const grader: Check = {
                 kind,
                 name: required(object, "name", path, nonEmpty),
                 question: required(object, "question", path, nonEmpty),
                 template: required(object, "template", path, readString),
                 ...(connection === undefined ? {} : {connection}),
                 ...(threshold === undefined ? {} : {threshold}),
+                ...(labels === undefined ? {} : {labels}),
+                ...(passing === undefined ? {} : {passing}),
+                ...(levels === undefined ? {} : {levels}),
                 ...scope
             };
+            const shape = graderShapeProblem(grader);
+            if (shape !== null) fail([...path, shape.field], shape.message);
+            return grader;
         }
         case "weighted": {
             allow(["name", "threshold", "parts"]);

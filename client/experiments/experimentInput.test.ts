@@ -77,7 +77,7 @@ test("checks: equals, contains, RE2 regex, JSON, schema and a grader's P(yes); p
     const asked: string[] = [];
     const grade = async (body: {input: string}) => {
         asked.push(body.input);
-        return 0.6;
+        return {type: "predicate", name: "on_topic", probability: 0.6};
     };
     const results = await checks.run("{\"topic\": \"price\"}", dataset.rows[0], grade as never, context);
     assert.deepEqual(results.map((result) => [result.name, result.pass, result.score]), [

@@ -106,10 +106,15 @@ export type Check = CheckScope & (
     /** Every tool call of the reply names a tool the request offered, with arguments its parameters schema accepts. */
     | {kind: "tool_calls"}
     /**
-     * A yes/no decision question graded on the reply: `template` renders the decision's input with `{{reply}}` and
-     * any `{{column}}`; the row's grade is P(yes). `threshold` (default 0.5) decides pass / fail.
+     * A decision question graded on the reply: `template` renders the decision's input with `{{reply}}` and any
+     * `{{column}}`; the row's grade is P(yes) (graderQuestions.ts: or of the passing labels, or the scaled expected
+     * score). `threshold` (default 0.5) decides pass / fail.
      */
-    | {kind: "grader", name: string, question: string, template: string, connection?: ConnectionRef, threshold?: number}
+    | {kind: "grader", name: string, question: string, template: string, connection?: ConnectionRef, threshold?: number,
+        /** A choice question over `labels` instead of yes/no: the grade is the probability of the `passing` labels. */
+        labels?: string[], passing?: string[],
+        /** A score question over these numeric levels (lowest first): the grade is the expected level, scaled to 0..1 over their range. */
+        levels?: number[]}
     /**
      * Checks weighed together: the row's score is the weighted mean of the scores of the parts that apply to it
      * (`when`), passing at `threshold`; a row none applies to passes.

@@ -115,7 +115,9 @@ test("the checks pass and fail where promptfoo's assertions do", async () => {
     const {spec} = await importFile(file);
     const dataset = spec.dataset as Dataset;
     const checks = compileChecks(spec.checks.filter((check) => check.kind !== "grader"), dataset.columns);
-    const grade = async () => 1;
+    const grade = async () => {
+        throw new Error("no grader here");
+    };
     const passes = async (row: number, reply: string) => (await checks.run(reply, dataset.rows[row], grade, context)).every((result) => result.pass);
     // Row 0: icontains Paris and not-icontains sorry.
     assert.equal(await passes(0, "PARIS"), true);
@@ -154,8 +156,11 @@ tests:
     const dataset = same.spec.dataset as Dataset;
     const run = compileChecks(same.spec.checks, dataset.columns);
     // Row 0: contains x (3) but not JSON (1): 0.75 >= 0.7 passes, as promptfoo's aggregate score does.
-    assert.equal((await run.run("x", dataset.rows[0], async () => 1, context))[0].pass, true);
-    assert.equal((await run.run("{}", dataset.rows[0], async () => 1, context))[0].pass, false);
+    const noGrade = async () => {
+        throw new Error("no grader here");
+    };
+    assert.equal((await run.run("x", dataset.rows[0], noGrade, context))[0].pass, true);
+    assert.equal((await run.run("{}", dataset.rows[0], noGrade, context))[0].pass, false);
     const differ = await importFile(await files("thresholds", {"promptfooconfig.yaml": config(["0.7", "0.9"])}));
     assert.deepEqual(differ.spec.checks.map((check) => check.kind), ["contains", "is_json"]);
     assert.deepEqual(differ.report.items.map((item) => [item.field, item.line]), [["tests[0].threshold", 4]]);

@@ -26,7 +26,7 @@ export function draftFromSpec(spec: ExperimentSpec, latest: boolean): Experiment
     for (const check of spec.checks) {
         const draft = check.when !== undefined || check.negate === true ? null : checkDraft(check);
         if (draft !== null) checks.push(draft);
-        else if (check.kind === "grader" && grader === null && check.when === undefined)
+        else if (check.kind === "grader" && grader === null && check.when === undefined && check.labels === undefined && check.levels === undefined)
             grader = {enabled: true, name: check.name, question: check.question, template: check.template, threshold: String(check.threshold ?? 0.5)};
         else keptChecks.push(check);
     }
