@@ -2,7 +2,9 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {seededRandom} from "../../base/common/seededRandom.ts";
 import {normalQuantile} from "./normal.ts";
-import {detectableFromInterval, mcnemarDetectable, mcnemarPower, mcnemarRowsNeeded, pairedDetectable, pairedRowsNeeded} from "./power.ts";
+import {assumedDiscordance, comparesVariants, describeDetectable, detectableFromInterval, mcnemarDetectable, mcnemarPower, mcnemarRowsNeeded, measuredDiscordance, pairedDetectable, pairedRowsNeeded} from "./power.ts";
+import {summarizeExperiment} from "./summary.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
 import {mcnemarExact} from "./stats.ts";
 
 const close = (actual: number | null, expected: number, tolerance: number, message = "") =>
@@ -82,4 +84,18 @@ test("the paired normal approximation's figure matches the simulated rejection r
         if (mean / Math.sqrt(variance / n) > 1.959963984540054) rejected++;
     }
     close(rejected / experiments, 0.8, 0.03, "rejection rate at the detectable difference");
+});
+
+test("the discordance a finished run measured, and the sentence eval prints before it sends", () => {
+    const spec = experiment([decisionVariant("A", urgentSet, 1), decisionVariant("B", urgentSet, 2)]);
+    const dataset = {columns: ["ticket", "urgent"], labelColumns: ["urgent"], rows: [["a", "yes"], ["b", "yes"], ["c", "no"], ["d", "no"]]};
+    // A wrong on row 0, B wrong on rows 0 and 2: only A right on row 2, so 1 discordant row of 4.
+    const cells = [0.2, 0.9, 0.1, 0.2].map((p, row) => predicateCell(row, 0, p)).concat([0.2, 0.9, 0.8, 0.2].map((p, row) => predicateCell(row, 1, p)));
+    assert.equal(measuredDiscordance(summarizeExperiment(spec, dataset, cells)), 0.25);
+    assert.equal(measuredDiscordance(summarizeExperiment(spec, dataset, cells.slice(0, 7))), null, "a provisional comparison measures nothing yet");
+    assert.equal(comparesVariants(spec), true);
+    assert.equal(comparesVariants(experiment([decisionVariant("A", urgentSet, 1), chatVariant("C", "m")])), false);
+    // On 50 rows at ψ = 0.2: 0.17304170018350126 (scipy brentq on Connor's power − 0.8).
+    assert.equal(describeDetectable(50, assumedDiscordance, "assumed"), "on 50 rows, a difference of 0.173 in the primary metric has an 80% chance of a clear verdict (α = 0.05, discordance 0.200 assumed)");
+    assert.equal(describeDetectable(10, 0.2, "assumed"), "on 10 rows, no difference in the primary metric has an 80% chance of a clear verdict (α = 0.05, discordance 0.200 assumed)");
 });

@@ -1,5 +1,5 @@
 import {normalCdf, normalQuantile} from "./normal.ts";
-import type {Difference} from "./types.ts";
+import type {Difference, ExperimentSpec, ExperimentSummary} from "./types.ts";
 
 // What a comparison can detect: closed forms for the power of a paired comparison, before a run (the setup: the
 // smallest difference the sample can detect, and the rows a typed difference needs) and after it ("no clear
@@ -106,4 +106,35 @@ export function detectableDifference(difference: Pick<Difference, "n" | "delta" 
         return discordance === 0 ? undefined : mcnemarDetectable(n, discordance, options);
     }
     return detectableFromInterval(low, high, level, options) ?? undefined;
+}
+
+/**
+ * The discordance a finished summary measured: the mean over its primary comparisons of (only A + only B) / n, the
+ * share of rows only one variant got right; null while a primary comparison is provisional, or when there is none.
+ */
+export function measuredDiscordance(summary: ExperimentSummary): number | null {
+    const primaries = summary.differences.filter((difference) => difference.primary && difference.mcnemar !== undefined && difference.n > 0);
+    if (primaries.length === 0 || primaries.some((difference) => difference.provisional)) return null;
+    return primaries.reduce((sum, difference) => sum + (difference.mcnemar!.onlyA + difference.mcnemar!.onlyB) / difference.n, 0) / primaries.length;
+}
+
+/** The discordance assumed when no earlier run has measured one: 1 row in 5 answered differently. */
+export const assumedDiscordance = 0.2;
+
+/**
+ * What a run of `rows` rows can detect, in a sentence (eval prints it before sending): "on 40 rows, a difference of
+ * 0.173 in the primary metric has an 80% chance of a clear verdict (α = 0.05, discordance 0.200 assumed)".
+ */
+export function describeDetectable(rows: number, discordance: number, source: string): string {
+    const detectable = mcnemarDetectable(rows, discordance);
+    const percent = `${Math.round(defaultPower * 100)}%`;
+    const what = detectable === null ? `no difference in the primary metric has an ${percent} chance of a clear verdict`
+        : `a difference of ${detectable.toFixed(3)} in the primary metric has an ${percent} chance of a clear verdict`;
+    return `on ${rows.toLocaleString("en-US")} rows, ${what} (α = 0.05, discordance ${discordance.toFixed(3)} ${source})`;
+}
+
+/** Whether an experiment compares two variants of one kind (the first of a kind with a later one). */
+export function comparesVariants(spec: ExperimentSpec): boolean {
+    const kinds = spec.variants.map((variant) => variant.version.prompt.kind);
+    return kinds.some((kind, index) => kinds.indexOf(kind) !== index);
 }

@@ -255,6 +255,8 @@ test("an errored cell fails the gates unless an error_rate gate allows it; --ret
         const first = await evalHere([file, "--fail-under", "pass_rate=0"]);
         assert.equal(first.code, 1, first.stderr);
         assert.match(first.stderr, /eval: pass_rate=0 applies to A, B/);
+        // Two chat variants are compared: before sending, what 4 rows can detect at the assumed discordance.
+        assert.match(first.stderr, /eval: power: on 4 rows, no difference in the primary metric has an 80% chance of a clear verdict \(α = 0\.05, discordance 0\.200 assumed\)/);
         assert.match(first.stderr, /pass_rate=0: met/);
         assert.match(first.stderr, /no errored cells \(implied by --fail-under unless an error_rate gate is given\): missed, at most 0 wanted \(A error rate 0\.250: 1 of 4 cells errored, B error rate 0\.250: 1 of 4 cells errored\); allow some with --fail-under error_rate=<max>/);
         assert.equal(server.requests.length, 8);

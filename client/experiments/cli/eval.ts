@@ -16,6 +16,7 @@ import {ExperimentFileError} from "../experimentFile.ts";
 import {ExperimentMismatchError, ExperimentRunner, experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../ExperimentRunner.ts";
 import {outputPathProblem, readExperimentFile} from "../node/experimentFiles.ts";
 import {summarizeExperiment} from "../summary.ts";
+import {assumedDiscordance, comparesVariants, describeDetectable, measuredDiscordance} from "../power.ts";
 import {renderExperimentReport} from "../report.ts";
 import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
 import {describeScope, ThresholdError} from "../thresholds.ts";
@@ -133,6 +134,10 @@ async function evaluate(argv: string[]): Promise<number> {
             `${estimate.promptTokens.toLocaleString("en-US")} prompt tokens and at most ${estimate.outputTokens.toLocaleString("en-US")} output tokens, ` +
             `roughly ${formatDuration((estimate.seconds ?? 0) * left / Math.max(1, estimate.cells))}` +
             `${stored > 0 ? ` for the ${left} cells left (${stored} already stored in ${args.db} are not sent again)` : ""}`);
+        if (comparesVariants(spec)) {
+            const measured = plan.baseline === null ? null : measuredDiscordance(summarizeExperiment(plan.baseline.run.spec, plan.baseline.run.dataset, plan.baseline.run.cells, {rowIndexes: plan.baseline.run.rowIndexes}));
+            log(`power: ${describeDetectable(rows.length, measured ?? assumedDiscordance, measured === null ? "assumed" : "measured by the baseline run")}`);
+        }
         const display = progressDisplay("cells");
         let fromCache = 0;
         const runner = new ExperimentRunner({

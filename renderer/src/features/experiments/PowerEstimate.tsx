@@ -3,13 +3,10 @@
 // variant gets right), measured by the last finished experiment on the dataset, else assumed (and editable); and the
 // rows a difference the person types would need. Connor's closed form for McNemar's test (client/experiments/power.ts).
 import {useState} from "react";
-import {defaultPower, mcnemarDetectable, mcnemarRowsNeeded} from "../../../../client/experiments/power.ts";
+import {assumedDiscordance, comparesVariants, defaultPower, mcnemarDetectable, mcnemarRowsNeeded} from "../../../../client/experiments/power.ts";
 import {formatCount, formatMetric} from "../../../../client/experiments/metricDefinitions.ts";
 import type {ExperimentSpec} from "../../../../client/experiments/types.ts";
 import {useDiscordanceStore} from "./discordance.ts";
-
-/** The discordance assumed when no experiment on the dataset has measured one: 1 row in 5 answered differently. */
-export const assumedDiscordance = 0.2;
 
 export const powerDefinition = "Power: the chance that a real difference of a given size gives a clear verdict. Computed with Connor's (1987) " +
     "closed form for McNemar's test on paired pass/fail rows: n = (1.96·√ψ + 0.84·√(ψ − δ²))² / δ², where ψ, the discordance, is the share of " +
@@ -17,18 +14,12 @@ export const powerDefinition = "Power: the chance that a real difference of a gi
     "(several comparisons under Holm's correction need somewhat more rows); McNemar's exact test, which the verdicts use, is slightly " +
     "conservative, so its power at these figures is a few points below 80%.";
 
-/** Whether two variants of one kind will be compared (the first of a kind with a later one). */
-function compares(spec: ExperimentSpec): boolean {
-    const kinds = spec.variants.map((variant) => variant.version.prompt.kind);
-    return kinds.some((kind, index) => kinds.indexOf(kind) !== index);
-}
-
 export function PowerEstimate({spec, rows}: {spec: ExperimentSpec, rows: number}) {
     const datasetId = "id" in spec.dataset ? spec.dataset.id : null;
     const measured = useDiscordanceStore((state) => datasetId === null ? undefined : state.byDataset[datasetId]);
     const [assumed, setAssumed] = useState(assumedDiscordance);
     const [wanted, setWanted] = useState("0.05");
-    if (!compares(spec) || rows === 0) return null;
+    if (!comparesVariants(spec) || rows === 0) return null;
     const discordance = measured?.discordance ?? assumed;
     const detectable = mcnemarDetectable(rows, discordance);
     const delta = Number(wanted);

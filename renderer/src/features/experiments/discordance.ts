@@ -4,6 +4,7 @@
 import {create} from "zustand";
 import {createJSONStorage, persist} from "zustand/middleware";
 import type {ExperimentSpec, ExperimentSummary} from "../../../../client/experiments/types.ts";
+import {measuredDiscordance} from "../../../../client/experiments/power.ts";
 import {appDataStorage} from "../../gateway/appData.ts";
 
 /** What a finished run measured: the discordance, on how many rows, and which experiment it was. */
@@ -19,15 +20,11 @@ export const useDiscordanceStore = create<DiscordanceState>()(persist(() => ({by
     storage: createJSONStorage(() => appDataStorage)
 }));
 
-/**
- * Keeps what a summary measured when every primary comparison is complete (no provisional verdict): the mean
- * discordance of its primary comparisons, each (only A + only B) / n, for the experiment's inline dataset.
- */
+/** Keeps what a summary measured (power.ts measuredDiscordance) for the experiment's inline dataset. */
 export function recordDiscordance(spec: ExperimentSpec, summary: ExperimentSummary): void {
     if (!("id" in spec.dataset)) return;
-    const primaries = summary.differences.filter((difference) => difference.primary && difference.mcnemar !== undefined && difference.n > 0);
-    if (primaries.length === 0 || primaries.some((difference) => difference.provisional)) return;
-    const discordance = primaries.reduce((sum, difference) => sum + (difference.mcnemar!.onlyA + difference.mcnemar!.onlyB) / difference.n, 0) / primaries.length;
+    const discordance = measuredDiscordance(summary);
+    if (discordance === null) return;
     const measured: MeasuredDiscordance = {discordance, rows: summary.rows, experiment: spec.name || spec.id, at: Date.now()};
     const datasetId = spec.dataset.id;
     const kept = useDiscordanceStore.getState().byDataset[datasetId];
