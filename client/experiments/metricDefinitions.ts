@@ -93,6 +93,9 @@ export const verdictRule = "Pass/fail metrics (accuracy, pass rate, a check's pa
     "comparison says which variant is better (question sets: the first question's accuracy, uncalibrated; chat prompts: the pass rate); " +
     "with several comparisons, their primary tests get Holm's correction, and each primary interval is at the level of its Holm step. " +
     "Every other metric is secondary: its verdict gives a direction, not a winner. While some rows have no result yet, verdicts are provisional. " +
+    "\"No clear difference\" says the smallest difference the comparison had an 80% chance to detect at its level: for pass/fail metrics by " +
+    "Connor's (1987) formula for McNemar's test at the share of rows only one variant got right, for the others (z₀.₉₇₅ + z₀.₈) = 2.80 standard " +
+    "errors read from the interval. " +
     "With a cluster column, bootstrap intervals resample clusters instead of rows, and pass/fail differences are tested with their clustered " +
     "(Liang–Zeger) variance, a normal test and its interval, instead of McNemar's test on rows.";
 
