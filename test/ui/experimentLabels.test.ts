@@ -5,7 +5,7 @@
 // template names a label column is a problem said before anything is sent.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, readdir, readFile, rm, writeFile} from "node:fs/promises";
+import {mkdtemp, rm, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
@@ -17,6 +17,7 @@ import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {cutOffControls} from "./utils/layoutChecks.ts";
 import {openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
+import {readSavedResults} from "./utils/readAppData.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const heroes = ["Kai", "Mia", "Tom", "Lily", "Ben", "Sue", "Ada", "Max", "Zoe", "Leo"];
@@ -29,13 +30,8 @@ const byInput = (a: Record<string, unknown>, b: Record<string, unknown>) => Stri
 
 /** Every request the app stored for its experiments, by experiment, in the order the cells were stored. */
 async function storedRequests(dataDir: string): Promise<Array<Array<{variant: number, request: Record<string, unknown>, cached?: true}>>> {
-    const root = path.join(dataDir, "experiments");
-    const found: Array<Array<{variant: number, request: Record<string, unknown>, cached?: true}>> = [];
-    for (const id of await readdir(root).catch(() => [] as string[])) {
-        const text = await readFile(path.join(root, id, "results.jsonl"), "utf8").catch(() => "");
-        found.push(text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as {cell: {variant: number, request: Record<string, unknown>, cached?: true}}).cell));
-    }
-    return found;
+    return [...(await readSavedResults(dataDir, "experiment")).values()].map((cells) => cells.map((cell) =>
+        (cell as unknown as {cell: {variant: number, request: Record<string, unknown>, cached?: true}}).cell));
 }
 
 describe("Experiments in the app never send a label column", {skip: noChromium ?? false, timeout: 240_000}, () => {

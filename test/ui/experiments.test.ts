@@ -6,7 +6,7 @@
 // questions per row, whose disagreements grid must draw each entry once and in order while cells arrive.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, readdir, readFile, rm, writeFile} from "node:fs/promises";
+import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
@@ -19,6 +19,7 @@ import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {cutOffControls} from "./utils/layoutChecks.ts";
 import {openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
+import {readSavedResults} from "./utils/readAppData.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const words = ["please", "thanks", "now", "kindly", "go away", "hello", "stop it", "would you"];
@@ -30,15 +31,9 @@ const csvText = ["text,polite_label", ...Array.from({length: 50}, (_, index) => 
 
 const questionSet = (instructions: string) => ({format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions}]});
 
-/** Every cell line the app saved for each experiment, read from its data folder. */
+/** The row index of every cell the app saved for each experiment, read from its database. */
 async function savedCells(dataDir: string): Promise<Map<string, number[]>> {
-    const root = path.join(dataDir, "experiments");
-    const found = new Map<string, number[]>();
-    for (const id of await readdir(root).catch(() => [] as string[])) {
-        const text = await readFile(path.join(root, id, "results.jsonl"), "utf8").catch(() => "");
-        found.set(id, text.split("\n").filter(Boolean).map((line) => (JSON.parse(line) as {rowIndex: number}).rowIndex));
-    }
-    return found;
+    return new Map([...await readSavedResults(dataDir, "experiment")].map(([id, cells]) => [id, cells.map((cell) => cell.rowIndex)]));
 }
 
 /** Height of a row of the disagreements grid: each entry is drawn at (its place in the list) × this. */

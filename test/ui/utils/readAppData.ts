@@ -27,6 +27,18 @@ export async function readSavedJobs(dataDir: string): Promise<SavedJobFiles> {
     return saved;
 }
 
+/** Every stored result (an experiment's: every cell) of every saved job of `kind`, by job, in the order they were stored. */
+export async function readSavedResults(dataDir: string, kind: "scoring" | "experiment"): Promise<Map<string, RowResult[]>> {
+    const found = new Map<string, RowResult[]>();
+    await readDatabase(dataDir, (db) => {
+        const rows = db.prepare("SELECT jobs.job_id, job_results.value FROM job_results JOIN jobs ON jobs.id = job_results.job WHERE jobs.kind = ? ORDER BY job_results.rowid")
+            .all(kind) as Array<{job_id: string, value: string}>;
+        for (const job of db.prepare("SELECT job_id FROM jobs WHERE kind = ? ORDER BY created_at").pluck().all(kind) as string[]) found.set(job, []);
+        for (const row of rows) found.get(row.job_id)?.push(JSON.parse(row.value) as RowResult);
+    });
+    return found;
+}
+
 /**
  * A saved document (`svc-studio-theme`, `svc-studio-question-set` ...) as the app's database holds it, read through a
  * connection of its own while the app may be writing; undefined when there is none.
