@@ -104,6 +104,8 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "concurrency": {type: "string"},
         "timeout": {type: "string", default: "120"}
     });
+    const named = argv.findIndex((arg, index) => arg === "--no-regression" && index + 1 < argv.length && !argv[index + 1].startsWith("-") && !/\.json$/i.test(argv[index + 1]));
+    if (positionals.length > 1 && named >= 0) throw new UsageError(`--no-regression takes its metrics after "=": --no-regression=${argv[named + 1]}`);
     if (positionals.length !== 1) throw new UsageError(`expected one experiment file, got ${positionals.length}`);
     if (values.cache !== undefined && values["no-cache"]) throw new UsageError("--cache and --no-cache exclude each other");
     if (values.out !== undefined && !/\.html?$/i.test(values.out)) throw new UsageError(`--out must end in .html, got ${JSON.stringify(values.out)}`);

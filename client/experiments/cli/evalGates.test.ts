@@ -105,6 +105,7 @@ test("the new gates' bad input is refused before anything is sent (exit 2)", asy
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--no-regression compares with a baseline: give --baseline <results\.json>/);
     assert.match((await evalHere([file, "--junit", local("x.txt")])).stderr, /--junit must end in \.xml/);
+    assert.match((await evalHere([file, "--baseline", local("b.json"), "--no-regression", "pass_rate"])).stderr, /--no-regression takes its metrics after "=": --no-regression=pass_rate/);
     const refused = await evalHere([file, "--baseline", local("missing.json"), "--required", "nope", "--row-key", "expected",
         "--fail-under-bound", "score:x=0.5", "--filter-failing", local("missing-too.json")]);
     assert.equal(refused.code, 2, refused.stderr);
