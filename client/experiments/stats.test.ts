@@ -273,3 +273,22 @@ test("Wilson intervals match scipy's binomtest(k, n).proportion_ci(method='wilso
     close(ninety.high, 0.5334873111515284, 1e-12);
     assert.deepEqual(wilsonInterval(0, 0), {low: 0, high: 1});
 });
+
+test("seeded simulation: the Wilson interval covers the true rate about 95% of the time, and a bound gate at the true rate rarely passes", () => {
+    const random = seededRandom(2718);
+    const runs = 4000;
+    for (const [rate, n] of [[0.9, 40], [0.5, 30], [0.97, 200]] as const) {
+        let covered = 0, boundMet = 0;
+        for (let run = 0; run < runs; run++) {
+            let k = 0;
+            for (let row = 0; row < n; row++) if (random() < rate) k++;
+            const interval = wilsonInterval(k, n);
+            if (interval.low <= rate && rate <= interval.high) covered++;
+            // A --fail-under-bound gate set at the true rate: met only when the lower bound reaches it.
+            if (interval.low >= rate) boundMet++;
+        }
+        // Wilson's coverage oscillates around 95% with n and the rate (Agresti & Coull 1998): within 93–98% here.
+        assert.ok(covered / runs >= 0.93 && covered / runs <= 0.98, `rate ${rate}, n ${n}: covered ${covered / runs}`);
+        assert.ok(boundMet / runs <= 0.05, `rate ${rate}, n ${n}: a bound gate at the true rate met in ${boundMet / runs} of runs`);
+    }
+});
