@@ -75,11 +75,12 @@ function regressionTargets(names: readonly string[], spec: ExperimentSpec, datas
         }
         try {
             const gate = parseThreshold(`${name}=0`, spec, dataset);
-            if (!isPassFailMetric(gate.metric as never)) {
-                problems.push({path: `--no-regression ${name}`, message: `${gate.metric} is not a pass/fail metric: regressions are tested on accuracy, pass_rate and pass:<check>, row by row`});
+            const metric = gate.metric;
+            if (metric === "error_rate" || !isPassFailMetric(metric)) {
+                problems.push({path: `--no-regression ${name}`, message: `${metric} is not a pass/fail metric: regressions are tested on accuracy, pass_rate and pass:<check>, row by row`});
                 continue;
             }
-            for (const {variant, questions} of gate.scope) for (const question of questions ?? [null]) add({variant, metric: gate.metric as RegressionTarget["metric"], question});
+            for (const {variant, questions} of gate.scope) for (const question of questions ?? [null]) add({variant, metric, question});
         } catch (error) {
             if (!(error instanceof ThresholdError)) throw error;
             problems.push({path: `--no-regression ${name}`, message: error.reason});
