@@ -4,26 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
 import {openSqlite} from "../../base/node/sqlite.ts";
-import {toApiError} from "../../native/http/replies.ts";
 import {appDataLimits, type SavedRun} from "../../protocol/gateway/contract.ts";
 import {killWhileWriting} from "../../test/support/appData/killWhileWriting.ts";
+import {refusal} from "../../test/support/appData/refusal.ts";
 import {AppDataStore} from "./AppDataStore.ts";
 
 const root = await mkdtemp(path.join(os.tmpdir(), "svc-app-data-"));
 let folders = 0;
 const folder = () => path.join(root, `case-${++folders}`);
 after(() => rm(root, {recursive: true, force: true}));
-
-/** The status and code the gateway answers a refused store call with. */
-async function refusal(promise: Promise<unknown>): Promise<string> {
-    try {
-        await promise;
-    } catch (error) {
-        const {status, code} = toApiError(error);
-        return `${status} ${code}`;
-    }
-    return "resolved";
-}
 
 const run = (id: string, createdAt: number, extra: Record<string, unknown> = {}): SavedRun => ({id, createdAt, kind: "chat", request: {model: "svc-1"}, ...extra});
 

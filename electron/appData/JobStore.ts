@@ -4,7 +4,7 @@ import {readBoolean, readEnum, readInteger, readObject, readString, rejectUnknow
 import {GatewayError} from "../api/answers.ts";
 import type {AppDatabase} from "./AppDatabase.ts";
 import {keptAsideSentences, leftOutSentence, type ItemKind} from "./itemProblems.ts";
-import {boundedJson, checkName} from "./storedNames.ts";
+import {boundedJson, checkName, parsedJson} from "./storedNames.ts";
 
 export type JobKind = Extract<ItemKind, "scoring" | "experiment">;
 type Patch = Partial<Pick<JobRecord, "status" | "totalRows" | "error">>;
@@ -59,7 +59,7 @@ export class JobStore implements ResultStore {
         if (row === undefined) return null;
         const record = this.recordOf(db, row);
         const tableText = db.statement("SELECT value FROM job_tables WHERE job = ?").pluck().get(row.id) as string | undefined;
-        const table = tableText === undefined ? null : parsed(tableText);
+        const table = tableText === undefined ? null : parsedJson(tableText);
         const {results, leftOut} = this.results(db, row.id, 0, -1);
         const problems = leftOutSentence(db, this.kind, "job_results", leftOut.map((rowIndex) => `${jobId}'s result of row ${rowIndex}`));
         if (table === undefined) problems.push(...leftOutSentence(db, this.kind, "job_tables", [`${jobId}'s table`]));
@@ -149,11 +149,11 @@ export class JobStore implements ResultStore {
         return db.transaction(() => Number(db.statement("DELETE FROM job_results WHERE job = ? AND ok = 0").run(this.existing(db, jobId).id).changes));
     }
 
-    /** Deletes the job, its table and its results; true when there was one. */
     public async deleteJob(jobId: string): Promise<void> {
         await this.remove(jobId);
     }
 
+    /** Deletes the job, its table and its results, in one transaction; true when there was one. */
     public async remove(jobId: string): Promise<boolean> {
         checkName("a job id", jobId);
         const db = await this.database();
@@ -203,15 +203,6 @@ export class JobStore implements ResultStore {
             else results.push(result);
         }
         return {results, leftOut};
-    }
-}
-
-/** Parsed JSON, undefined when the text does not parse. */
-function parsed(text: string): unknown {
-    try {
-        return JSON.parse(text);
-    } catch {
-        return undefined;
     }
 }
 

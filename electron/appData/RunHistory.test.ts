@@ -5,6 +5,7 @@ import path from "node:path";
 import {after, test} from "node:test";
 import {toApiError} from "../../native/http/replies.ts";
 import {appDataLimits, type SavedRun} from "../../protocol/gateway/contract.ts";
+import {refusal} from "../../test/support/appData/refusal.ts";
 import {AppDatabase} from "./AppDatabase.ts";
 import {RunHistory, type RunPage} from "./RunHistory.ts";
 
@@ -17,16 +18,6 @@ const open = async () => {
 after(() => rm(root, {recursive: true, force: true}));
 
 const run = (id: string, createdAt: number, extra: Record<string, unknown> = {}): SavedRun => ({id, createdAt, kind: "chat", request: {model: "svc-1"}, ...extra});
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-    try {
-        await promise;
-    } catch (error) {
-        const {status, code} = toApiError(error);
-        return `${status} ${code}`;
-    }
-    return "resolved";
-}
 
 /** Every page from the newest, `limit` runs each. */
 async function allPages(history: RunHistory, limit: number): Promise<RunPage[]> {

@@ -2,7 +2,7 @@ import {appDataLimits, type SavedRun} from "../../protocol/gateway/contract.ts";
 import {GatewayError} from "../api/answers.ts";
 import type {AppDatabase} from "./AppDatabase.ts";
 import {keptAsideSentences, leftOutSentence} from "./itemProblems.ts";
-import {boundedJson, checkName, isName} from "./storedNames.ts";
+import {boundedJson, checkName, isName, parsedJson} from "./storedNames.ts";
 
 /** A page of the history, newest first: `next` is the cursor of the page after it (null: none). */
 export type RunPage = {entries: SavedRun[], next: string | null, total: number, problems: string[]};
@@ -94,12 +94,7 @@ export function parseCursor(text: string | null): RunCursor | null {
 
 /** A stored run's JSON when it has a run's shape (an object with an id and a creation time), else null. */
 export function readRun(text: string): SavedRun | null {
-    let value: unknown;
-    try {
-        value = JSON.parse(text);
-    } catch {
-        return null;
-    }
+    const value = parsedJson(text);
     return isRun(value) ? value : null;
 }
 

@@ -10,7 +10,7 @@ import type {ItemKind} from "./itemProblems.ts";
 import {recordUnreadable} from "./itemProblems.ts";
 import {checkRecord, checkResult} from "./JobStore.ts";
 import {isRun} from "./RunHistory.ts";
-import {isName} from "./storedNames.ts";
+import {isName, parsedJson} from "./storedNames.ts";
 
 /** The old folders, each with the kind of what it holds. */
 export const itemFolders: ReadonlyArray<{name: string, kind: ItemKind}> = [
@@ -60,7 +60,7 @@ function importRuns(db: AppDatabase, dir: string, folder: string, now: number): 
     // Temporary files a crash left (`.tmp`) are not runs.
     for (const name of readdirSync(dir).filter((file) => file.endsWith(".json")).sort()) {
         const text = readFileSync(path.join(dir, name), "utf8");
-        const run = parsed(text);
+        const run = parsedJson(text);
         if (!isRun(run)) {
             recordUnreadable(db, "run", `${folder}/${name}`, run === undefined ? "not JSON" : "not a run (no id or creation time)", now);
             found.unreadable++;
@@ -98,7 +98,7 @@ function importJobs(db: AppDatabase, kind: ItemKind, dir: string, folder: string
         found.items++;
         if (existsSync(file("table.json"))) {
             const table = readFileSync(file("table.json"), "utf8");
-            if (parsed(table) === undefined) unreadable(`${jobId}/table.json`, "not JSON (the job is listed without its table)");
+            if (parsedJson(table) === undefined) unreadable(`${jobId}/table.json`, "not JSON (the job is listed without its table)");
             else db.statement("INSERT INTO job_tables (job, value) VALUES (?, ?)").run(id, table);
         }
         const lines = existsSync(file("results.jsonl")) ? readFileSync(file("results.jsonl"), "utf8").split("\n").filter((line) => line !== "") : [];
@@ -118,12 +118,4 @@ function importJobs(db: AppDatabase, kind: ItemKind, dir: string, folder: string
         if (badLines > 0) unreadable(`${jobId}/results.jsonl`, `${badLines} of its ${lines.length} lines are no result (their rows are scored again)`);
     }
     return found;
-}
-
-function parsed(text: string): unknown {
-    try {
-        return JSON.parse(text);
-    } catch {
-        return undefined;
-    }
 }

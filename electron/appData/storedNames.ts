@@ -56,3 +56,12 @@ function describe(value: unknown): string {
     if (typeof value !== "string") return value === null ? "null" : typeof value;
     return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}...` : value);
 }
+
+/** Stored JSON text parsed, undefined when it does not parse (what is read back is checked, never trusted). */
+export function parsedJson(text: string): unknown {
+    try {
+        return JSON.parse(text);
+    } catch {
+        return undefined;
+    }
+}

@@ -3,9 +3,9 @@ import type {SavedJobRecord} from "../../../../protocol/gateway/contract.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 
 /**
- * The durable side of the scoring screen's MirroredResultStore: every write goes to the job's files in the app's data
- * folder (the gateway's `/app-data/scoring-jobs/...`) and resolves once they are on disk, so a reload, a closed window
- * or the next launch loses no stored result. The gateway keeps the first result of a row, as every ResultStore.
+ * The durable side of the scoring screen's MirroredResultStore: every write goes to the job in the app's database (the
+ * gateway's `/app-data/scoring-jobs/...`) and resolves once it is committed, so a reload, a closed window or the next
+ * launch loses no stored result. The gateway keeps the first result of a row, as every ResultStore.
  */
 export class GatewayResultStore implements ResultStore {
     public async getJob(jobId: string): Promise<JobRecord | null> {
