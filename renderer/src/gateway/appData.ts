@@ -30,15 +30,17 @@ const writer = Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => 
 let sequence = 0;
 /** Keys changed since they were last sent. */
 const unsent = new Set<string>();
-/** The request in flight for each key: the next one for that key waits for it, so they reach the gateway in order. */
-const inFlight = new Map<string, Promise<void>>();
+/** The request in flight for each key: a change made meanwhile is sent once it is answered, so they reach the gateway in order. */
+const inFlight = new Map<string, Promise<boolean>>();
 /** False until the saved documents are loaded, and for good if they could not be: defaults never overwrite them. */
 let writable = false;
 let timer: ReturnType<typeof setTimeout> | null = null;
 
-/** Edits come in bursts (typing in the question set): each document is sent at most this often. */
-const writeDelayMs = 300;
-/** Browsers refuse a `keepalive` request (the one that outlives a closed page) with a bigger body. */
+/**
+ * Bytes of `keepalive` bodies in flight (the requests that outlive a closed page): Chromium refuses one once they would
+ * pass 64 KB in all, so a save goes as keepalive only while it fits, else as a plain request.
+ */
+let keepaliveBytes = 0;
 const keepaliveMaxBytes = 60 * 1024;
 
 /** The localStorage keys of earlier versions, kept per origin: copied to the gateway once when its folder is empty. */
@@ -87,19 +89,25 @@ export const appDataStorage: StateStorage = {
     }
 };
 
-/** Sends every unsent document now; `closing` (the page is hidden or goes away) uses requests that outlive the page. */
+/**
+ * Sends every unsent document now. Edits are sent as they happen (the changes of one task together), one request per
+ * document at a time: a change made while its document's request is in flight goes out, as the latest text, once that
+ * one is answered. So a closing page has little left to send; `closing` (the page is hidden or goes away) sends even
+ * what waits behind a request in flight.
+ */
 export function flushAppData(closing = true): void {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     if (!writable) return;
     for (const key of [...unsent]) {
+        if (!closing && inFlight.has(key)) continue;
         unsent.delete(key);
-        const previous = inFlight.get(key);
-        // A closing page cannot wait for the request before: it sends at once.
-        const sent = closing || previous === undefined ? send(key, closing) : previous.then(() => send(key, false));
+        const sent = send(key);
         inFlight.set(key, sent);
-        void sent.then(() => {
+        void sent.then((saved) => {
             if (inFlight.get(key) === sent) inFlight.delete(key);
+            // A change made meanwhile goes out now; after a failure, with the next change.
+            if (saved && unsent.has(key)) schedule(key);
         });
     }
 }
@@ -113,7 +121,7 @@ export function reportAppDataProblem(about: string, problem: string | null, acti
 
 function schedule(key: string) {
     unsent.add(key);
-    timer ??= setTimeout(() => flushAppData(false), writeDelayMs);
+    timer ??= setTimeout(() => flushAppData(false), 0);
 }
 
 /**
@@ -121,21 +129,27 @@ function schedule(key: string) {
  * for the next change to retry; a refusal because another window changed it since is not retried: the page keeps its
  * copy and asks the user which to keep.
  */
-async function send(key: string, closing: boolean): Promise<void> {
-    if (conflicts.has(key)) return;
+async function send(key: string): Promise<boolean> {
+    if (conflicts.has(key)) return false;
     const text = cache.get(key);
     const query = documentWriteQuery({revision: revisions.get(key) ?? 0, writer, sequence: ++sequence});
+    const bytes = new TextEncoder().encode(text ?? "").length;
+    const keepalive = keepaliveBytes + bytes <= keepaliveMaxBytes;
+    if (keepalive) keepaliveBytes += bytes;
     try {
         const response = await fetch(`/gateway/api${gatewayPath(text === undefined ? "deleteAppDocument" : "putAppDocument", {key})}?${query}`, {
             method: text === undefined ? "DELETE" : "POST",
             headers: {...gatewayHeaders(), ...text === undefined ? {} : {"content-type": "application/json"}},
             body: text,
-            keepalive: closing && new TextEncoder().encode(text ?? "").length < keepaliveMaxBytes
+            keepalive
         });
         if (response.status === 409) {
             const body = await response.text();
             const conflict = revisionConflict(body);
-            if (conflict !== null) return conflicted(key, conflict.revision);
+            if (conflict !== null) {
+                conflicted(key, conflict.revision);
+                return false;
+            }
             throw await readApiError(new Response(body, {status: 409, headers: response.headers}));
         }
         if (!response.ok) throw await readApiError(response);
@@ -144,11 +158,15 @@ async function send(key: string, closing: boolean): Promise<void> {
         if (text === undefined) revisions.delete(key);
         else if (typeof answer.revision === "number") revisions.set(key, answer.revision);
         failures.delete(key);
+        return true;
     } catch (error) {
         unsent.add(key);
         failures.set(key, messageOf(error));
+        return false;
+    } finally {
+        if (keepalive) keepaliveBytes -= bytes;
+        reportFailures();
     }
-    reportFailures();
 }
 
 /** One line for every save that failed and has not succeeded since: the last reason, and how many documents wait. */
