@@ -100,6 +100,7 @@ describe("History a page at a time", {skip: noChromium ?? false, timeout: 180_00
         await page.getByRole("button", {name: "Clear all"}).click();
         await expectCount(rows, 0);
         await expectText(page.getByTestId("history-count"), /^0 of 0 runs shown/);
+        await page.locator(".history-list-pane .empty-state", {hasText: "No runs yet"}).waitFor();
         assert.deepEqual(await readHistory(dataDir), []);
         assert.deepEqual(pageErrors, []);
     });

@@ -52,7 +52,7 @@ export function HistoryScreen() {
                         {isFetchingNextPage ? "Loading…" : query.trim() === "" ? "Show older runs" : "Search older runs too"}
                     </button>
                 )}
-                {!isLoading && entries.length === 0 && <div className="empty-state">No runs yet. Every request you run in a playground or the Decision studio is saved here.</div>}
+                {!isLoading && total === 0 && <div className="empty-state">No runs yet. Every request you run in a playground or the Decision studio is saved here.</div>}
             </div>
             <div className="history-detail-pane">
                 {selected
