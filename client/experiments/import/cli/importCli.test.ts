@@ -15,12 +15,16 @@ import {parseExperimentResults} from "../../resultsFile.ts";
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
 const bin = path.join(repoRoot, "native/cli/bin.mjs");
 let dir: string;
+let started: Promise<Awaited<ReturnType<typeof startRecordedEngine>>> | undefined;
 before(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "svc-import-cli-"));
 });
 after(async () => {
+    await (await started)?.close();
     await rm(dir, {recursive: true, force: true});
 });
+/** The real server on the built-in model, behind a recording proxy: started once, for the tests that run an import. */
+const engineOnce = () => started ??= startRecordedEngine(path.join(dir, "engine"));
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<{code: number | null, stderr: string}> {
     const child = spawn(process.execPath, [bin, ...args], {cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], env: {...process.env, XDG_CACHE_HOME: dir, ...env}});
@@ -37,11 +41,13 @@ test("bad input: exit 2, the file, line and field named, and no experiment file 
     await writeFile(config, "prompts: [\"{{q}}\"]\nproviders: [openai:chat:m]\ntests:\n  - vars: {q: a}\n  - file://absent.jsonl\n");
     const missing = await cli(["import", "promptfoo", config, "--out", out]);
     assert.equal(missing.code, 2, missing.stderr);
-    assert.equal(missing.stderr, `import: ${config}:5: tests[1]: no such file: ${path.join(dir, "absent.jsonl")}\n`);
+    // The report so far, then the error.
+    assert.equal(missing.stderr, "import: note: openai:chat:m names no apiBaseUrl: its variant runs on the app's local engine (svc-studio eval --local <url> sends it to a running svc-studio serve)\n" +
+        `import: ${config}:5: tests[1]: no such file: ${path.join(dir, "absent.jsonl")}\n`);
     assert.equal(await exists(out), false);
     const usage = await cli(["import", "langsmith", config]);
     assert.equal(usage.code, 2);
-    assert.match(usage.stderr, /^import: unknown format "langsmith" \(known: promptfoo\)\nusage: svc-studio import promptfoo/);
+    assert.match(usage.stderr, /^import: unknown format "langsmith" \(known: promptfoo, openai-eval\)\nusage: svc-studio import promptfoo/);
 });
 
 test("a 100,000-line JSONL suite imports inside a 128 MiB heap, read as a stream", {timeout: 180_000}, async () => {
@@ -60,8 +66,9 @@ test("a 100,000-line JSONL suite imports inside a 128 MiB heap, read as a stream
 });
 
 test("an imported suite runs with svc-studio eval against the server its provider names", {timeout: 300_000}, async () => {
-    const engine = await startRecordedEngine(path.join(dir, "engine"));
-    try {
+    const engine = await engineOnce();
+    const before = engine.proxy.requests.length;
+    {
         const config = path.join(dir, "promptfooconfig.yaml");
         await writeFile(config, `description: Stories
 prompts:
@@ -85,12 +92,12 @@ tests:
         const results = path.join(dir, "stories.svc-results.json");
         const run = await cli(["eval", out, "--results", results, "--no-cache", "--db", path.join(dir, "stories.sqlite")]);
         assert.equal(run.code, 0, run.stderr);
-        const chats = engine.proxy.requests.filter((request) => request.path === "/svc-1/v1/chat/completions").map((request) => request.body as {messages: unknown, max_tokens: number, seed: number});
+        const chats = engine.proxy.requests.slice(before).filter((request) => request.path === "/svc-1/v1/chat/completions").map((request) => request.body as {messages: unknown, max_tokens: number, seed: number});
         assert.deepEqual(chats.map((body) => [body.messages, body.max_tokens, body.seed]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))), [
             [[{role: "user", content: "Once upon a time, Lily"}], 12, 3],
             [[{role: "user", content: "Once upon a time, Tom"}], 12, 3]
         ]);
-        assert.equal(engine.proxy.requests.filter((request) => request.path === "/svc-1-decision/v1/decisions").length, 1, "the rubric is asked on Tom's row only");
+        assert.equal(engine.proxy.requests.slice(before).filter((request) => request.path === "/svc-1-decision/v1/decisions").length, 1, "the rubric is asked on Tom's row only");
         const read = parseExperimentResults(await readFile(results, "utf8"));
         for (const cell of read.cells) {
             const reply = cell.reply ?? "";
@@ -102,7 +109,35 @@ tests:
             if (cell.rowIndex === 0) assert.equal(checks["llm-rubric"].detail, "not asserted on this row");
             else assert.ok(checks["llm-rubric"].score > 0 && checks["llm-rubric"].score < 1, "a probability, not a sampled label");
         }
-    } finally {
-        await engine.close();
+    }
+});
+
+test("an imported OpenAI eval runs: its label_model and score_model graders are choice and score questions on /v1/decisions", {timeout: 300_000}, async () => {
+    const engine = await engineOnce();
+    const before = engine.proxy.requests.length;
+    const fixtures = path.join(repoRoot, "test/fixtures/openai-evals");
+    const out = path.join(dir, "news.svc-experiment.json");
+    // The built-in model's context is 2,048 tokens: the run's 2,048 output tokens are lowered to 16.
+    const run16 = JSON.parse(await readFile(path.join(fixtures, "run.json"), "utf8")) as {data_source: {sampling_params: Record<string, number>}};
+    run16.data_source.sampling_params.max_completions_tokens = 16;
+    await writeFile(path.join(dir, "run.json"), JSON.stringify(run16));
+    const imported = await cli(["import", "openai-eval", path.join(fixtures, "eval.json"), "--run", path.join(dir, "run.json"), "--out", out, "--base-url", engine.proxy.url]);
+    assert.equal(imported.code, 0, imported.stderr);
+    assert.match(imported.stderr, /wrote .*news\.svc-experiment\.json: 1 variant, 3 rows, 5 checks\n$/);
+    const results = path.join(dir, "news.svc-results.json");
+    const run = await cli(["eval", out, "--results", results, "--no-cache", "--db", path.join(dir, "news.sqlite")]);
+    assert.equal(run.code, 0, run.stderr);
+    const decisions = engine.proxy.requests.slice(before).filter((request) => request.path === "/svc-1-decision/v1/decisions").map((request) => (request.body as {questions: Array<{type: string}>}).questions[0].type);
+    assert.deepEqual(decisions.sort(), ["choice", "choice", "choice", "score", "score", "score"], `${run.stderr}\n${JSON.stringify(engine.proxy.requests.slice(before).map((request) => request.path))}`);
+    const read = parseExperimentResults(await readFile(results, "utf8"));
+    assert.equal(read.cells.length, 3);
+    assert.deepEqual(read.cells.map((cell) => cell.error ?? null), [null, null, null]);
+    for (const cell of read.cells) {
+        const checks = Object.fromEntries((cell.checks ?? []).map((check) => [check.name, check]));
+        const topic = String(read.experiment.dataset.rows[cell.rowIndex][1]);
+        assert.equal(checks.equals_topic.pass, (cell.reply ?? "").trim() === topic);
+        assert.match(checks.Tone.detail ?? "", /^P\(neutral\) = 0\.\d{3}$/);
+        assert.ok(checks.Tone.score > 0 && checks.Tone.score < 1);
+        assert.equal(checks.Confidence.pass, checks.Confidence.score >= 0.6);
     }
 });

@@ -1,4 +1,4 @@
-// `svc-studio import <format> <file> [--out <experiment file>]` (Node only): reads a suite kept in another tool and
+// `svc-studio import <promptfoo | openai-eval> <file> [--out <experiment file>]` (Node only): reads a suite kept in another tool and
 // writes an experiment file (its dataset inline) that `svc-studio eval` runs and the app opens. Every field the
 // import leaves out is listed first; any input it cannot read (a YAML or JSONL line that does not parse, a file
 // that is missing, nothing importable) is one message naming the file, line and field, and nothing is written.
@@ -10,14 +10,22 @@ import {outputPathProblem} from "../../node/experimentFiles.ts";
 import {ImportError, type ImportReport} from "../importProblems.ts";
 import {nodeSourceFiles} from "../node/nodeSourceFiles.ts";
 import {importPromptfooConfig} from "../promptfoo/importPromptfoo.ts";
+import {importOpenAiEval} from "../openai/importOpenAiEval.ts";
 import type {ExperimentSpec} from "../../types.ts";
 
 export const importUsage = `usage: svc-studio import promptfoo <promptfooconfig.yaml> [options]
-  reads a promptfoo config (prompts, OpenAI-compatible providers, tests, assertions) and writes an experiment
-  file with its dataset inline, which svc-studio eval runs; every field not imported is listed first
-  --out <file>        the experiment file (default: <config name>.svc-experiment.json beside the config)
+       svc-studio import openai-eval <eval.json> --run <run.json> [--data <items.jsonl>] [options]
+  reads a suite kept elsewhere and writes an experiment file with its dataset inline, which svc-studio eval
+  runs; every field not imported is listed first
+  promptfoo: prompts, OpenAI-compatible providers, tests and assertions of a promptfoo config
+  openai-eval: an OpenAI eval object (its testing_criteria become checks) with one or more of its runs
+  (each run's prompt template, model and sampling parameters a variant)
+  --run <run.json>    openai-eval: a run of the eval as the API returns it; repeat for several variants
+  --data <file>       openai-eval: the data source JSONL, one {"item": {...}} per line (default: the first
+                      run's inline file_content)
+  --out <file>        the experiment file (default: <input name>.svc-experiment.json beside the input)
   --base-url <url>    send every variant to this server (e.g. http://127.0.0.1:8080) instead of the
-                      providers' own base URLs
+                      connections the import gives them
   exit codes: 0 written, 2 bad input or usage (nothing written), 70 internal error (a bug)`;
 
 export const importExitCodes = {written: 0, badInput: 2, internalError: 70} as const;
@@ -43,11 +51,12 @@ export async function runImport(argv: string[]): Promise<number> {
 }
 
 async function importCommand(argv: string[]): Promise<number> {
-    const {values, positionals} = parseCliArgs(argv, {out: {type: "string"}, "base-url": {type: "string"}});
+    const {values, positionals} = parseCliArgs(argv, {out: {type: "string"}, "base-url": {type: "string"}, run: {type: "string", multiple: true}, data: {type: "string"}});
     const [format, file, ...extra] = positionals;
-    if (format !== "promptfoo") throw new UsageError(format === undefined ? "name the format to import: promptfoo" : `unknown format ${JSON.stringify(format)} (known: promptfoo)`);
-    if (file === undefined) throw new UsageError("name the promptfoo config to import");
+    if (format !== "promptfoo" && format !== "openai-eval") throw new UsageError(format === undefined ? "name the format to import: promptfoo or openai-eval" : `unknown format ${JSON.stringify(format)} (known: promptfoo, openai-eval)`);
+    if (file === undefined) throw new UsageError(format === "promptfoo" ? "name the promptfoo config to import" : "name the eval (its JSON as the API returns it) to import");
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    if (format === "promptfoo" && (values.run !== undefined || values.data !== undefined)) throw new UsageError("--run and --data are for openai-eval");
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(baseUrl)}`);
     const configFile = file;
@@ -55,7 +64,9 @@ async function importCommand(argv: string[]): Promise<number> {
     const problem = await outputPathProblem(out, {createsFolders: true});
     if (problem !== null) throw new ImportError({file: out, field: "--out"}, problem);
     const id = path.basename(out).replace(/\.svc-experiment\.json$|\.json$/i, "") || "imported";
-    const imported = await importPromptfooConfig(configFile, nodeSourceFiles, {id, createdAt: Date.now()});
+    const imported = format === "promptfoo"
+        ? await importPromptfooConfig(configFile, nodeSourceFiles, {id, createdAt: Date.now()})
+        : await importOpenAiEval({evalFile: configFile, runFiles: values.run ?? [], ...(values.data === undefined ? {} : {dataFile: values.data}), id, createdAt: Date.now()}, nodeSourceFiles);
     const spec = baseUrl === undefined ? imported.spec : onServer(imported.spec, baseUrl);
     printReport(imported.report);
     await writeFileAtomic(out, serializeExperimentSpec(spec));

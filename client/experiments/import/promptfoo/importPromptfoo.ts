@@ -1,8 +1,8 @@
 import type {CellValue} from "../../../scoring/types.ts";
-import {checkExperimentInput, datasetFromTable, maxExperimentRows, sampleIndexes} from "../../dataset.ts";
+import {datasetFromTable} from "../../dataset.ts";
 import {replyVariable} from "../../checks.ts";
-import {experimentFileVersion, experimentFormat} from "../../experimentFile.ts";
 import type {ExperimentSpec, Variant} from "../../types.ts";
+import {cellValue, importedExperiment, uniqueNames} from "../importedExperiment.ts";
 import {ImportError, ImportReport, type SourceFiles} from "../importProblems.ts";
 import {isRecord, parseYamlFile} from "../yamlDocument.ts";
 import {importAssertions} from "./promptfooAsserts.ts";
@@ -85,26 +85,8 @@ async function importConfig(configFile: string, files: SourceFiles, options: {id
     const dataset = {...datasetFromTable({name: `${options.id} tests`, columns, rows, labelColumns, inputColumns: varNames}), id: `${options.id}-tests`};
 
     const description = typeof config.value.description === "string" ? config.value.description : options.id;
-    // An experiment runs at most maxExperimentRows rows: a larger suite keeps every row and runs a seeded sample.
-    const sample: ExperimentSpec["sample"] = rows.length > maxExperimentRows ? {kind: "random", n: maxExperimentRows, seed: 1} : {kind: "all"};
-    if (sample.kind === "random")
-        report.note(`the tests make ${rows.length.toLocaleString("en-US")} rows, more than the ${maxExperimentRows.toLocaleString("en-US")} an experiment runs: it runs ${maxExperimentRows.toLocaleString("en-US")} of them at random (seed 1; change "sample" to choose)`);
-    const spec: ExperimentSpec = {
-        format: experimentFormat, version: experimentFileVersion, id: options.id, name: description, dataset, sample,
-        variants: variantsOf(prompts, providers, configFile, options.createdAt ?? 0, report), checks: assertions.checks, seed: 1, createdAt: options.createdAt ?? 0
-    };
-    const input = checkExperimentInput(spec, dataset, sampleIndexes(dataset, spec.sample));
-    if (input.errors.length > 0)
-        throw new ImportError({file: configFile, field: input.errors[0].path}, `the imported experiment would not run: ${input.errors.map((problem) => `${problem.path}: ${problem.message}`).join("; ")}`);
-    for (const warning of input.warnings) report.note(`${warning.path}: ${warning.message}`);
-    return {spec, report};
-}
-
-/** A variable's value as a cell: text, a number or a boolean as is, anything else as its JSON. */
-function cellValue(value: unknown): CellValue {
-    if (value === undefined || value === null) return null;
-    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
-    return JSON.stringify(value);
+    const variants = variantsOf(prompts, providers, configFile, options.createdAt ?? 0, report);
+    return {spec: importedExperiment({file: configFile, id: options.id, name: description, dataset, variants, checks: assertions.checks, createdAt: options.createdAt}, report), report};
 }
 
 /** Every prompt on every provider (or the prompts a provider names), each a variant with a unique short name. */
@@ -126,12 +108,7 @@ function variantsOf(prompts: readonly ImportedPrompt[], providers: readonly Impo
             });
         }
     }
-    const seen = new Map<string, number>();
-    for (const variant of variants) {
-        const count = (seen.get(variant.name) ?? 0) + 1;
-        seen.set(variant.name, count);
-        if (count > 1) variant.name = `${variant.name} (${count})`;
-    }
+    uniqueNames(variants);
     if (variants.length === 0) throw new ImportError({file: configFile, field: "providers"}, "no provider runs an imported prompt");
     return variants;
 }
