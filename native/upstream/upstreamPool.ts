@@ -104,7 +104,9 @@ export class UpstreamPool {
             });
             // A kept socket's idle timer does not apply while it carries a request (keepSocketAlive sets it again).
             request.once("socket", (socket: Socket) => socket.setTimeout(0));
-            request.once("error", reject);
+            // Kept for the request's whole life: an abort while the body streams errors the request again (the body's
+            // stream reports it to its reader), and an error event without a listener would end the process.
+            request.on("error", reject);
             request.once("response", (response) => {
                 this.learnKeepAlive(String(response.headers["keep-alive"] ?? ""));
                 resolve(toResponse(response));
@@ -133,7 +135,7 @@ function toResponse(response: http.IncomingMessage): Response {
         for (const one of Array.isArray(value) ? value : value == null ? [] : [value]) headers.append(name, one);
     const status = response.statusCode ?? 502;
     if (status === 204 || status === 304) {
-        response.resume();
+        response.on("error", () => {}).resume();
         return new Response(null, {status, headers});
     }
     return new Response(Readable.toWeb(response) as ReadableStream<Uint8Array>, {status, statusText: response.statusMessage, headers});

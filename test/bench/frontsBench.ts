@@ -2,6 +2,7 @@ import {EventEmitter} from "node:events";
 import {mkdtemp, rm} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
+import {type AdmissionRequest, admitInSteps} from "../../native/service/admission.ts";
 import type {ServiceBackend} from "../../native/service/backend.ts";
 import {PostgresBackend} from "../../native/service/postgres/PostgresBackend.ts";
 import {ServiceGate} from "../../native/service/ServiceGate.ts";
@@ -31,7 +32,12 @@ export async function frontsBench(modelPath: string, requests = 2_000) {
         const open = await gateTimes(undefined, requests);
         const sqlite = SqliteBackend.open(dataDir, {backgroundCheckpoints: true});
         const postgres = await PostgresBackend.open(cluster.url, {front: "bench"});
-        for (const [name, times] of [["none (open mode)", open], ["SQLite", await gateTimes(sqlite, requests)], ["PostgreSQL (loopback)", await gateTimes(postgres, requests)]] as const)
+        // The same store admitting as it did before admission became one statement: the key read on its own, then the
+        // hold. Both are timed in alternating blocks, so a busy machine weighs on both alike.
+        const stepwise: ServiceBackend = Object.assign(Object.create(postgres) as PostgresBackend, {admit: (request: AdmissionRequest) => admitInSteps(postgres, request)});
+        const [oneStatement, keyApart] = await alternating([postgres, stepwise], requests);
+        for (const [name, times] of [["none (open mode)", open], ["SQLite", await gateTimes(sqlite, requests)], ["PostgreSQL (loopback)", oneStatement],
+            ["PostgreSQL, key apart", keyApart]] as const)
             console.log(`${name.padEnd(24)}${median(times).toFixed(3).padStart(8)}${p99(times).toFixed(3).padStart(8)}${(median(times) - median(open)).toFixed(3).padStart(8)}`);
         await sqlite.close();
         const secret = await seed(postgres);
@@ -55,20 +61,39 @@ async function seed(backend: ServiceBackend): Promise<string> {
     return (await backend.createKey({workspaceId: workspace.id})).secret;
 }
 
+/** The gate's times on each backend, `requests` each, run in alternating blocks of 250 after each one's warm-up. */
+async function alternating(backends: ServiceBackend[], requests: number, block = 250): Promise<number[][]> {
+    const gates: Array<{times: number[], run: (count: number) => Promise<number[]>}> = [];
+    for (const backend of backends) gates.push({times: [], run: await gateRunner(backend)});
+    for (const gate of gates) await gate.run(200);
+    for (let done = 0; done < requests; done += block)
+        for (const gate of gates) gate.times.push(...await gate.run(Math.min(block, requests - done)));
+    return gates.map((gate) => gate.times);
+}
+
 async function gateTimes(backend: ServiceBackend | undefined, requests: number): Promise<number[]> {
+    const run = await gateRunner(backend);
+    await run(200);
+    return run(requests);
+}
+
+/** Times `count` sequential requests through a gate on `backend`, each admitted and settled, with a workspace of its own. */
+async function gateRunner(backend: ServiceBackend | undefined): Promise<(count: number) => Promise<number[]>> {
     const secret = backend != null ? await seed(backend) : "";
     const gate = await ServiceGate.create({backend, holdTokens: 512, endpoints: ["/svc-1/v1/completions"], queues: []});
-    const times: number[] = [];
-    for (let index = 0; index < requests + 200; index++) {
-        const res = Object.assign(new EventEmitter(), {statusCode: 200});
-        const context = {req: {headers: {authorization: `Bearer ${secret}`}}, res, url: new URL("http://127.0.0.1/svc-1/v1/completions"),
-            startedAt: performance.now(), signal: new AbortController().signal, modelSegment: "svc-1"} as unknown as RequestContext;
-        const started = performance.now();
-        await (await gate.admit(context)).settle({prompt_tokens: 5, completion_tokens: 4, prompt_tokens_details: {cached_tokens: 1}});
-        times.push(performance.now() - started);
-        res.emit("close");
-    }
-    return times.slice(200);
+    return async (count) => {
+        const times: number[] = [];
+        for (let index = 0; index < count; index++) {
+            const res = Object.assign(new EventEmitter(), {statusCode: 200});
+            const context = {req: {headers: {authorization: `Bearer ${secret}`}}, res, url: new URL("http://127.0.0.1/svc-1/v1/completions"),
+                startedAt: performance.now(), signal: new AbortController().signal, modelSegment: "svc-1"} as unknown as RequestContext;
+            const started = performance.now();
+            await (await gate.admit(context)).settle({prompt_tokens: 5, completion_tokens: 4, prompt_tokens_details: {cached_tokens: 1}});
+            times.push(performance.now() - started);
+            res.emit("close");
+        }
+        return times;
+    };
 }
 
 function p99(values: number[]): number {
