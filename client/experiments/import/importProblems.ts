@@ -106,3 +106,28 @@ export async function* textLines(chunks: TextChunks): AsyncGenerator<string, voi
     rest += decoder.decode();
     if (rest !== "") yield rest.replace(/\r$/, "");
 }
+
+/**
+ * A JSONL file's values with their line numbers, read as a stream. A line that is no JSON is an ImportError at its
+ * line; a file that cannot be read, one at `from`, the place that named it.
+ */
+export async function* jsonLines(files: SourceFiles, file: string, from: Place): AsyncGenerator<{line: number, value: unknown}, void, undefined> {
+    const lines = textLines(files.chunks(file));
+    for (let line = 1; ; line++) {
+        let next: IteratorResult<string>;
+        try {
+            next = await lines.next();
+        } catch (error) {
+            throw new ImportError(from, fileProblem(file, error));
+        }
+        if (next.done === true) return;
+        if (next.value.trim() === "") continue;
+        let value: unknown;
+        try {
+            value = JSON.parse(next.value);
+        } catch (error) {
+            throw new ImportError({file, line, field: ""}, `not JSON: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        yield {line, value};
+    }
+}

@@ -2,7 +2,7 @@ import type {CellValue} from "../../../scoring/types.ts";
 import {datasetFromTable, maxDatasetRows} from "../../dataset.ts";
 import type {ExperimentSpec, Variant} from "../../types.ts";
 import {cellValue, importedExperiment, uniqueNames} from "../importedExperiment.ts";
-import {fileProblem, ImportError, ImportReport, readReferenced, textLines, type SourceFiles} from "../importProblems.ts";
+import {ImportError, ImportReport, jsonLines, readReferenced, type SourceFiles} from "../importProblems.ts";
 import {isRecord, parseYamlFile, type YamlFile} from "../yamlDocument.ts";
 import {importCriteria} from "./evalGraders.ts";
 import {readMessages, translateTemplate} from "./evalTemplates.ts";
@@ -115,23 +115,7 @@ async function readItems(input: OpenAiEvalInput, run: YamlFile, files: SourceFil
         if (items.length > maxDatasetRows) throw new ImportError({file, line, field}, `more than ${maxDatasetRows.toLocaleString("en-US")} items, the most a dataset holds: split the data`);
     };
     if (input.dataFile !== undefined) {
-        let line = 0;
-        try {
-            for await (const text of textLines(files.chunks(input.dataFile))) {
-                line++;
-                if (text.trim() === "") continue;
-                let value: unknown;
-                try {
-                    value = JSON.parse(text);
-                } catch (error) {
-                    throw new ImportError({file: input.dataFile, line, field: ""}, `not JSON: ${error instanceof Error ? error.message : String(error)}`);
-                }
-                take(value, input.dataFile, line, "");
-            }
-        } catch (error) {
-            if (error instanceof ImportError) throw error;
-            throw new ImportError({file: input.dataFile, field: "--data"}, fileProblem(input.dataFile, error));
-        }
+        for await (const {line, value} of jsonLines(files, input.dataFile, {file: input.dataFile, field: "--data"})) take(value, input.dataFile, line, "");
         return items;
     }
     const source = isRecord(run.value) && isRecord(run.value.data_source) && isRecord(run.value.data_source.source) ? run.value.data_source.source : {};

@@ -1,6 +1,6 @@
 import {CsvSpreadsheet} from "../../../scoring/csv.ts";
 import {maxDatasetRows} from "../../dataset.ts";
-import {fileProblem, ImportError, readReferenced, textLines, type ImportReport, type Place, type SourceFiles} from "../importProblems.ts";
+import {fileProblem, ImportError, jsonLines, readReferenced, type ImportReport, type Place, type SourceFiles} from "../importProblems.ts";
 import {isRecord, parseYamlFile, type FieldPath, type YamlFile} from "../yamlDocument.ts";
 
 // promptfoo's `tests` and `defaultTest` as plain test cases: inline, or from `file://` YAML, JSON, JSONL or CSV files
@@ -146,23 +146,7 @@ async function* testFile(reference: string, from: Place, files: SourceFiles, rep
         return;
     }
     if (extension === ".jsonl") {
-        let line = 0;
-        try {
-            for await (const text of textLines(files.chunks(file))) {
-                line++;
-                if (text.trim() === "") continue;
-                let value: unknown;
-                try {
-                    value = JSON.parse(text);
-                } catch (error) {
-                    throw new ImportError({file, line, field: ""}, `not JSON: ${error instanceof Error ? error.message : String(error)}`);
-                }
-                yield readTest(value, [], lineSource(file, line), report);
-            }
-        } catch (error) {
-            if (error instanceof ImportError) throw error;
-            throw new ImportError(from, fileProblem(file, error));
-        }
+        for await (const {line, value} of jsonLines(files, file, from)) yield readTest(value, [], lineSource(file, line), report);
         return;
     }
     if (extension === ".csv" || extension === ".tsv") {
