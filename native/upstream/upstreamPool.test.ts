@@ -92,6 +92,29 @@ test("a connection closed before any answer twice over is a 502; a stream cut af
     }
 });
 
+test("new connections closed unanswered while the upstream answers others: 429 service_busy; with nothing in flight: 502", async () => {
+    // The first request is answered slowly; every later connection is closed as soon as its request arrives, as an
+    // engine at its own connection limit does.
+    let slow: ServerResponse | undefined;
+    const {url, stats} = await engine((request, response) => {
+        if (stats.requests === 1) slow = response;
+        else request.socket.destroy();
+    });
+    const client = new UpstreamClient({baseUrl: `${url}/v1`});
+    try {
+        const first = client.postJson("/completions", {prompt: "slow"}, signal());
+        while (slow == null) await sleep(5);
+        await assert.rejects(client.postJson("/completions", {prompt: "b"}, signal()),
+            (error: {status?: number, code?: string, retryAfter?: number}) => error.status === 429 && error.code === "service_busy" && error.retryAfter === 1);
+        json(slow, {ok: true});
+        assert.deepEqual(await first, {ok: true});
+        await client.postJson("/completions", {prompt: "c"}, signal()).then(() => assert.fail("answered"), (error: {status?: number, code?: string}) =>
+            assert.deepEqual([error.status, error.code], [502, "upstream_error"]));
+    } finally {
+        client.close();
+    }
+});
+
 test("idle connections are dropped at half the upstream's announced keep-alive, before the upstream drops them", async () => {
     const {url, stats} = await engine((_request, response) => json(response, {ok: true}), (server) => {
         // Node's server announces `Keep-Alive: timeout=2` and closes idle connections after 2 s.
