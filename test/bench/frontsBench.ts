@@ -1,17 +1,15 @@
-import {EventEmitter} from "node:events";
 import {mkdtemp, rm} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {type AdmissionRequest, admitInSteps} from "../../native/service/admission.ts";
 import type {ServiceBackend} from "../../native/service/backend.ts";
 import {PostgresBackend} from "../../native/service/postgres/PostgresBackend.ts";
-import {ServiceGate} from "../../native/service/ServiceGate.ts";
 import {SqliteBackend} from "../../native/service/sqliteBackend.ts";
-import type {RequestContext} from "../../native/http/HttpServer.ts";
 import {builtLlamaCpp} from "../support/llamaCpp.ts";
 import {postgresMissing, startPostgresCluster, type PostgresCluster} from "../support/postgresCluster.ts";
 import {spawnServer} from "../support/spawnServer.ts";
 import {startLlamaServer} from "../support/startLlamaServer.ts";
+import {gateRunner} from "./gateTimes.ts";
 import {median} from "./measure.ts";
 import {createJsonPoster} from "./postJson.ts";
 
@@ -64,7 +62,7 @@ async function seed(backend: ServiceBackend): Promise<string> {
 /** The gate's times on each backend, `requests` each, run in alternating blocks of 250 after each one's warm-up. */
 async function alternating(backends: ServiceBackend[], requests: number, block = 250): Promise<number[][]> {
     const gates: Array<{times: number[], run: (count: number) => Promise<number[]>}> = [];
-    for (const backend of backends) gates.push({times: [], run: await gateRunner(backend)});
+    for (const backend of backends) gates.push({times: [], run: await gateRunner(backend, await seed(backend))});
     for (const gate of gates) await gate.run(200);
     for (let done = 0; done < requests; done += block)
         for (const gate of gates) gate.times.push(...await gate.run(Math.min(block, requests - done)));
@@ -72,28 +70,9 @@ async function alternating(backends: ServiceBackend[], requests: number, block =
 }
 
 async function gateTimes(backend: ServiceBackend | undefined, requests: number): Promise<number[]> {
-    const run = await gateRunner(backend);
+    const run = await gateRunner(backend, backend != null ? await seed(backend) : "");
     await run(200);
     return run(requests);
-}
-
-/** Times `count` sequential requests through a gate on `backend`, each admitted and settled, with a workspace of its own. */
-async function gateRunner(backend: ServiceBackend | undefined): Promise<(count: number) => Promise<number[]>> {
-    const secret = backend != null ? await seed(backend) : "";
-    const gate = await ServiceGate.create({backend, holdTokens: 512, endpoints: ["/svc-1/v1/completions"], queues: []});
-    return async (count) => {
-        const times: number[] = [];
-        for (let index = 0; index < count; index++) {
-            const res = Object.assign(new EventEmitter(), {statusCode: 200});
-            const context = {req: {headers: {authorization: `Bearer ${secret}`}}, res, url: new URL("http://127.0.0.1/svc-1/v1/completions"),
-                startedAt: performance.now(), signal: new AbortController().signal, modelSegment: "svc-1"} as unknown as RequestContext;
-            const started = performance.now();
-            await (await gate.admit(context)).settle({prompt_tokens: 5, completion_tokens: 4, prompt_tokens_details: {cached_tokens: 1}});
-            times.push(performance.now() - started);
-            res.emit("close");
-        }
-        return times;
-    };
 }
 
 function p99(values: number[]): number {

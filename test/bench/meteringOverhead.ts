@@ -5,11 +5,9 @@ import {activateWorkspace, addCredits, createOrganization, createWorkspace} from
 import {createKey} from "../../native/service/keys.ts";
 import {setPrice, setRateLimit} from "../../native/service/pricing.ts";
 import {ServiceStore} from "../../native/service/store.ts";
-import {ServiceGate} from "../../native/service/ServiceGate.ts";
 import {SqliteBackend} from "../../native/service/sqliteBackend.ts";
-import type {RequestContext} from "../../native/http/HttpServer.ts";
-import {EventEmitter} from "node:events";
 import {spawnServer} from "../support/spawnServer.ts";
+import {gateRunner} from "./gateTimes.ts";
 import {median} from "./measure.ts";
 import {createJsonPoster} from "./postJson.ts";
 
@@ -90,17 +88,7 @@ export async function meteringOverhead(modelPath: string, threads: number, reque
  * timed in process without HTTP: the part of the added time that does not depend on how busy the VM's cores are.
  */
 async function gateAlone(store: ServiceStore, secret: string) {
-    const gate = await ServiceGate.create({backend: new SqliteBackend(store), holdTokens: 512, endpoints: ["/svc-1/v1/completions"], queues: []});
-    const times: number[] = [];
-    for (let index = 0; index < 5_000; index++) {
-        const res = Object.assign(new EventEmitter(), {statusCode: 200});
-        const context = {req: {headers: {authorization: `Bearer ${secret}`}}, res, url: new URL("http://127.0.0.1/svc-1/v1/completions"),
-            startedAt: performance.now(), signal: new AbortController().signal, modelSegment: "svc-1"} as unknown as RequestContext;
-        const started = performance.now();
-        await (await gate.admit(context)).settle({prompt_tokens: 5, completion_tokens: 4, prompt_tokens_details: {cached_tokens: 1}});
-        times.push(performance.now() - started);
-        res.emit("close");
-    }
+    const times = await (await gateRunner(new SqliteBackend(store), secret))(5_000);
     const sorted = times.slice(500).sort((a, b) => a - b);
     console.log(`in process, the gate alone (admit + settle, ${sorted.length} requests): median ${median(sorted).toFixed(3)} ms, ` +
         `p99 ${sorted[Math.floor(sorted.length * 0.99)].toFixed(3)} ms`);
