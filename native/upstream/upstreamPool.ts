@@ -45,6 +45,8 @@ export class UpstreamPool {
     public constructor(origin: URL, {connections = upstreamPoolDefaults.connections, queue = upstreamPoolDefaults.queue,
         idleMs = upstreamPoolDefaults.idleMs}: UpstreamPoolOptions = {}) {
         this.transport = origin.protocol === "https:" ? https : http;
+        // LIFO: the connection used last goes out first, so those a lull left idle age out and close, rather than
+        // being taken in turn when they are oldest and nearest the upstream's own timeout.
         this.agent = new this.transport.Agent({keepAlive: true, maxSockets: connections, maxFreeSockets: connections, scheduling: "lifo"});
         this.queue = queue;
         this.idleMs = idleMs;
