@@ -1,6 +1,6 @@
 import {readdir, rm, stat} from "node:fs/promises";
 import path from "node:path";
-import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite, type EarlierStorage} from "../../protocol/gateway/contract.ts";
+import {appDataLimits, datasetPageLimit, maxDatasetWriteBytes, type DatasetChange, type DatasetWrite, type EarlierStorage, type NewPromptVersion, type SavedPromptItem, type SavedPromptVersion} from "../../protocol/gateway/contract.ts";
 import type {GatewayRouteName} from "../../protocol/gateway/routes.ts";
 import {readNumber, readObject, readString, required} from "../../protocol/validation.ts";
 import type {SqliteBinding} from "../../base/node/sqlite.ts";
@@ -11,6 +11,7 @@ import {backupHandlers} from "./backup.ts";
 import {EarlierOrigins, portParam} from "./earlierOrigins.ts";
 import {moveDatasetDocuments} from "./datasetDocuments.ts";
 import {DatasetStore} from "./DatasetStore.ts";
+import {movePromptDocuments, PromptStore} from "./PromptStore.ts";
 import {type DocumentWrite, DocumentStore, importDocumentsFolder} from "./DocumentStore.ts";
 import {importItemFolders} from "./importItemFolders.ts";
 import {historyHandlers, itemProblemHandlers, jobHandlers} from "./itemRoutes.ts";
@@ -64,6 +65,8 @@ export class AppDataStore {
     public readonly documents: DocumentStore;
     /** Datasets and their rows, in tables of their own: read a page at a time, written an edit at a time. */
     public readonly datasets: DatasetStore;
+    /** Saved prompts and question sets with their versions. */
+    public readonly prompts: PromptStore;
     public readonly history: RunHistory;
     public readonly jobs: JobStore;
     /** Experiments, kept as scoring jobs are: the dataset as the table, one result per (row, variant) cell. */
@@ -83,6 +86,7 @@ export class AppDataStore {
         this.ownPort = options.ownPort ?? (() => 0);
         this.documents = new DocumentStore(() => this.database());
         this.datasets = new DatasetStore(() => this.database());
+        this.prompts = new PromptStore(() => this.database());
         this.history = new RunHistory(() => this.database());
         this.jobs = new JobStore(() => this.database(), "scoring");
         this.experiments = new JobStore(() => this.database(), "experiment");
@@ -107,6 +111,17 @@ export class AppDataStore {
         acknowledgeDocumentProblems: async () => ok({acknowledged: await this.documents.acknowledgeProblems()}),
         // The store is read when a call comes: these handlers are built before the constructor has run.
         ...backupHandlers(() => ({dir: this.dir, database: () => this.database(), loadBinding: () => (this.loadSqlite ?? loadSqliteBinding)(), close: () => this.close()})),
+        promptItems: async () => ok({items: await this.prompts.list()}),
+        promptVersions: async ({params}) => ok(await this.prompts.versions(paramName("the item id", params.id))),
+        addPromptVersion: async ({params, readBody}) =>
+            ok({version: await this.prompts.add(paramName("the item id", params.id), readObject(await readBody(), []) as NewPromptVersion)}),
+        deletePromptItem: async ({params}) => ok({deleted: await this.prompts.remove(paramName("the item id", params.id))}),
+        restorePromptItem: async ({readBody}) => {
+            const body = readObject(await readBody(), []) as {item: SavedPromptItem, versions: SavedPromptVersion[]};
+            if (!Array.isArray(body.versions)) throw new GatewayError(400, "invalid_request", "invalid_request_error", "versions: must be an array");
+            await this.prompts.restore(body.item, body.versions);
+            return ok({restored: true});
+        },
         earlierOrigins: async () => ok({origins: await this.earlier.pending(this.ownPort())}),
         importEarlierOrigin: async ({params, readBody}) => ok({moved: await this.earlier.importFrom(portParam(params.port), readObject(await readBody(), []) as EarlierStorage)}),
         datasets: async () => ok(await this.datasets.list()),
@@ -175,6 +190,7 @@ export class AppDataStore {
             try {
                 await importDocumentsFolder(database, this.dir);
                 moveDatasetDocuments(database);
+                movePromptDocuments(database);
                 await importItemFolders(database, this.dir);
             } catch (error) {
                 database.close();

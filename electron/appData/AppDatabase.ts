@@ -135,6 +135,25 @@ export const appDatabaseMigrations: readonly string[] = [
         imported_at INTEGER NOT NULL,
         summary TEXT NOT NULL
     );
+    `,
+    `
+    -- Saved prompts and question sets (items) and their versions. A version is never changed once saved, and its
+    -- number is given here, the item's latest plus one, so two windows saving at once both keep theirs.
+    CREATE TABLE prompt_items (
+        item_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        latest INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+    );
+    CREATE TABLE prompt_versions (
+        item_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        note TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (item_id, version)
+    ) WITHOUT ROWID;
     `
 ];
 

@@ -373,3 +373,12 @@ export type EarlierOrigin = {port: number, url: string};
 
 /** What the reading page at an earlier origin found: its `svc-studio*` localStorage and the IndexedDB stores earlier versions wrote. */
 export type EarlierStorage = {localStorage: Record<string, string>, runs: unknown[], jobs: unknown[], results: unknown[], tables: unknown[]};
+
+/** A saved prompt or question set as the list shows it (`GET /app-data/prompts`): its versions count up from 1. */
+export type SavedPromptItem = {itemId: string, itemName: string, kind: "chat" | "responses" | "decision", latest: number, updatedAt: number};
+
+/** One saved version (client/experiments PromptVersion): `prompt` is the chat prompt or question set as it was saved. */
+export type SavedPromptVersion = {itemId: string, itemName: string, version: number, note: string, createdAt: number, prompt: unknown};
+
+/** A new version of an item (a new item when none of that id exists): the gateway gives it its number. */
+export type NewPromptVersion = {itemName: string, kind: SavedPromptItem["kind"], note: string, prompt: unknown};

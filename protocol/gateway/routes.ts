@@ -1,6 +1,6 @@
 // The gateway's routes under `/gateway/api`, as one table: the gateway dispatches on it and the renderer's typed
 // client calls through it, so a route's method, path and answer type are written once.
-import type {EarlierOrigin, EarlierStorage, DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedItemKind, SavedJob, SavedJobList, SavedJobRecord, SavedRowResult, SavedRun, SavedRunPage} from "./contract.ts";
+import type {NewPromptVersion, SavedPromptItem, SavedPromptVersion, EarlierOrigin, EarlierStorage, DatasetChange, DatasetRowsPage, DatasetWrite, SavedDatasetInfo, DocumentWriteQuery, DownloadJob, EngineLifecycleSettings, GatewayState, GpuReport, ModelRole, ModelsState, SavedCachedResponse, SavedDocuments, SavedItemKind, SavedJob, SavedJobList, SavedJobRecord, SavedRowResult, SavedRun, SavedRunPage} from "./contract.ts";
 import {type RouteMatch, type RouteMethod, type RouteSend, routeTable} from "../routeTable.ts";
 
 export type GatewayMethod = RouteMethod;
@@ -30,6 +30,11 @@ export const gatewayRoutes = {
     putAppDocument: {method: "POST", path: "/app-data/documents/:key"},
     deleteAppDocument: {method: "DELETE", path: "/app-data/documents/:key"},
     acknowledgeDocumentProblems: {method: "POST", path: "/app-data/document-problems/acknowledge"},
+    promptItems: {method: "GET", path: "/app-data/prompts"},
+    promptVersions: {method: "GET", path: "/app-data/prompts/:id/versions"},
+    addPromptVersion: {method: "POST", path: "/app-data/prompts/:id/versions"},
+    deletePromptItem: {method: "DELETE", path: "/app-data/prompts/:id"},
+    restorePromptItem: {method: "POST", path: "/app-data/prompts/:id"},
     earlierOrigins: {method: "GET", path: "/app-data/earlier-origins"},
     importEarlierOrigin: {method: "POST", path: "/app-data/earlier-origins/:port"},
     exportAppData: {method: "GET", path: "/app-data/backup"},
@@ -89,6 +94,11 @@ export type GatewayRouteTypes = {
     putAppDocument: {body: unknown, answer: {saved: boolean, revision: number}},
     deleteAppDocument: {body: undefined, answer: {deleted: boolean}},
     acknowledgeDocumentProblems: {body: Record<string, never>, answer: {acknowledged: number}},
+    promptItems: {body: undefined, answer: {items: SavedPromptItem[]}},
+    promptVersions: {body: undefined, answer: {versions: SavedPromptVersion[], problems: string[]}},
+    addPromptVersion: {body: NewPromptVersion, answer: {version: SavedPromptVersion}},
+    deletePromptItem: {body: undefined, answer: {deleted: boolean}},
+    restorePromptItem: {body: {item: SavedPromptItem, versions: SavedPromptVersion[]}, answer: {restored: boolean}},
     earlierOrigins: {body: undefined, answer: {origins: EarlierOrigin[]}},
     importEarlierOrigin: {body: EarlierStorage, answer: {moved: string}},
     /** Answers the database file itself (a download), not JSON. */
@@ -186,6 +196,15 @@ export function createGatewayClient(send: GatewaySend) {
         deleteAppDocument: (key: string, write: DocumentWriteQuery = {}) => call("deleteAppDocument", {params: {key}, query: documentWriteQuery(write)}),
         /** The problems `appDocuments` reports about documents kept aside stop being reported; the text kept stays. */
         acknowledgeDocumentProblems: () => call("acknowledgeDocumentProblems", {body: {}}),
+        /** The saved prompts and question sets, the most recently changed first, without their versions. */
+        promptItems: () => call("promptItems"),
+        /** An item's versions, newest first. */
+        promptVersions: (id: string) => call("promptVersions", {params: {id}}),
+        /** Saves the next version of an item (a new item when none of that id exists); the gateway numbers it. */
+        addPromptVersion: (id: string, body: NewPromptVersion) => call("addPromptVersion", {params: {id}, body}),
+        deletePromptItem: (id: string) => call("deletePromptItem", {params: {id}}),
+        /** Puts back a deleted item with its versions (Undo). */
+        restorePromptItem: (item: SavedPromptItem, versions: SavedPromptVersion[]) => call("restorePromptItem", {params: {id: item.itemId}, body: {item, versions}}),
         /**
          * The origins whose browser storage an earlier version used and that are not moved in yet (newest first), each
          * with the address of a page, served for a minute, that reads it for this page when framed.

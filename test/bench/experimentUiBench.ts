@@ -53,15 +53,14 @@ export async function experimentUiBench(options: {rows?: number, seconds?: numbe
 async function seed(page: Page, rows: number) {
     const words = ["please", "thanks", "now", "go away", "hello", "stop it"];
     const data = Array.from({length: rows}, (_, index) => [`${words[index % words.length]} ${index}`, index % 2 === 0 ? "yes" : "no"]);
-    const now = Date.now();
     await gatewayApi(page, "/app-data/datasets/bench-tone", {method: "POST", body: {revision: 0, rows: data,
         fields: {name: "tone", columns: ["text", "polite_label"], columnTypes: ["string", "string"], labelColumns: ["polite_label"], inputColumns: ["text"]}}});
-    const version = (number: number, instructions: string) => ({itemId: "bench-set", itemName: "Tone", version: number, note: "", createdAt: now,
-        prompt: {kind: "decision", input: {kind: "template", template: "{{text}}"}, questionSet: {format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions}]}}});
+    // Two versions of the question set, numbered 1 and 2 by the gateway as they are saved.
+    for (const instructions of ["Is the text polite?", "Does the text say please, thanks or hello?"])
+        await gatewayApi(page, "/app-data/prompts/bench-set/versions", {method: "POST", body: {itemName: "Tone", kind: "decision", note: "",
+            prompt: {kind: "decision", input: {kind: "template", template: "{{text}}"}, questionSet: {format: "decisions", name: "Tone", questions: [{type: "predicate", name: "polite", instructions}]}}}});
     const variant = (name: string, number: number) => ({id: name, name, itemId: "bench-set", version: number, connection: "local", model: "", params: "", inputPrice: "", outputPrice: ""});
     const documents: Record<string, unknown> = {
-        "svc-studio-prompt-items": {state: {items: [{itemId: "bench-set", itemName: "Tone", kind: "decision", latest: 2, updatedAt: now}]}, version: 1},
-        "svc-studio-prompt-bench-set": [version(2, "Does the text say please, thanks or hello?"), version(1, "Is the text polite?")],
         "svc-studio-experiment-draft": {state: {draft: {name: "UI bench", datasetId: "bench-tone", sample: {kind: "all"}, variants: [variant("A", 1), variant("B", 2)], checks: [],
             grader: {enabled: false, name: "g", question: "", template: "{{reply}}", threshold: "0.5"}, seed: 1, concurrency: 8}}, version: 1}
     };

@@ -13,7 +13,7 @@ import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
-import {readDocument} from "./utils/readAppData.ts";
+import {readPromptItems} from "./utils/readAppData.ts";
 import {openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
@@ -119,8 +119,7 @@ describe("Prompt versions", {skip: noChromium ?? false, timeout: 300_000}, () =>
 
     test("a reload keeps every version and note", async () => {
         await eventually(async () => {
-            const list = await readDocument(gateway.dataDir, "svc-studio-prompt-items") as {state: {items: Array<{itemName: string, latest: number}>}} | undefined;
-            assert.deepEqual(list?.state.items.map((item) => [item.itemName, item.latest]), [["Tone", 1], ["Support bot", 2]]);
+            assert.deepEqual((await readPromptItems(gateway.dataDir)).map((item) => [item.name, item.latest]), [["Tone", 1], ["Support bot", 2]]);
         });
         await page.reload();
         await page.locator("main[data-screen=versions]").waitFor();

@@ -3,7 +3,8 @@
 import {loadAppData} from "../gateway/appData.ts";
 import {moveEarlierOrigins} from "../gateway/earlierOrigins.ts";
 import {loadDatasets} from "../features/datasets/datasetStore.ts";
+import {loadPromptItems} from "../features/versions/versionStore.ts";
 
-// The datasets' list comes with them (their rows are read when a dataset is opened).
+// The lists of datasets and saved prompts come with them (rows and versions are read when one is opened).
 // An earlier version's data, kept in this browser's storage under other origins, is moved in first, so it is read with the rest.
-void moveEarlierOrigins().then(() => Promise.all([loadAppData(), loadDatasets()])).then(() => import("./mount.tsx"));
+void moveEarlierOrigins().then(() => Promise.all([loadAppData(), loadDatasets(), loadPromptItems()])).then(() => import("./mount.tsx"));

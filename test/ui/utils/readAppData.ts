@@ -96,3 +96,19 @@ export async function readDatasets(dataDir: string): Promise<Array<{id: string, 
         db.close();
     }
 }
+
+/** The saved prompts and question sets as the app's database holds them, the most recently changed first. */
+export async function readPromptItems(dataDir: string): Promise<Array<{id: string, name: string, kind: string, latest: number}>> {
+    const file = path.join(dataDir, "app.sqlite");
+    if (!existsSync(file)) return [];
+    const db = openSqlite(file);
+    try {
+        db.pragma("busy_timeout = 5000");
+        return db.prepare("SELECT item_id AS id, name, kind, latest FROM prompt_items ORDER BY updated_at DESC").all() as Array<{id: string, name: string, kind: string, latest: number}>;
+    } catch (error) {
+        if (/no such table/.test((error as Error).message)) return [];
+        throw error;
+    } finally {
+        db.close();
+    }
+}

@@ -6,6 +6,7 @@ import {assumedSecondsPerRequest} from "../../../../client/experiments/estimate.
 import {useNavStore} from "../../ui/appState.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {useDataset, useDatasetsStore} from "../datasets/datasetStore.ts";
+import {useItemVersionsStore} from "../versions/versionStore.ts";
 import {ChecksCard} from "./ChecksCard.tsx";
 import {VariantsCard} from "./VariantsCard.tsx";
 import {buildSpec} from "./buildSpec.ts";
@@ -113,7 +114,9 @@ function StartCard() {
     const busy = useExperimentStore((state) => state.busy);
     const reuseAnswers = useCacheSetting((state) => state.reuseAnswers);
     const startError = useExperimentStore((state) => state.error);
-    const built = useMemo(() => buildSpec(draft, dataset), [draft, dataset]);
+    // The variants' versions are read when first needed: the setup is built again once they are here.
+    const versionsRead = useItemVersionsStore((state) => state.versions);
+    const built = useMemo(() => buildSpec(draft, dataset), [draft, dataset, versionsRead]);
     // A run's measured pace changes the estimate of the same setup.
     const paces = usePaceStore((state) => state.seconds);
     const checked = useMemo(() => built.spec === null ? null : preflight(built.spec), [built, paces]);

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import {test} from "node:test";
 import type {Dataset, PromptVersion} from "../../../../client/experiments/types.ts";
-import {appDataStorage} from "../../gateway/appData.ts";
-import {useVersionsStore} from "../versions/versionStore.ts";
+import {useItemVersionsStore, useVersionsStore} from "../versions/versionStore.ts";
 import {buildSpec} from "./buildSpec.ts";
 import {emptyDraft, newCheck, type ExperimentDraft} from "./draftStore.ts";
 import {draftFromSpec} from "./specDraft.ts";
@@ -13,7 +12,7 @@ const version = (number: number): PromptVersion => ({itemId: "p", itemName: "Bot
 
 // Two saved versions of one chat prompt, as the Versions store keeps them (in memory here: nothing is loaded or sent).
 useVersionsStore.setState({items: [{itemId: "p", itemName: "Bot", kind: "chat", latest: 2, updatedAt: 2}]});
-appDataStorage.setItem("svc-studio-prompt-p", JSON.stringify([version(1), version(2)]));
+useItemVersionsStore.setState({versions: {p: [version(2), version(1)]}});
 
 function draftOf(change: (draft: ExperimentDraft) => void): ExperimentDraft {
     const draft = emptyDraft();

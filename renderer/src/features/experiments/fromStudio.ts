@@ -36,7 +36,7 @@ export async function openAsExperiment(experiment: StudioExperiment, run = true)
     if (!dataset.ok) return dataset;
     const variants: VariantDraft[] = [];
     for (const side of experiment.sides) {
-        const saved = saveVersion({itemId: null, itemName: `${side.questionSet.name?.trim() || "Question set"} · ${side.label}`, note: `from ${experiment.name}`,
+        const saved = await saveVersion({itemId: null, itemName: `${side.questionSet.name?.trim() || "Question set"} · ${side.label}`, note: `from ${experiment.name}`,
             prompt: {kind: "decision", questionSet: side.questionSet, input: experiment.input}});
         if (!saved.ok) return saved;
         variants.push(newVariant(variants, {itemId: saved.version.itemId, version: saved.version.version, connection: side.connection}));

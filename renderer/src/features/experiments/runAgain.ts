@@ -1,6 +1,7 @@
 // "Run again": a kept experiment's setup as a new experiment, each variant on its item's latest version (the point of
 // running again after a version changed), on the dataset as it is saved now (or as the experiment kept it).
 import {loadDataset} from "../datasets/datasetStore.ts";
+import {loadItemVersions} from "../versions/versionStore.ts";
 import {buildSpec} from "./buildSpec.ts";
 import {useDraftStore} from "./draftStore.ts";
 import {experimentBusy, startExperiment} from "./experimentRun.ts";
@@ -16,6 +17,7 @@ export async function runAgain(id: string) {
         const saved = await savedExperiments.load(id, () => undefined);
         const draft = draftFromSpec(saved.spec, true);
         const dataset = (draft.datasetId === null ? null : await loadDataset(draft.datasetId)) ?? saved.dataset;
+        await Promise.all(draft.variants.map((variant) => variant.itemId === null ? null : loadItemVersions(variant.itemId)));
         useDraftStore.getState().replace({...draft, name: `${saved.spec.name.replace(/ · again$/, "")} · again`});
         const built = buildSpec(useDraftStore.getState().draft, dataset);
         if (built.spec === null) {

@@ -75,7 +75,7 @@ export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
     const item = items.find((candidate) => candidate.itemId === itemId);
     const newName = name.trim() || suggestedName.trim();
     /** `into`: the item to add the version to; null makes a new one even when the name is taken. */
-    const save = (into: PromptItem | null | undefined = item) => {
+    const save = async (into: PromptItem | null | undefined = item) => {
         const prompt = getPrompt();
         if ("error" in prompt) {
             setPanel(kind, {notice: {ok: false, text: prompt.error}});
@@ -89,7 +89,7 @@ export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
             }
         }
         setClash(null);
-        const saved = saveVersion({itemId: into?.itemId ?? null, itemName: into?.itemName ?? newName, prompt, note});
+        const saved = await saveVersion({itemId: into?.itemId ?? null, itemName: into?.itemName ?? newName, prompt, note});
         if (!saved.ok) {
             setPanel(kind, {notice: {ok: false, text: saved.text}});
             return;
@@ -102,7 +102,7 @@ export function SaveVersionPanel({kind, getPrompt, suggestedName = ""}: Props) {
     return (
         <form className="version-save" data-testid={`version-save-${kind}`} onSubmit={(event) => {
             event.preventDefault();
-            save();
+            void save();
         }}>
             <div className="version-save-head">
                 <span className="card-label">Save as new version</span>

@@ -39,9 +39,11 @@ export function VersionsScreen() {
                                     <td className="small">{new Date(candidate.updatedAt).toLocaleString()}</td>
                                     <td>
                                         <button type="button" className="icon-btn danger" aria-label={`Delete ${candidate.itemName} and its versions`} title="Delete (with Undo)"
-                                            onClick={() => {
-                                                const removed = deleteItem(candidate.itemId);
-                                                if (removed) setMessage({ok: true, text: `Deleted "${candidate.itemName}" and its ${removed.versions.length} versions.`, undo: () => restoreItem(removed)});
+                                            onClick={async () => {
+                                                const removed = await deleteItem(candidate.itemId);
+                                                setMessage(removed.ok ? {ok: true, text: `Deleted "${candidate.itemName}" and its ${removed.versions.length} versions.`, undo: () => void restoreItem(removed).then((restored) => {
+                                                    if (!restored.ok) setMessage({ok: false, text: restored.text});
+                                                })} : {ok: false, text: removed.text});
                                             }}><Icon name="close" /></button>
                                     </td>
                                 </tr>
@@ -81,8 +83,10 @@ function describeVersion(version: PromptVersion): string {
 /** The versions of one item, newest first; tick two to compare them. */
 function ItemVersions({item}: {item: PromptItem}) {
     const versions = useItemVersions(item.itemId);
-    const [picked, setPicked] = useState<number[]>(() => versions.slice(0, 2).map((version) => version.version));
-    const toggle = (number: number) => setPicked((current) => current.includes(number) ? current.filter((value) => value !== number) : [...current, number].slice(-2));
+    // The two newest are compared until the person ticks others (the versions may still be on their way at first).
+    const [chosen, setPicked] = useState<number[] | null>(null);
+    const picked = chosen ?? versions.slice(0, 2).map((version) => version.version);
+    const toggle = (number: number) => setPicked(picked.includes(number) ? picked.filter((value) => value !== number) : [...picked, number].slice(-2));
     const compared = versions.filter((version) => picked.includes(version.version)).sort((a, b) => a.version - b.version);
     return (
         <>

@@ -1,11 +1,12 @@
-// Saved prompts and question sets with their versions, in the app's data folder (gateway/appData.ts): the list of items
-// is one small document; each item's versions are a document of their own (a chat prompt may hold images), read when
-// that item is opened. Versions are never changed once saved: a change is a new version, so an experiment that ran a
-// version can always say exactly what it sent.
+// Saved prompts and question sets with their versions, in the app's database: the list of items is read as the app
+// starts; an item's versions (a chat prompt may hold images) are read when that item is first shown or run, then kept.
+// Versions are never changed once saved: a change is a new version, numbered by the gateway, so an experiment that ran
+// a version can always say exactly what it sent, and two windows saving at once both keep theirs.
+import {useEffect} from "react";
 import {create} from "zustand";
-import {createJSONStorage, persist} from "zustand/middleware";
 import type {PromptVersion, PromptVersionBody} from "../../../../client/experiments/types.ts";
-import {appDataStorage} from "../../gateway/appData.ts";
+import {reportAppDataProblem} from "../../gateway/appData.ts";
+import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {newId} from "../../ui/browser.ts";
 
 /** What a version is opened in: the chat or Responses playground, or the Decision studio. */
@@ -18,53 +19,69 @@ export type PromptItem = {itemId: string, itemName: string, kind: PromptKind, la
 
 export const kindOf = (prompt: PromptVersionBody): PromptKind => prompt.kind === "decision" ? "decision" : prompt.endpoint;
 
-type VersionsState = {items: PromptItem[]};
-
-const listKey = "svc-studio-prompt-items";
-const versionsKey = (itemId: string) => `svc-studio-prompt-${itemId}`;
-
 /** The saved items, the most recently changed first. */
-export const useVersionsStore = create<VersionsState>()(persist(() => ({items: [] as PromptItem[]}), {
-    name: listKey,
-    version: 1,
-    storage: createJSONStorage(() => appDataStorage),
-    partialize: (state) => ({items: state.items}),
-    merge: (saved, current) => {
-        const list = (saved as {items?: unknown} | null)?.items;
-        const items = (Array.isArray(list) ? list : []).filter((item): item is PromptItem =>
-            typeof item?.itemId === "string" && typeof item.itemName === "string" && typeof item.latest === "number");
-        return {...current, items};
-    }
-}));
+export const useVersionsStore = create<{items: PromptItem[]}>()(() => ({items: []}));
 
-/** Versions read per item, with the `latest` they were read at. */
-const cache = new Map<string, {latest: number, versions: PromptVersion[]}>();
+/** Each item's versions as read, newest first, by item id. */
+export const useItemVersionsStore = create<{versions: Record<string, PromptVersion[]>}>()(() => ({versions: {}}));
 
-/** Every saved version of an item, newest first (empty when it has none). */
-export function itemVersions(itemId: string): PromptVersion[] {
-    const item = useVersionsStore.getState().items.find((candidate) => candidate.itemId === itemId);
-    if (item === undefined) return [];
-    const cached = cache.get(itemId);
-    if (cached?.latest === item.latest) return cached.versions;
-    let versions: PromptVersion[] = [];
+/** Reads the list of items; never throws (a failure is said in the app's note, and the list stays empty). */
+export async function loadPromptItems(): Promise<void> {
     try {
-        const saved = JSON.parse(appDataStorage.getItem(versionsKey(itemId)) as string ?? "[]") as unknown;
-        if (Array.isArray(saved)) versions = (saved as PromptVersion[]).filter((version) => typeof version?.version === "number" && version.prompt !== undefined);
-    } catch {
-        // Edited by hand and unreadable: the item shows no versions rather than breaking the screen.
+        useVersionsStore.setState({items: (await gatewayApi.promptItems()).items});
+    } catch (error) {
+        reportAppDataProblem("versions", `Your saved prompts could not be read (${(error as Error).message}). Restart the app to try again.`);
     }
-    versions.sort((a, b) => b.version - a.version);
-    cache.set(itemId, {latest: item.latest, versions});
-    return versions;
 }
 
-/** The versions of an item, newest first, re-read when one is added. */
+function setVersions(itemId: string, versions: PromptVersion[] | null) {
+    const {[itemId]: _old, ...others} = useItemVersionsStore.getState().versions;
+    useItemVersionsStore.setState({versions: versions === null ? others : {...others, [itemId]: versions}});
+}
+
+const reading = new Map<string, Promise<PromptVersion[]>>();
+
+/** An item's versions, newest first, read once and then kept (empty when there is no such item or they could not be read). */
+export function loadItemVersions(itemId: string): Promise<PromptVersion[]> {
+    const item = useVersionsStore.getState().items.find((candidate) => candidate.itemId === itemId);
+    const held = useItemVersionsStore.getState().versions[itemId];
+    if (item === undefined) return Promise.resolve([]);
+    if (held !== undefined && (held[0]?.version ?? 0) >= item.latest) return Promise.resolve(held);
+    const pending = reading.get(itemId);
+    if (pending !== undefined) return pending;
+    const read = gatewayApi.promptVersions(itemId).then(({versions, problems}) => {
+        const kept = versions as PromptVersion[];
+        setVersions(itemId, kept);
+        reportAppDataProblem(`versions:${itemId}`, problems.length === 0 ? null : problems.join(" "));
+        return kept;
+    }, (error: unknown) => {
+        reportAppDataProblem(`versions:${itemId}`, `The versions of "${item.itemName}" could not be read (${(error as Error).message}).`);
+        return [] as PromptVersion[];
+    }).finally(() => reading.delete(itemId));
+    reading.set(itemId, read);
+    return read;
+}
+
+/** Every version of an item read so far, newest first; reading them is started when they are not here yet. */
+export function itemVersions(itemId: string): PromptVersion[] {
+    const held = useItemVersionsStore.getState().versions[itemId];
+    if (held === undefined) void loadItemVersions(itemId);
+    return held ?? [];
+}
+
+/** The versions of an item, newest first, read when first shown and again when one is added. */
 export function useItemVersions(itemId: string | null): PromptVersion[] {
     const latest = useVersionsStore((state) => state.items.find((item) => item.itemId === itemId)?.latest);
-    return latest === undefined || itemId === null ? [] : itemVersions(itemId);
+    const versions = useItemVersionsStore((state) => itemId === null ? undefined : state.versions[itemId]);
+    useEffect(() => {
+        if (itemId !== null && latest !== undefined) void loadItemVersions(itemId);
+    }, [itemId, latest]);
+    return latest === undefined || versions === undefined ? noVersions : versions;
 }
 
-/** One version, null when there is no such item or version. */
+const noVersions: PromptVersion[] = [];
+
+/** One version as read so far, null when there is no such item or version, or it is not read yet. */
 export function getVersion(itemId: string, version: number): PromptVersion | null {
     return itemVersions(itemId).find((candidate) => candidate.version === version) ?? null;
 }
@@ -76,9 +93,9 @@ export function itemsOfKind(items: readonly PromptItem[], kind: PromptKind): Pro
 
 /**
  * Saves `prompt` as the next version of the item `itemId` (a new item named `itemName` when `itemId` is null or
- * unknown). A new version of an existing item must be of the same kind: a chat prompt's versions are chat prompts.
+ * unknown), answered once committed. A new version of an existing item must be of the same kind.
  */
-export function saveVersion(input: {itemId: string | null, itemName: string, prompt: PromptVersionBody, note: string}): {ok: true, version: PromptVersion} | {ok: false, text: string} {
+export async function saveVersion(input: {itemId: string | null, itemName: string, prompt: PromptVersionBody, note: string}): Promise<{ok: true, version: PromptVersion} | {ok: false, text: string}> {
     const {items} = useVersionsStore.getState();
     const existing = input.itemId === null ? undefined : items.find((item) => item.itemId === input.itemId);
     const kind = kindOf(input.prompt);
@@ -87,37 +104,42 @@ export function saveVersion(input: {itemId: string | null, itemName: string, pro
     const name = (existing?.itemName ?? input.itemName).trim();
     if (name === "") return {ok: false, text: "Give the prompt a name."};
     const itemId = existing?.itemId ?? newId();
-    const previous = existing === undefined ? [] : itemVersions(itemId);
-    const version: PromptVersion = {
-        itemId,
-        itemName: name,
-        version: (previous[0]?.version ?? 0) + 1,
-        note: input.note.trim(),
-        createdAt: Date.now(),
-        prompt: structuredClone(input.prompt)
-    };
-    const versions = [version, ...previous];
-    appDataStorage.setItem(versionsKey(itemId), JSON.stringify([...versions].reverse()));
-    cache.set(itemId, {latest: version.version, versions});
-    const item: PromptItem = {itemId, itemName: name, kind, latest: version.version, updatedAt: version.createdAt};
-    useVersionsStore.setState((state) => ({items: [item, ...state.items.filter((candidate) => candidate.itemId !== itemId)]}));
-    return {ok: true, version};
+    try {
+        const previous = existing === undefined ? [] : await loadItemVersions(itemId);
+        const saved = (await gatewayApi.addPromptVersion(itemId, {itemName: name, kind, note: input.note.trim(), prompt: structuredClone(input.prompt)})).version as PromptVersion;
+        // Another window may have saved versions in between: they are read with the next look at this item.
+        setVersions(itemId, saved.version === (previous[0]?.version ?? 0) + 1 ? [saved, ...previous] : null);
+        const item: PromptItem = {itemId, itemName: saved.itemName, kind, latest: saved.version, updatedAt: saved.createdAt};
+        useVersionsStore.setState((state) => ({items: [item, ...state.items.filter((candidate) => candidate.itemId !== itemId)]}));
+        return {ok: true, version: saved};
+    } catch (error) {
+        return {ok: false, text: `The version could not be saved: ${(error as Error).message}`};
+    }
 }
 
-/** Deletes an item with all its versions; returns them, so an Undo can put them back with `restoreItem`. */
-export function deleteItem(itemId: string): {item: PromptItem, versions: PromptVersion[]} | null {
+/** Deletes an item with all its versions, once committed; returns them, so an Undo can put them back with `restoreItem`. */
+export async function deleteItem(itemId: string): Promise<{ok: true, item: PromptItem, versions: PromptVersion[]} | {ok: false, text: string}> {
     const item = useVersionsStore.getState().items.find((candidate) => candidate.itemId === itemId);
-    if (item === undefined) return null;
-    const versions = itemVersions(itemId);
-    appDataStorage.removeItem(versionsKey(itemId));
-    cache.delete(itemId);
-    useVersionsStore.setState((state) => ({items: state.items.filter((candidate) => candidate.itemId !== itemId)}));
-    return {item, versions};
+    if (item === undefined) return {ok: false, text: "That prompt no longer exists."};
+    try {
+        const versions = await loadItemVersions(itemId);
+        await gatewayApi.deletePromptItem(itemId);
+        setVersions(itemId, null);
+        useVersionsStore.setState((state) => ({items: state.items.filter((candidate) => candidate.itemId !== itemId)}));
+        return {ok: true, item, versions};
+    } catch (error) {
+        return {ok: false, text: `"${item.itemName}" could not be deleted: ${(error as Error).message}`};
+    }
 }
 
-/** Puts back an item `deleteItem` returned. */
-export function restoreItem({item, versions}: {item: PromptItem, versions: PromptVersion[]}): void {
-    appDataStorage.setItem(versionsKey(item.itemId), JSON.stringify([...versions].reverse()));
-    cache.set(item.itemId, {latest: item.latest, versions});
-    useVersionsStore.setState((state) => ({items: [item, ...state.items.filter((candidate) => candidate.itemId !== item.itemId)]}));
+/** Puts back an item `deleteItem` returned, once committed. */
+export async function restoreItem({item, versions}: {item: PromptItem, versions: PromptVersion[]}): Promise<{ok: true} | {ok: false, text: string}> {
+    try {
+        await gatewayApi.restorePromptItem(item, versions);
+        setVersions(item.itemId, versions);
+        useVersionsStore.setState((state) => ({items: [item, ...state.items.filter((candidate) => candidate.itemId !== item.itemId)]}));
+        return {ok: true};
+    } catch (error) {
+        return {ok: false, text: `"${item.itemName}" could not be put back: ${(error as Error).message}`};
+    }
 }
