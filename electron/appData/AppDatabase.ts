@@ -192,7 +192,7 @@ export class AppDatabase {
         } catch (error) {
             throw new GatewayError(503, "app_database_unavailable", "api_error",
                 `the app's database could not be opened: its SQLite binding (@photostructure/sqlite) did not load (${(error as Error).message}). ` +
-                "Saved settings, presets, datasets and prompt versions cannot be read or saved until it does: reinstall the app.");
+                "Saved settings, presets, datasets, prompt versions, run history, scoring jobs and experiments cannot be read or saved until it does: reinstall the app.");
         }
         try {
             mkdirSync(dir, {recursive: true, mode: 0o700});
