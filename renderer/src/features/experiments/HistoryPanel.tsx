@@ -5,6 +5,17 @@ import {deleteExperiment, importExperimentFile, openExperiment, refreshSavedExpe
 import {useExperimentStore, type SavedExperimentInfo} from "./experimentStore.ts";
 import {runAgain} from "./runAgain.ts";
 import {CompareExperiments} from "./CompareExperiments.tsx";
+import {isPromptfooPick, promptfooExperiment} from "./promptfooFiles.ts";
+
+/** Opens the picked file: an experiment or results file, or a promptfoo config with the files it names. */
+async function openPicked(files: File[]): Promise<{ok: boolean, text: string}> {
+    if (!isPromptfooPick(files)) return importExperimentFile(files[0].name, await files[0].text());
+    const imported = await promptfooExperiment(files, Date.now());
+    if ("error" in imported) return {ok: false, text: imported.error};
+    const opened = await importExperimentFile(files.find((file) => /\.ya?ml$/i.test(file.name))!.name, imported.text);
+    const shown = imported.lines.slice(0, 3).join("; ");
+    return imported.lines.length === 0 ? opened : {...opened, text: `${opened.text} From the config: ${shown}${imported.lines.length > 3 ? `; and ${imported.lines.length - 3} more` : ""}.`};
+}
 
 export function HistoryPanel() {
     const saved = useExperimentStore((state) => state.saved);
@@ -24,12 +35,11 @@ export function HistoryPanel() {
                     <h3>Kept experiments</h3>
                     <span className="muted small">Tick two to compare their summaries.</span>
                     <button type="button" className="btn btn-sm push-right" disabled={busy} data-testid="exp-import" onClick={() => fileInput.current?.click()}
-                        title="An experiment file (the app's export), or the results svc-studio eval wrote with --results: kept here and shown as if the app had run it">Open a file…</button>
-                    <input ref={fileInput} type="file" hidden accept="application/json,.json" data-testid="exp-import-input" onChange={(event) => {
-                        const file = event.target.files?.[0];
+                        title="An experiment file (the app's export), the results svc-studio eval wrote with --results, or a promptfoo config (promptfooconfig.yaml, picked with the files it names): kept here and shown as if the app had run it">Open a file…</button>
+                    <input ref={fileInput} type="file" hidden multiple accept="application/json,.json,.yaml,.yml,.csv,.tsv,.jsonl,.txt,.md" data-testid="exp-import-input" onChange={(event) => {
+                        const files = [...event.target.files ?? []];
                         event.target.value = "";
-                        if (file !== undefined) void file.text().then((text) => importExperimentFile(file.name, text))
-                            .then((importMessage) => useExperimentStore.getState().set({importMessage}));
+                        if (files.length > 0) void openPicked(files).then((importMessage) => useExperimentStore.getState().set({importMessage}));
                     }} />
                 </div>
                 {saved.length === 0 ? <div className="empty-state">No experiment yet: set one up and run it.</div> : (

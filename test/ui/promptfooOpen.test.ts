@@ -1,0 +1,71 @@
+// A promptfoo config opened in the app, against the real gateway and engine (`npm run web`, a tiny model) in
+// Chromium: Experiments → History → Open a file… with promptfooconfig.yaml and the files it names opens the suite as a
+// kept experiment, says what was not imported, and its cells run on the local engine with the config's checks; a
+// named file left out of the pick is said by name, and nothing is kept.
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
+import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {expectCount, expectText} from "./utils/expect.ts";
+import {newAppPage} from "./utils/appPage.ts";
+import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {readSavedResults} from "./utils/readAppData.ts";
+import {repoRoot} from "./utils/startProcess.ts";
+import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+
+const fixture = (name: string) => path.join(repoRoot, "test/fixtures/promptfoo/simple-csv", name);
+
+describe("A promptfoo config opens in the app", {skip: noChromium ?? false, timeout: 240_000}, () => {
+    let gateway: WebGateway;
+    let browser: Browser;
+    let page: Page;
+    const pageErrors: string[] = [];
+
+    before(async () => {
+        ensureRendererBuilt();
+        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        browser = await launchChromium();
+        page = await newAppPage(browser, pageErrors, {viewport: {width: 1024, height: 768}, colorScheme: "light"});
+        await page.goto(gateway.url);
+        await page.getByTestId("nav-experiments").click();
+        await page.getByTestId("exp-tabs-history").click();
+    });
+
+    after(async () => {
+        await browser?.close();
+        await gateway?.stop();
+        assert.deepEqual(pageErrors, []);
+    });
+
+    test("a file the config names, left out of the pick: said by name, nothing kept", async () => {
+        await page.getByTestId("exp-import-input").setInputFiles([fixture("promptfooconfig.yaml"), fixture("prompts.txt")]);
+        await expectText(page.getByTestId("exp-import-message"), /promptfooconfig\.yaml:6: tests: no such file: tests\.csv \(pick it together with promptfooconfig\.yaml\)/);
+        await expectCount(page.getByTestId("exp-saved"), 0);
+    });
+
+    test("the config with its files: kept, the report said, and its cells run with the config's checks", async () => {
+        await page.getByTestId("exp-import-input").setInputFiles([fixture("promptfooconfig.yaml"), fixture("prompts.txt"), fixture("tests.csv")]);
+        await expectText(page.getByTestId("exp-import-message"), /^Opened promptfooconfig\.yaml: 0 of 4 cells; Resume sends the rest\. From the config: not imported: promptfooconfig\.yaml:3: prompts\[0\]: this prompt is not imported/);
+        await page.getByTestId("exp-tabs-history").click();
+        await expectCount(page.getByTestId("exp-saved"), 1);
+        await page.getByTestId("exp-tabs-results").click();
+        await page.getByTestId("exp-continue").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        await expectText(page.getByTestId("exp-done"), "4 / 4");
+        const [cells] = [...(await readSavedResults(gateway.dataDir, "experiment")).values()];
+        const stored = cells.map((cell) => (cell as unknown as {cell: {request: {messages: Array<{content: string}>}, reply: string, checks: Array<{name: string, pass: boolean}>}}).cell);
+        assert.equal(stored.length, 4);
+        for (const cell of stored) {
+            // The second prompt of prompts.txt, filled with the row; the __expected column's icontains, judged on the reply.
+            assert.match(cell.request.messages[0].content, /^You are a conversational language assistant\. Follow the style configuration: \{"tone"/);
+            assert.deepEqual(cell.checks.map((check) => check.name), ["contains_icontains"]);
+        }
+        const expected = new Map([["French", ["bonjour", "faim"]], ["Pirate", ["ahoy", "grub"]]]);
+        for (const cell of stored) {
+            const language = /to (French|Pirate) in a natural/.exec(cell.request.messages[0].content)![1];
+            assert.equal(cell.checks[0].pass, expected.get(language)!.some((word) => cell.reply.toLowerCase().includes(word)));
+        }
+    });
+});
