@@ -4,7 +4,7 @@ import {mkdtemp, rm} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
-import {toApiError} from "../../native/http/replies.ts";
+import {refusal} from "../../test/support/appData/refusal.ts";
 import type {SavedDatasetFields} from "../../protocol/gateway/contract.ts";
 import {AppDatabase} from "./AppDatabase.ts";
 import {AppDataStore} from "./AppDataStore.ts";
@@ -16,16 +16,6 @@ after(() => rm(root, {recursive: true, force: true}));
 
 const fields = (name = "Reviews", columns = ["text", "label"]): SavedDatasetFields =>
     ({name, columns, columnTypes: columns.map(() => "string"), labelColumns: columns.filter((column) => column === "label"), inputColumns: columns.filter((column) => column !== "label")});
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-    try {
-        await promise;
-    } catch (error) {
-        const {status, code} = toApiError(error);
-        return `${status} ${code}`;
-    }
-    return "resolved";
-}
 
 /** Every row of a dataset, read a page at a time as the page does. */
 async function allRows(data: AppDataStore, id: string, page = 1000): Promise<unknown[][]> {

@@ -4,7 +4,7 @@ import {mkdtemp, rm} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import {after, test} from "node:test";
-import {toApiError} from "../../native/http/replies.ts";
+import {refusal} from "../../test/support/appData/refusal.ts";
 import {AppDatabase} from "./AppDatabase.ts";
 import {AppDataStore} from "./AppDataStore.ts";
 
@@ -14,16 +14,6 @@ const folder = () => path.join(root, `case-${++folders}`);
 after(() => rm(root, {recursive: true, force: true}));
 
 const chat = (content: string) => ({kind: "chat", endpoint: "chat", body: {messages: [{role: "user", content}]}});
-
-async function refusal(promise: Promise<unknown>): Promise<string> {
-    try {
-        await promise;
-    } catch (error) {
-        const {status, code} = toApiError(error);
-        return `${status} ${code}`;
-    }
-    return "resolved";
-}
 
 test("versions are numbered by the database: two saved at once are 1 and 2, both kept, newest first", async () => {
     const data = new AppDataStore(folder());

@@ -5,6 +5,7 @@ import {ensureRendererBuilt} from "../ui/utils/ensureRendererBuilt.ts";
 import {gatewayApi} from "../ui/utils/gatewayApi.ts";
 import {launchChromium} from "../ui/utils/launchChromium.ts";
 import {startWebGateway} from "../ui/utils/startWebGateway.ts";
+import {watchLongTasks} from "./longTasks.ts";
 
 export type AppDataBenchResult = {
     emptyStartMs: number, fullStartMs: number, datasets: number, rowsEach: number,
@@ -27,13 +28,7 @@ export async function appDataBench(options: {datasets?: number, rowsEach?: numbe
     const browser = await launchChromium();
     try {
         const page = await browser.newPage({viewport: {width: 1440, height: 900}});
-        await page.addInitScript(() => {
-            const tasks: number[] = [];
-            (window as unknown as {longTasks: number[]}).longTasks = tasks;
-            new PerformanceObserver((list) => {
-                for (const entry of list.getEntries()) tasks.push(entry.duration);
-            }).observe({type: "longtask", buffered: false});
-        });
+        const longTasks = await watchLongTasks(page);
         await page.goto(gateway.url);
         const emptyStartMs = await startTime(page);
         for (let index = 0; index < datasets; index++) await seedDataset(page, `bench-${index}`, rowsEach);
@@ -48,13 +43,13 @@ export async function appDataBench(options: {datasets?: number, rowsEach?: numbe
         await page.getByTestId("dataset-row-count").filter({hasText: / of [\d,]+ rows · /}).waitFor({timeout: 60_000});
         const allRowsMs = Date.now() - opened;
 
-        await page.evaluate(() => (window as unknown as {longTasks: number[]}).longTasks.splice(0));
+        await longTasks.take();
         const grid = page.getByTestId("dataset-grid");
         for (let step = 1; step <= 40; step++) {
             await grid.evaluate((element, at) => element.scrollTop = at, (step * 97_531) % (rowsEach * 30));
             await page.waitForTimeout(25);
         }
-        const tasks = await page.evaluate(() => (window as unknown as {longTasks: number[]}).longTasks.slice());
+        const tasks = await longTasks.take();
 
         const times = await page.evaluate(async ({count, rows}) => {
             const spent: number[] = [];

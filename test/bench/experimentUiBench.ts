@@ -4,6 +4,7 @@ import {ensureRendererBuilt} from "../ui/utils/ensureRendererBuilt.ts";
 import {gatewayApi} from "../ui/utils/gatewayApi.ts";
 import {launchChromium} from "../ui/utils/launchChromium.ts";
 import {startWebGateway} from "../ui/utils/startWebGateway.ts";
+import {watchLongTasks} from "./longTasks.ts";
 
 export type ExperimentUiBenchResult = {rows: number, cellsSeen: number, longestTaskMs: number, tasksOver50Ms: number, seconds: number};
 
@@ -22,13 +23,7 @@ export async function experimentUiBench(options: {rows?: number, seconds?: numbe
     const browser = await launchChromium();
     try {
         const page = await browser.newPage({viewport: {width: 1440, height: 900}});
-        await page.addInitScript(() => {
-            const tasks: number[] = [];
-            (window as unknown as {longTasks: number[]}).longTasks = tasks;
-            new PerformanceObserver((list) => {
-                for (const entry of list.getEntries()) tasks.push(entry.duration);
-            }).observe({type: "longtask", buffered: false});
-        });
+        const longTasks = await watchLongTasks(page);
         await page.goto(gateway.url);
         await seed(page, rows);
         await page.reload();
@@ -37,9 +32,9 @@ export async function experimentUiBench(options: {rows?: number, seconds?: numbe
         await page.getByTestId("exp-run").click();
         await page.waitForFunction(() => /^[1-9]/.test(document.querySelector("[data-testid=exp-done]")?.textContent ?? ""), undefined, {timeout: 120_000});
         // Long tasks from here on: the screen is open and cells stream in.
-        await page.evaluate(() => (window as unknown as {longTasks: number[]}).longTasks.splice(0));
+        await longTasks.take();
         await page.waitForTimeout(seconds * 1000);
-        const tasks = await page.evaluate(() => (window as unknown as {longTasks: number[]}).longTasks.slice());
+        const tasks = await longTasks.take();
         const cellsSeen = Number((await page.getByTestId("exp-done").textContent() ?? "0").split(" ")[0].replace(/,/g, ""));
         await page.getByTestId("exp-cancel").click();
         return {rows, cellsSeen, longestTaskMs: Math.max(0, ...tasks), tasksOver50Ms: tasks.length, seconds};
