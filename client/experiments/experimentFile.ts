@@ -281,12 +281,13 @@ function readCheck(value: unknown, path: FieldPath): Check {
             allow(["schema"]);
             return {kind, schema: required(object, "schema", path, readObject), ...scope};
         case "grader": {
-            allow(["name", "question", "template", "connection", "threshold", "labels", "passing", "levels"]);
+            allow(["name", "question", "template", "connection", "threshold", "labels", "passing", "levels", "humanLabelColumn"]);
             const connection = optional(object, "connection", path, (item, at) => readConnection(item, at));
             const threshold = optional(object, "threshold", path, (item, at) => readNumber(item, at, {min: 0, max: 1}));
             const labels = optional(object, "labels", path, readStrings);
             const passing = optional(object, "passing", path, readStrings);
             const levels = optional(object, "levels", path, (item, at) => readArray(item, at).map((level, index) => readNumber(level, [...at, index])));
+            const humanLabelColumn = optional(object, "humanLabelColumn", path, nonEmpty);
             const grader: Check = {
                 kind,
                 name: required(object, "name", path, nonEmpty),
@@ -297,6 +298,7 @@ function readCheck(value: unknown, path: FieldPath): Check {
                 ...(labels === undefined ? {} : {labels}),
                 ...(passing === undefined ? {} : {passing}),
                 ...(levels === undefined ? {} : {levels}),
+                ...(humanLabelColumn === undefined ? {} : {humanLabelColumn}),
                 ...scope
             };
             const shape = graderShapeProblem(grader);

@@ -4,6 +4,7 @@ import type {SheetRow} from "../scoring/types.ts";
 import {describeClustering, designEffectDefinition, formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
 import {describeDisagreementCount, spreadDefinition, spreadName} from "./disagreements.ts";
+import {graderAgreementColumns, graderAgreementNote, graderAgreementRows} from "./graderAgreementText.ts";
 
 // The experiment as one self-contained HTML file to send to a customer: what was compared (dataset, sample,
 // variants), the metrics matrix, the verdicts with their intervals, charts, and the rows the variants disagree
@@ -87,6 +88,16 @@ function matrixTable(summary: ExperimentSummary): string {
     return `<table>${header(["Metric", ...summary.variants.map((variant) => variant.name)])}${rows}</table>`;
 }
 
+/** The graders measured against human labels, each heading with its definition on hover; "" when there are none. */
+function graderAgreementTable(summary: ExperimentSummary): string {
+    const rows = graderAgreementRows(summary);
+    if (rows.length === 0) return "";
+    const head = `<tr>${graderAgreementColumns.map((column) => `<th title="${escapeHtml(column.definition)}">${escapeHtml(column.label)}</th>`).join("")}</tr>`;
+    const body = rows.map((row) => `<tr>${row.map((text, index) => cell(text, index < 2 ? undefined : "num", graderAgreementColumns[index].definition)).join("")}</tr>`).join("");
+    const definitions = graderAgreementColumns.slice(2).map((column) => `${column.label}: ${column.definition}`).join(" ");
+    return `<h2>Graders against human labels</h2><p class="meta">${escapeHtml(graderAgreementNote)}</p><table>${head}${body}</table><p class="meta">${escapeHtml(definitions)}</p>`;
+}
+
 function hasRateInterval(summary: ExperimentSummary): boolean {
     return summary.variants.some((variant) => variant.metrics.some((value) => value.interval !== undefined));
 }
@@ -148,6 +159,7 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
 <h2>Metrics</h2>${matrixTable(summary)}${hasRateInterval(summary) ? `<p class="meta">${escapeHtml(rateIntervalDefinition)}</p>` : ""}${summary.clustering === undefined ? "" : `<p class="meta">${escapeHtml(describeClustering(summary))} ${escapeHtml(designEffectDefinition)}</p>`}
+${graderAgreementTable(summary)}
 <h2>Which is better</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
 ${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
 ${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}

@@ -8,6 +8,7 @@ import {findDisagreements} from "./disagreements.ts";
 import {detectableDifference} from "./power.ts";
 import {verdictText} from "./verdictText.ts";
 import {clusteredPaired, clusteredRate, clustersOf, clusterWarnings, waldInterval, type Clusters} from "./clusters.ts";
+import {graderAgreements} from "./graderAgreement.ts";
 
 // An experiment's results in numbers: per variant its metrics, usage, cost and latency; for every metric the
 // difference between compared variants with a 95% interval and a verdict in words; and the rows where the variants
@@ -51,6 +52,11 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
 
     const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices, clusters));
     if (clusters !== undefined) warnings.push(...clusterWarnings(clusters, variants));
+    // Graders with human labels: each chat variant's graded replies measured against the people.
+    variants.forEach((summary, index) => {
+        const graders = spec.variants[index].version.prompt.kind === "chat" ? graderAgreements(spec, dataset, byVariant[index]) : [];
+        if (graders.length > 0) summary.graders = graders;
+    });
     const sides = new Map<MetricTable, Side>();
     const sideOf = (table: MetricTable) => sides.get(table) ?? sides.set(table, new Side(table)).get(table)!;
     const pairs = pairsOf(spec.variants, options.pairs ?? "first");

@@ -114,7 +114,13 @@ export type Check = CheckScope & (
         /** A choice question over `labels` instead of yes/no: the grade is the probability of the `passing` labels. */
         labels?: string[], passing?: string[],
         /** A score question over these numeric levels (lowest first): the grade is the expected level, scaled to 0..1 over their range. */
-        levels?: number[]}
+        levels?: number[],
+        /**
+         * A dataset column with a person's verdict on the same property (yes/no, true/false, 1/0, pass/fail; for a
+         * choice grader one of `labels`; for a score grader a level): on the rows that have one, the summary measures
+         * the grader against it and corrects its pass rate (graderAgreement.ts). Keep it a label column, unsent.
+         */
+        humanLabelColumn?: string}
     /**
      * Checks weighed together: the row's score is the weighted mean of the scores of the parts that apply to it
      * (`when`), passing at `threshold`; a row none applies to passes.
@@ -230,7 +236,32 @@ export type VariantSummary = {
     /** Null when no prices apply. */
     cost: number | null,
     latencyP50Ms: number | null,
-    latencyP95Ms: number | null
+    latencyP95Ms: number | null,
+    /** Chat variants whose graders name a `humanLabelColumn` with labelled rows: each grader against the humans. */
+    graders?: GraderAgreement[]
+};
+
+/** A value measured on `n` rows; null when those rows do not define it. */
+export type Measured = {value: number | null, n: number};
+
+/**
+ * A grader measured against human labels on the rows that carry one (graderAgreement.ts): the human label is the
+ * truth, the grader's pass the test. `observed` is the grader's pass share over every graded reply; `corrected` the
+ * Rogan–Gladen estimate of the share a person would pass, with an interval that includes the error in the
+ * sensitivity and specificity (null when the grader does no better than chance on the labelled rows).
+ */
+export type GraderAgreement = {
+    check: string,
+    column: string,
+    /** Graded replies with a readable human label. */
+    labelled: number,
+    sensitivity: Measured & {interval?: {low: number, high: number}},
+    specificity: Measured & {interval?: {low: number, high: number}},
+    /** Expected calibration error of the grader's score as P(a person says it passes). */
+    ece: Measured,
+    kappa: Measured,
+    observed: Measured & {interval?: {low: number, high: number}},
+    corrected: {value: number, low: number, high: number, n: number} | null
 };
 
 /**

@@ -1,6 +1,7 @@
 import {formatTable} from "../../../base/common/textTable.ts";
 import {describeClustering, formatCost, formatCount, formatLatency, formatRate, metricTitle, rateIntervalNote} from "../metricDefinitions.ts";
 import type {ExperimentSpec, ExperimentSummary} from "../types.ts";
+import {graderAgreementColumns, graderAgreementNote, graderAgreementRows} from "../graderAgreementText.ts";
 
 /**
  * The metrics table the CLI prints: one line per metric (per question for decision variants; calibrated ones
@@ -32,6 +33,8 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
     const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
     if (summary.variants.some((variant) => variant.metrics.some((metric) => metric.interval !== undefined))) lines.push(rateIntervalNote);
     if (summary.clustering !== undefined) lines.push(describeClustering(summary));
+    const graders = graderAgreementRows(summary);
+    if (graders.length > 0) lines.push("", graderAgreementNote, formatTable(graderAgreementColumns.map((column) => column.label), graders));
     const verdicts = summary.differences.filter((difference) => !difference.calibrated).sort((x, y) => Number(y.primary) - Number(x.primary));
     if (summary.comparedText !== "") lines.push("", summary.comparedText);
     if (verdicts.length > 0) {

@@ -26,7 +26,7 @@ export function ChecksCard({columns, labelColumns}: {columns: readonly string[],
             {checks.map((check, index) => (
                 <CheckRow key={check.id} check={check} index={index} columns={columns} onRemove={() => set({checks: checks.filter((other) => other.id !== check.id)})} />
             ))}
-            <GraderEditor />
+            <GraderEditor columns={columns} />
         </section>
     );
 }
@@ -67,7 +67,7 @@ function CheckRow({check, index, columns, onRemove}: CheckRowProps) {
 }
 
 /** A yes/no decision question asked about each reply; its P(yes) is the row's grade. */
-function GraderEditor() {
+function GraderEditor({columns}: {columns: readonly string[]}) {
     const grader = useDraftStore((state) => state.draft.grader);
     const set = useDraftStore((state) => state.set);
     const change = (patch: Partial<typeof grader>) => set({grader: {...grader, ...patch}});
@@ -87,6 +87,13 @@ function GraderEditor() {
                         onChange={(event) => change({question: event.target.value})} /></label>
                     <label className="field exp-grader-template">Input (use {"{{reply}}"} and any {"{{column}}"})
                         <textarea className="textarea mono" rows={3} value={grader.template} data-testid="exp-grader-template" onChange={(event) => change({template: event.target.value})} />
+                    </label>
+                    <label className="field" title="A column where people said, on some rows, whether the reply passes: the results then measure the grader against them and correct its pass rate. Keep it a label column, so no prompt is sent with it.">
+                        Human labels
+                        <select className="input input-sm" value={grader.humanLabelColumn ?? ""} data-testid="exp-grader-human" onChange={(event) => change({humanLabelColumn: event.target.value})}>
+                            <option value="">none</option>
+                            {columns.map((column) => <option key={column} value={column}>{column}</option>)}
+                        </select>
                     </label>
                 </div>
             )}

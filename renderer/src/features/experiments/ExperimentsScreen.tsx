@@ -6,6 +6,7 @@ import {ActionMessage} from "../../ui/ActionMessage.tsx";
 import {DisagreementsCard} from "./Disagreements.tsx";
 import {ExportsBar} from "./ExportsBar.tsx";
 import {MetricsMatrix, UsageCard, VerdictsCard} from "./MetricsMatrix.tsx";
+import {GraderAgreementCard} from "./GraderAgreementCard.tsx";
 import {HistoryPanel} from "./HistoryPanel.tsx";
 import {RunCard} from "./RunCard.tsx";
 import {SetupPanel} from "./SetupPanel.tsx";
@@ -69,6 +70,7 @@ function ResultsPanel() {
             )}
             {summary === null ? <div className="muted small" data-testid="exp-summarising">Summarising…</div> : <>
                 <MetricsMatrix summary={summary} />
+                <GraderAgreementCard summary={summary} />
                 <VerdictsCard summary={summary} />
                 <UsageCard summary={summary} />
                 <DisagreementsCard summary={summary} open={open} />

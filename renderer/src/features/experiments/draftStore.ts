@@ -34,8 +34,8 @@ export type CheckDraft = {
     schema: string
 };
 
-/** The decision-question grader of chat replies; `enabled` false: none. */
-export type GraderDraft = {enabled: boolean, name: string, question: string, template: string, threshold: string};
+/** The decision-question grader of chat replies; `enabled` false: none. `humanLabelColumn`: people's verdicts to measure it against. */
+export type GraderDraft = {enabled: boolean, name: string, question: string, template: string, threshold: string, humanLabelColumn?: string};
 
 export type ExperimentDraft = {
     name: string,

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {test} from "node:test";
 import type {ExperimentSpec, PromptVersion, Variant} from "../../../../client/experiments/types.ts";
 import {draftFromSpec} from "./specDraft.ts";
+import {graderOf} from "./buildSpec.ts";
 
 const version = (itemId: string, number: number): PromptVersion => ({itemId, itemName: itemId, version: number, note: "", createdAt: 0,
     prompt: {kind: "chat", endpoint: "chat", body: {messages: [{role: "user", content: "{{q}}"}]}}});
@@ -22,4 +23,13 @@ test("the setup comes back whole: dataset, sample, checks and the grader", () =>
     assert.deepEqual(draft.sample, {kind: "first", n: 5});
     assert.deepEqual(draft.checks.map((check) => [check.kind, check.column]), [["contains", "q"]]);
     assert.deepEqual(draft.grader, {enabled: true, name: "g", question: "Good?", template: "{{reply}}", threshold: "0.7"});
+});
+
+test("a grader's human label column comes back in the setup, and the setup builds it again", () => {
+    const withHumans = spec([variant("A", "p", 1)]);
+    withHumans.checks[1] = {...withHumans.checks[1], humanLabelColumn: "q"} as ExperimentSpec["checks"][number];
+    const draft = draftFromSpec(withHumans, false);
+    assert.equal(draft.grader.humanLabelColumn, "q");
+    assert.deepEqual(graderOf(draft.grader, []), withHumans.checks[1]);
+    assert.ok(!Object.hasOwn(graderOf({...draft.grader, humanLabelColumn: ""}, []) ?? {}, "humanLabelColumn"), "none chosen: no column in the file");
 });

@@ -27,7 +27,8 @@ export function draftFromSpec(spec: ExperimentSpec, latest: boolean): Experiment
         const draft = check.when !== undefined || check.negate === true ? null : checkDraft(check);
         if (draft !== null) checks.push(draft);
         else if (check.kind === "grader" && grader === null && check.when === undefined && check.labels === undefined && check.levels === undefined)
-            grader = {enabled: true, name: check.name, question: check.question, template: check.template, threshold: String(check.threshold ?? 0.5)};
+            grader = {enabled: true, name: check.name, question: check.question, template: check.template, threshold: String(check.threshold ?? 0.5),
+                ...(check.humanLabelColumn === undefined ? {} : {humanLabelColumn: check.humanLabelColumn})};
         else keptChecks.push(check);
     }
     return {name: spec.name, datasetId: "id" in spec.dataset ? spec.dataset.id : null, sample: spec.sample, variants, checks, grader: grader ?? defaultGrader,
