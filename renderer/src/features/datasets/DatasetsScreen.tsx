@@ -70,7 +70,8 @@ function OpenDataset({dataset, entry, total, onMessage}: {dataset: Dataset, entr
     const [name, setName] = useState(dataset.name);
     const [editing, setEditing] = useState<number | null>(null);
     useEffect(() => setName(dataset.name), [dataset.name]);
-    const duplicates = duplicateWarning(dataset.rows);
+    // Counts over the rows wait until all of them are read: a sample's count or a repeat found in part would mislead.
+    const duplicates = entry.complete ? duplicateWarning(dataset.rows) : null;
     const base = slug(dataset.name);
     return (
         <>
@@ -79,18 +80,18 @@ function OpenDataset({dataset, entry, total, onMessage}: {dataset: Dataset, entr
                     <input className="input dataset-name" value={name} aria-label="Dataset name" data-testid="dataset-name" onChange={(event) => setName(event.target.value)}
                         onBlur={() => name.trim() && name.trim() !== dataset.name && void changeDataset(dataset.id, () => ({fields: {name: name.trim()}}))} />
                     <div className="push-right row-gap">
-                        <button type="button" className="btn btn-sm" data-testid="dataset-export-json" title="The dataset with its column types and roles, to import again or share"
+                        <button type="button" className="btn btn-sm" data-testid="dataset-export-json" title="The dataset with its column types and roles, to import again or share" disabled={!entry.complete}
                             onClick={() => downloadFile(`${base}.dataset.json`, datasetJson(dataset))}>Export JSON</button>
-                        <button type="button" className="btn btn-sm" data-testid="dataset-export-csv" onClick={() => downloadFile(`${base}.csv`, datasetCsv(dataset), "text/csv;charset=utf-8")}>Export CSV</button>
+                        <button type="button" className="btn btn-sm" data-testid="dataset-export-csv" disabled={!entry.complete} onClick={() => downloadFile(`${base}.csv`, datasetCsv(dataset), "text/csv;charset=utf-8")}>Export CSV</button>
                     </div>
                 </div>
                 {duplicates && <div className="field-warning" role="status" data-testid="dataset-duplicates">{duplicates}</div>}
                 <div className="dataset-panels">
                     <div><h4>Columns</h4><ColumnRoles dataset={dataset} /></div>
-                    <div><h4>Sample</h4><SamplePanel dataset={dataset} onCreated={(id, text) => {
+                    <div><h4>Sample</h4>{entry.complete ? <SamplePanel dataset={dataset} onCreated={(id, text) => {
                         if (id !== null) useDatasetSelection.getState().select(id);
                         onMessage({ok: id !== null, text});
-                    }} /></div>
+                    }} /> : <div className="muted small" role="status" data-testid="sample-reading">Reading rows: {dataset.rows.length.toLocaleString("en-US")} of {total.toLocaleString("en-US")}…</div>}</div>
                 </div>
             </section>
             <section className="card">
