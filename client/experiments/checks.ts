@@ -199,6 +199,8 @@ function compileKind(check: Check, columns: readonly string[], path: string): Ru
             }
             const shape = graderShapeProblem(check);
             if (shape !== null) throw new CheckError(`${path}.${shape.field}`, shape.message);
+            // The people's verdicts are read by the summary, not here; a column that is not there is said before anything is sent.
+            if (check.humanLabelColumn !== undefined) columnIndex(columns, check.humanLabelColumn, `${path}.humanLabelColumn`);
             const threshold = check.threshold ?? 0.5;
             const questions: DecisionsRequest["questions"] = [graderQuestion(check)];
             return async (reply, row, grade, context) => {

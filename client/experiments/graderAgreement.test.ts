@@ -7,6 +7,7 @@ import {summarizeExperiment} from "./summary.ts";
 import {formatSummary} from "./cli/formatSummary.ts";
 import {renderExperimentReport} from "./report.ts";
 import {parseExperimentSpec, serializeExperimentSpec} from "./experimentFile.ts";
+import {checkProblems} from "./checks.ts";
 import {chatVariant, experiment} from "./testExperiment.ts";
 import type {CellResult, Check, ExperimentSpec} from "./types.ts";
 
@@ -116,6 +117,13 @@ test("the summary, the CLI and the HTML report show a grader against the human l
     assert.equal(without.variants[0].graders, undefined);
     assert.doesNotMatch(formatSummary(plain.spec, without), /Corrected/);
     assert.doesNotMatch(renderExperimentReport(plain.spec, without), /Graders against human labels/);
+});
+
+test("a human label column the dataset does not have is a problem before anything is sent", () => {
+    const {spec} = labelledExperiment("verdict");
+    const [problem] = checkProblems(spec.checks, ["question", "human"]);
+    assert.equal(problem?.path, "checks[0].humanLabelColumn");
+    assert.deepEqual(checkProblems(labelledExperiment("human").spec.checks, ["question", "human"]), []);
 });
 
 test("an experiment file keeps a grader's humanLabelColumn", () => {
