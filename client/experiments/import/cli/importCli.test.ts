@@ -121,12 +121,18 @@ test("an imported OpenAI eval runs: its label_model and score_model graders are 
     const run16 = JSON.parse(await readFile(path.join(fixtures, "run.json"), "utf8")) as {data_source: {sampling_params: Record<string, number>}};
     run16.data_source.sampling_params.max_completions_tokens = 16;
     await writeFile(path.join(dir, "run.json"), JSON.stringify(run16));
-    const imported = await cli(["import", "openai-eval", path.join(fixtures, "eval.json"), "--run", path.join(dir, "run.json"), "--out", out, "--base-url", engine.proxy.url]);
+    const imported = await cli(["import", "openai-eval", path.join(fixtures, "eval.json"), "--run", path.join(dir, "run.json"), "--output-items", path.join(fixtures, "output_items.json"), "--out", out, "--base-url", engine.proxy.url]);
     assert.equal(imported.code, 0, imported.stderr);
-    assert.match(imported.stderr, /wrote .*news\.svc-experiment\.json: 1 variant, 3 rows, 5 checks\n$/);
+    assert.match(imported.stderr, /wrote .*news\.svc-experiment\.json: 1 variant, 3 rows, 5 checks\nimport: wrote .*news\.previous\.svc-results\.json: the previous run's 2 outputs/);
     const results = path.join(dir, "news.svc-results.json");
-    const run = await cli(["eval", out, "--results", results, "--no-cache", "--db", path.join(dir, "news.sqlite")]);
+    // The new run against the previous one's outputs, on the rows both have.
+    const json = path.join(dir, "news.report.json");
+    const run = await cli(["eval", out, "--results", results, "--no-cache", "--db", path.join(dir, "news.sqlite"), "--baseline", path.join(dir, "news.previous.svc-results.json"), "--json", json]);
     assert.equal(run.code, 0, run.stderr);
+    const baseline = (JSON.parse(await readFile(json, "utf8")) as {baseline: {matched: number, tests: Array<{title: string, rows: number, unpaired: number, baselineValue: number}>}}).baseline;
+    // Every row matched by its item fields; the pass rate compared on the two rows the previous run answered, where it passed one.
+    assert.equal(baseline.matched, 3, JSON.stringify(baseline));
+    assert.deepEqual(baseline.tests.map((item) => [item.title, item.rows, item.unpaired, item.baselineValue]), [["gpt-4o-mini terse · Pass rate", 2, 1, 0.5]]);
     const decisions = engine.proxy.requests.slice(before).filter((request) => request.path === "/svc-1-decision/v1/decisions").map((request) => (request.body as {questions: Array<{type: string}>}).questions[0].type);
     assert.deepEqual(decisions.sort(), ["choice", "choice", "choice", "score", "score", "score"], `${run.stderr}\n${JSON.stringify(engine.proxy.requests.slice(before).map((request) => request.path))}`);
     const read = parseExperimentResults(await readFile(results, "utf8"));

@@ -6,6 +6,7 @@ import path from "node:path";
 import {writeFileAtomic} from "../../../../base/node/writeFileAtomic.ts";
 import {parseCliArgs, UsageError} from "../../../scoring/cli/scoreArgs.ts";
 import {serializeExperimentSpec} from "../../experimentFile.ts";
+import {serializeExperimentResults, type ExperimentResults} from "../../resultsFile.ts";
 import {outputPathProblem} from "../../node/experimentFiles.ts";
 import {ImportError, type ImportReport} from "../importProblems.ts";
 import {nodeSourceFiles} from "../node/nodeSourceFiles.ts";
@@ -23,6 +24,9 @@ export const importUsage = `usage: svc-studio import promptfoo <promptfooconfig.
   --run <run.json>    openai-eval: a run of the eval as the API returns it; repeat for several variants
   --data <file>       openai-eval: the data source JSONL, one {"item": {...}} per line (default: the first
                       run's inline file_content)
+  --output-items <file>  openai-eval: the first run's output items (the API's list): written beside the
+                      experiment as <name>.previous.svc-results.json, the results of that run's variant, for
+                      svc-studio eval --baseline
   --out <file>        the experiment file (default: <input name>.svc-experiment.json beside the input)
   --base-url <url>    send every variant to this server (e.g. http://127.0.0.1:8080) instead of the
                       connections the import gives them
@@ -51,27 +55,36 @@ export async function runImport(argv: string[]): Promise<number> {
 }
 
 async function importCommand(argv: string[]): Promise<number> {
-    const {values, positionals} = parseCliArgs(argv, {out: {type: "string"}, "base-url": {type: "string"}, run: {type: "string", multiple: true}, data: {type: "string"}});
+    const {values, positionals} = parseCliArgs(argv, {out: {type: "string"}, "base-url": {type: "string"}, run: {type: "string", multiple: true}, data: {type: "string"}, "output-items": {type: "string"}});
     const [format, file, ...extra] = positionals;
     if (format !== "promptfoo" && format !== "openai-eval") throw new UsageError(format === undefined ? "name the format to import: promptfoo or openai-eval" : `unknown format ${JSON.stringify(format)} (known: promptfoo, openai-eval)`);
     if (file === undefined) throw new UsageError(format === "promptfoo" ? "name the promptfoo config to import" : "name the eval (its JSON as the API returns it) to import");
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`);
-    if (format === "promptfoo" && (values.run !== undefined || values.data !== undefined)) throw new UsageError("--run and --data are for openai-eval");
+    if (format === "promptfoo" && (values.run !== undefined || values.data !== undefined || values["output-items"] !== undefined)) throw new UsageError("--run, --data and --output-items are for openai-eval");
     const baseUrl = values["base-url"];
     if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new UsageError(`--base-url must be an http(s) URL such as http://127.0.0.1:8080, got ${JSON.stringify(baseUrl)}`);
     const configFile = file;
     const out = values.out ?? path.join(path.dirname(configFile), `${path.basename(configFile).replace(/\.(ya?ml|json)$/i, "")}.svc-experiment.json`);
-    const problem = await outputPathProblem(out, {createsFolders: true});
-    if (problem !== null) throw new ImportError({file: out, field: "--out"}, problem);
+    const previousFile = values["output-items"] === undefined ? undefined : out.replace(/(\.svc-experiment)?\.json$/i, "") + ".previous.svc-results.json";
+    for (const [flag, target] of [["--out", out], ["--output-items", previousFile]] as const) {
+        const problem = target === undefined ? null : await outputPathProblem(target, {createsFolders: true});
+        if (problem !== null) throw new ImportError({file: target!, field: flag}, problem);
+    }
     const id = path.basename(out).replace(/\.svc-experiment\.json$|\.json$/i, "") || "imported";
     const imported = format === "promptfoo"
         ? await importPromptfooConfig(configFile, nodeSourceFiles, {id, createdAt: Date.now()})
-        : await importOpenAiEval({evalFile: configFile, runFiles: values.run ?? [], ...(values.data === undefined ? {} : {dataFile: values.data}), id, createdAt: Date.now()}, nodeSourceFiles);
+        : await importOpenAiEval({evalFile: configFile, runFiles: values.run ?? [], ...(values.data === undefined ? {} : {dataFile: values.data}),
+            ...(values["output-items"] === undefined ? {} : {outputItemsFile: values["output-items"]}), id, createdAt: Date.now()}, nodeSourceFiles);
     const spec = baseUrl === undefined ? imported.spec : onServer(imported.spec, baseUrl);
     printReport(imported.report);
     await writeFileAtomic(out, serializeExperimentSpec(spec));
     const dataset = spec.dataset as {rows: unknown[], columns: string[]};
     log(`wrote ${out}: ${spec.variants.length} variant${spec.variants.length === 1 ? "" : "s"}, ${dataset.rows.length} rows, ${spec.checks.length} check${spec.checks.length === 1 ? "" : "s"}`);
+    const previous = (imported as {previous?: ExperimentResults}).previous;
+    if (previous !== undefined && previousFile !== undefined) {
+        await writeFileAtomic(previousFile, serializeExperimentResults(previous));
+        log(`wrote ${previousFile}: the previous run's ${previous.cells.length} outputs as the results of ${previous.experiment.variants[0].name}; compare a new run with svc-studio eval ${out} --baseline ${previousFile}`);
+    }
     return importExitCodes.written;
 }
 

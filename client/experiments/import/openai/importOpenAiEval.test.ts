@@ -9,6 +9,7 @@ import path from "node:path";
 import {fileURLToPath} from "node:url";
 import type {CallContext} from "../../../scoring/TaskRunner.ts";
 import {compileChecks} from "../../checks.ts";
+import {parseExperimentResults, serializeExperimentResults} from "../../resultsFile.ts";
 import type {Dataset} from "../../types.ts";
 import {ImportError} from "../importProblems.ts";
 import {nodeSourceFiles} from "../node/nodeSourceFiles.ts";
@@ -97,4 +98,20 @@ test("bad input: the file, line and field at fault", async () => {
     run.data_source.input_messages.template[1].content.text = "{{item.headline.text}}";
     await writeFile(path.join(dir, "nested.json"), JSON.stringify(run, null, 2));
     assert.match(await failure({runFiles: [path.join(dir, "nested.json")], dataFile: fixture("items.jsonl")}), /^<dir>\/nested\.json:\d+: data_source\.input_messages\.template\[1\]: \{\{item\.headline\.text\}\} has no counterpart/);
+});
+
+test("the run's output items are that run's results: the replies, string checks judged again, OpenAI's grades kept", async () => {
+    const {spec, report, previous} = await importOpenAiEval({evalFile: fixture("eval.json"), runFiles: [fixture("run.json")], outputItemsFile: fixture("output_items.json"), id: "news"}, nodeSourceFiles);
+    assert.ok(previous !== undefined);
+    // A results file the app and svc-studio eval --baseline read: the run's variant alone, the rows of the sample.
+    const read = parseExperimentResults(serializeExperimentResults(previous));
+    assert.deepEqual(read.experiment.variants.map((variant) => variant.name), [spec.variants[0].name]);
+    assert.deepEqual(read.rowIndexes, [0, 1, 2]);
+    assert.deepEqual(read.cells.map((cell) => [cell.rowIndex, cell.reply, cell.usage, (cell.checks ?? []).map((check) => [check.name, check.pass, check.score])]), [
+        [0, "Markets", {promptTokens: 62, completionTokens: 1, totalTokens: 63},
+            [["equals_topic", true, 1], ["contains_topic", true, 1], ["equals_Answers something reference", true, 1], ["Tone", true, 1], ["Confidence", true, 0.9]]],
+        [1, "Business, or maybe technology", {promptTokens: 60, completionTokens: 6, totalTokens: 66},
+            [["equals_topic", false, 0], ["contains_topic", true, 1], ["equals_Answers something reference", true, 1], ["Tone", false, 0], ["Confidence", false, 0.4]]]
+    ]);
+    assert.match(report.notes.join("\n"), /the previous run has no output for 1 of the 3 rows/);
 });

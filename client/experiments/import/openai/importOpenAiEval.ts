@@ -1,24 +1,27 @@
 import type {CellValue} from "../../../scoring/types.ts";
 import {datasetFromTable, maxDatasetRows} from "../../dataset.ts";
+import type {ExperimentResults} from "../../resultsFile.ts";
 import type {ExperimentSpec, Variant} from "../../types.ts";
 import {cellValue, importedExperiment, uniqueNames} from "../importedExperiment.ts";
 import {ImportError, ImportReport, jsonLines, readReferenced, type SourceFiles} from "../importProblems.ts";
 import {isRecord, parseYamlFile, type YamlFile} from "../yamlDocument.ts";
 import {importCriteria} from "./evalGraders.ts";
 import {readMessages, translateTemplate} from "./evalTemplates.ts";
+import {previousRunResults} from "./evalOutputs.ts";
 
 // An OpenAI eval, as its API returns it, as an experiment: the data source's items (a JSONL file of `{"item": ...}`
 // lines, or a run's inline `file_content`) are the rows, the eval's testing_criteria the checks (evalGraders.ts),
 // and each run's prompt template, model and sampling parameters a variant. The eval object holds no prompt: at
 // least one run (`GET /v1/evals/{eval_id}/runs/{run_id}`) must be given.
 
-export type OpenAiEvalInput = {evalFile: string, runFiles: string[], dataFile?: string, id: string, createdAt?: number};
+/** `outputItemsFile`: the first run's output items, which become that run's results (evalOutputs.ts). */
+export type OpenAiEvalInput = {evalFile: string, runFiles: string[], dataFile?: string, outputItemsFile?: string, id: string, createdAt?: number};
 
 const evalFields = ["object", "id", "name", "data_source_config", "testing_criteria", "created_at", "metadata"];
 /** What a run reports about itself and its results: not part of what runs again. */
 const runOutcomeFields = ["object", "id", "eval_id", "status", "created_at", "report_url", "result_counts", "per_model_usage", "per_testing_criteria_results", "error", "metadata", "shared_with_openai"];
 
-export async function importOpenAiEval(input: OpenAiEvalInput, files: SourceFiles): Promise<{spec: ExperimentSpec, report: ImportReport}> {
+export async function importOpenAiEval(input: OpenAiEvalInput, files: SourceFiles): Promise<{spec: ExperimentSpec, report: ImportReport, previous?: ExperimentResults}> {
     const report = new ImportReport();
     try {
         const evalSource = parseYamlFile(input.evalFile, await readReferenced(files, input.evalFile, {file: input.evalFile, field: ""}));
@@ -45,7 +48,10 @@ export async function importOpenAiEval(input: OpenAiEvalInput, files: SourceFile
         const dataset = {...datasetFromTable({name: `${input.id} items`, columns, rows, labelColumns, inputColumns: promptColumns}), id: `${input.id}-items`};
         const name = typeof evalSource.value.name === "string" ? evalSource.value.name : input.id;
         const variants = uniqueNames(prompts.map((prompt) => prompt.variant));
-        return {spec: importedExperiment({file: input.evalFile, id: input.id, name, dataset, variants, checks: criteria.checks, createdAt: input.createdAt}, report), report};
+        const spec = importedExperiment({file: input.evalFile, id: input.id, name, dataset, variants, checks: criteria.checks, createdAt: input.createdAt}, report);
+        if (input.outputItemsFile === undefined) return {spec, report};
+        const outputs = parseYamlFile(input.outputItemsFile, await readReferenced(files, input.outputItemsFile, {file: input.outputItemsFile, field: "--output-items"}));
+        return {spec, report, previous: await previousRunResults({...spec, dataset}, 0, outputs, report)};
     } catch (error) {
         if (error instanceof ImportError) error.report = report;
         throw error;
