@@ -1,0 +1,90 @@
+// A grader measured against people in the app, against the real gateway and engine in Chromium: a dataset with a
+// column of people's verdicts, a chat prompt graded by a decision question whose "Human labels" is that column; the
+// results show the grader's sensitivity, specificity, ECE, κ and corrected pass rate, each column defined on hover.
+import {after, before, describe, test} from "node:test";
+import assert from "node:assert/strict";
+import {mkdtemp, rm, writeFile} from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type {Browser, Page} from "playwright-core";
+import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
+import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
+import {eventually, expectCount, expectText} from "./utils/expect.ts";
+import {newAppPage} from "./utils/appPage.ts";
+import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+import {graderAgreementColumns} from "../../client/experiments/graderAgreementText.ts";
+
+// "polite_label" is a label column by its name, so no prompt is sent with it; rows 5 and 6 have no verdict.
+const csvText = "topic,polite_label\ncats,yes\ndogs,no\nbirds,yes\nfish,no\ntrees,\nrain,\n";
+
+describe("Experiments: a grader against human labels", {skip: noChromium ?? false, timeout: 240_000}, () => {
+    let gateway: WebGateway;
+    let browser: Browser;
+    let page: Page;
+    let scratch: string;
+    const pageErrors: string[] = [];
+
+    before(async () => {
+        ensureRendererBuilt();
+        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-grader-humans-"));
+        gateway = await startWebGateway({model: await ensureTinyGguf()});
+        browser = await launchChromium();
+        page = await newAppPage(browser, pageErrors, {viewport: {width: 1440, height: 900}});
+        await page.goto(gateway.url);
+    });
+
+    after(async () => {
+        await browser?.close();
+        await gateway?.stop();
+        await rm(scratch, {recursive: true, force: true});
+    });
+
+    test("the grader's human label column is chosen in the setup and its agreement shown in the results, with definitions on hover", async () => {
+        await page.getByTestId("nav-datasets").click();
+        const file = path.join(scratch, "polite.csv");
+        await writeFile(file, csvText);
+        await page.getByTestId("dataset-sheet-input").setInputFiles(file);
+        await expectText(page.getByTestId("datasets-message"), /Imported 6 rows of 2 columns/);
+        await page.getByTestId("nav-chat").click();
+        await page.getByTestId("param-max_tokens").fill("6");
+        const form = page.getByTestId("version-save-chat");
+        for (const [index, system] of ["You write about {{topic}}.", "One word about {{topic}}, please."].entries()) {
+            await page.getByTestId("system-prompt").fill(system);
+            await page.getByTestId("message-content").first().fill("Tell me about {{topic}}.");
+            if (index === 0) await form.getByTestId("version-name").fill("Topic writer");
+            await form.getByTestId("version-save-button").click();
+            await expectText(form.getByTestId("version-message"), `Saved version ${index + 1} of "Topic writer".`);
+        }
+
+        await page.getByTestId("nav-experiments").click();
+        await page.getByTestId("exp-tabs-setup").click();
+        await page.getByTestId("exp-dataset").selectOption({label: "polite (6 rows)"});
+        const variants = page.getByTestId("exp-variant");
+        for (const [index, version] of ["1", "2"].entries()) {
+            await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Topic writer (Chat)"});
+            await variants.nth(index).getByTestId("exp-variant-version").selectOption(version);
+        }
+        await page.getByTestId("exp-grader-enabled").check();
+        await page.getByTestId("exp-grader-template").fill("Topic: {{topic}}\nReply: {{reply}}");
+        await page.getByTestId("exp-grader-human").selectOption("polite_label");
+        await expectCount(page.getByTestId("exp-problems"), 0);
+        await page.getByTestId("exp-run").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+
+        const card = page.getByTestId("exp-graders");
+        await eventually(async () => assert.equal(await page.getByTestId("exp-grader-row").count(), 2, "one row per variant"));
+        const first = await page.getByTestId("exp-grader-row").first().locator("td").allTextContents();
+        assert.equal(first.length, graderAgreementColumns.length);
+        assert.match(first[1], /grounded vs polite_label \(4 labelled\)/);
+        // Sensitivity and specificity stand on the rows people passed (2) and failed (2); κ and the ECE on all 4.
+        assert.match(first[2], / n=2$/);
+        assert.match(first[3], / n=2$/);
+        assert.match(first[4], / n=4$/);
+        assert.match(first[5], / n=4$/);
+        assert.match(first[6], / n=6$/, "the grader's pass rate is over every graded reply");
+        const titles = await card.locator("th").evaluateAll((cells) => cells.map((cell) => cell.getAttribute("title")));
+        assert.deepEqual(titles, graderAgreementColumns.map((column) => column.definition));
+        assert.deepEqual(pageErrors, []);
+    });
+});
