@@ -61,10 +61,12 @@ describe("backing up the app's data and restoring it elsewhere", {skip: noChromi
             asked = dialog.message();
             void dialog.accept();
         });
+        // The page reloads on the restored data once it has said what it did.
+        const reloaded = page.waitForEvent("load", {timeout: 30_000});
         await page.getByTestId("data-import-input").setInputFiles(backup);
         await expectText(page.getByTestId("data-backup-message"), /^Restored svc-studio-data-.+\.sqlite\. The data before it is kept as app\.sqlite\.replaced-/);
         assert.match(asked, /^Replace all of the app's data .* The data it holds now is kept aside/);
-        await page.waitForLoadState("load");
+        await reloaded;
         const saved = await readDatasets(target.dataDir);
         assert.deepEqual(saved.map((dataset) => [dataset.name, dataset.rows]), [["New dataset", [["kept across machines", null]]]]);
         await page.getByTestId("nav-datasets").click();
