@@ -4,7 +4,7 @@
 // version starts on a new port with that profile and moves both in, the newest origin's settings winning, once.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, rm} from "node:fs/promises";
+import {mkdtemp, rm, utimes} from "node:fs/promises";
 import {createServer, type Server} from "node:http";
 import type {AddressInfo} from "node:net";
 import os from "node:os";
@@ -92,6 +92,11 @@ describe("upgrading from a version that kept its data in the page's storage", {s
             }
         } finally {
             await context.close();
+        }
+        // The two launches were days apart, as real ones are: the profile's folder times say which origin is newer.
+        for (const [index, port] of ports.entries()) {
+            const time = new Date(Date.now() - (ports.length - index) * 86_400_000);
+            await utimes(path.join(profile, "Default", "IndexedDB", `http_127.0.0.1_${port}.indexeddb.leveldb`), time, time);
         }
         gateway = await startWebGateway({model: await ensureTinyGguf(), args: ["--browser-profile", profile]});
     });
