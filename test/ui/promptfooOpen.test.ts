@@ -1,11 +1,14 @@
 // A promptfoo config opened in the app, against the real gateway and engine (`npm run web`, a tiny model) in
 // Chromium: Experiments → History → Open a file… with promptfooconfig.yaml and the files it names opens the suite as a
 // kept experiment, says what was not imported, and its cells run on the local engine with the config's checks; a
-// named file left out of the pick is said by name, and nothing is kept.
+// named file left out of the pick is said by name, and nothing is kept. The Export bar's promptfoo config of it sends
+// to the local engine's own address.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
+import {readFile} from "node:fs/promises";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
+import {parse} from "yaml";
 import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
 import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {expectCount, expectText} from "./utils/expect.ts";
@@ -17,7 +20,7 @@ import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const fixture = (name: string) => path.join(repoRoot, "test/fixtures/promptfoo/simple-csv", name);
 
-describe("A promptfoo config opens in the app", {skip: noChromium ?? false, timeout: 240_000}, () => {
+describe("A promptfoo config opens in the app, and goes out again", {skip: noChromium ?? false, timeout: 240_000}, () => {
     let gateway: WebGateway;
     let browser: Browser;
     let page: Page;
@@ -67,5 +70,21 @@ describe("A promptfoo config opens in the app", {skip: noChromium ?? false, time
             const language = /to (French|Pirate) in a natural/.exec(cell.request.messages[0].content)![1];
             assert.equal(cell.checks[0].pass, expected.get(language)!.some((word) => cell.reply.toLowerCase().includes(word)));
         }
+    });
+
+    test("the Export bar's promptfoo config: the variant a provider at the local engine's address, the rows its tests", async () => {
+        const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-promptfoo").click()]);
+        assert.match(download.suggestedFilename(), /\.promptfooconfig\.yaml$/);
+        const config = parse(await readFile(await download.path(), "utf8")) as {providers: Array<{id: string, config: {apiBaseUrl: string}}>, tests: Array<{vars: Record<string, string>, assert: Array<{type: string, value: string}>}>};
+        assert.deepEqual(config.providers.map((provider) => provider.id), ["openai:chat:svc-1"]);
+        assert.match(config.providers[0].config.apiBaseUrl, /^http:\/\/127\.0\.0\.1:\d+\/svc-1\/v1$/);
+        // The address is the engine's: without a key of its workspace (SVC_API_KEY, the config's apiKeyEnvar) it refuses, in the API's own shape.
+        const engine = await fetch(`${config.providers[0].config.apiBaseUrl}/models`);
+        const body = await engine.json() as {error?: {code?: string}};
+        assert.deepEqual([engine.status, typeof body.error?.code], [401, "string"], JSON.stringify(body));
+        assert.deepEqual(config.tests.map((item) => [item.vars.language, item.assert]), [
+            ["French", [{type: "icontains", value: "bonjour"}]], ["French", [{type: "icontains", value: "faim"}]],
+            ["Pirate", [{type: "icontains", value: "Ahoy"}]], ["Pirate", [{type: "icontains", value: "grub"}]]
+        ]);
     });
 });

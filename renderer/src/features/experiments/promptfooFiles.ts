@@ -1,10 +1,13 @@
-// A promptfoo config opened in the app (Experiments → History → Open a file…, the config picked with the files it
+// promptfoo configs in the app. Opened (Experiments → History → Open a file…, the config picked with the files it
 // names): the config is imported with the command line's importer, its `file://` references read from the files
-// picked with it (by name), and every variant is put on the app's local engine and its model. The
-// result is an experiment file the app then keeps and opens as it opens any other.
+// picked with it (by name), and every variant is put on the app's local engine and its model; the result is an
+// experiment file the app then keeps and opens as it opens any other. Exported (the open experiment's Export bar):
+// written by the command line's exporter, the local engine's variants at the engine's own address.
 import {serializeExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
 import {ImportError, type SourceFiles} from "../../../../client/experiments/import/importProblems.ts";
+import {exportPromptfooConfig} from "../../../../client/experiments/import/promptfoo/exportPromptfoo.ts";
 import {importPromptfooConfig} from "../../../../client/experiments/import/promptfoo/importPromptfoo.ts";
+import type {Dataset, ExperimentSpec} from "../../../../client/experiments/types.ts";
 
 /** A file picked in the browser: its name and contents. */
 export type PickedFile = {name: string, text(): Promise<string>, stream(): ReadableStream<Uint8Array>};
@@ -63,4 +66,18 @@ export async function promptfooExperiment(files: readonly PickedFile[], createdA
         }
         throw error;
     }
+}
+
+/**
+ * The open experiment as a promptfoo config: variants on the local engine go to `localUrl` (where scripts reach the
+ * engine), the others need the command line (`svc-studio export promptfoo` with their base URL). Throws, saying which.
+ */
+export function promptfooConfigText(spec: ExperimentSpec, dataset: Dataset, localUrl: string | undefined, name: string): string {
+    const variants = spec.variants.map((variant) => {
+        if (!("profile" in variant.connection)) return variant;
+        if (variant.connection.profile !== "local") throw new Error(`variant ${variant.name} runs on a remote connection: export it with svc-studio export promptfoo and the server's base URL`);
+        if (localUrl === undefined) throw new Error("the local engine has no address yet (it picks a free port when it starts): start it first");
+        return {...variant, connection: {baseUrl: localUrl}};
+    });
+    return exportPromptfooConfig({...spec, variants}, dataset, name).yaml;
 }
