@@ -4,7 +4,7 @@ import {createGatewayClient, gatewayPath, gatewayRoutes, matchGatewayRoute} from
 
 test("every route matches its own path and method, parameters included", () => {
     for (const [name, route] of Object.entries(gatewayRoutes)) {
-        const path = gatewayPath(name as keyof typeof gatewayRoutes, {id: "a b.gguf", key: "svc-studio-theme"});
+        const path = gatewayPath(name as keyof typeof gatewayRoutes, {id: "a b.gguf", key: "svc-studio-theme", port: "41234"});
         assert.deepEqual(matchGatewayRoute(route.method, path)?.name, name, path);
     }
     assert.deepEqual(matchGatewayRoute("POST", "/models/qwen%20x.gguf/default"), {name: "setDefault", params: {id: "qwen%20x.gguf"}});
