@@ -3,7 +3,7 @@
 // results show the grader's sensitivity, specificity, ECE, κ and corrected pass rate, each column defined on hover.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, rm, writeFile} from "node:fs/promises";
+import {mkdtemp, rm} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
@@ -12,6 +12,7 @@ import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {datasetAndTopicWriter} from "./utils/topicWriter.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {graderAgreementColumns} from "../../client/experiments/graderAgreementText.ts";
 
@@ -41,21 +42,7 @@ describe("Experiments: a grader against human labels", {skip: noChromium ?? fals
     });
 
     test("the grader's human label column is chosen in the setup and its agreement shown in the results, with definitions on hover", async () => {
-        await page.getByTestId("nav-datasets").click();
-        const file = path.join(scratch, "polite.csv");
-        await writeFile(file, csvText);
-        await page.getByTestId("dataset-sheet-input").setInputFiles(file);
-        await expectText(page.getByTestId("datasets-message"), /Imported 6 rows of 2 columns/);
-        await page.getByTestId("nav-chat").click();
-        await page.getByTestId("param-max_tokens").fill("6");
-        const form = page.getByTestId("version-save-chat");
-        for (const [index, system] of ["You write about {{topic}}.", "One word about {{topic}}, please."].entries()) {
-            await page.getByTestId("system-prompt").fill(system);
-            await page.getByTestId("message-content").first().fill("Tell me about {{topic}}.");
-            if (index === 0) await form.getByTestId("version-name").fill("Topic writer");
-            await form.getByTestId("version-save-button").click();
-            await expectText(form.getByTestId("version-message"), `Saved version ${index + 1} of "Topic writer".`);
-        }
+        await datasetAndTopicWriter(page, scratch, "polite.csv", csvText);
 
         await page.getByTestId("nav-experiments").click();
         await page.getByTestId("exp-tabs-setup").click();

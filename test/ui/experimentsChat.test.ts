@@ -3,7 +3,7 @@
 // then the Decision studio's Compare opened as an experiment over a one-row dataset. Light and dark, 1440x900.
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, rm, writeFile} from "node:fs/promises";
+import {mkdtemp, rm} from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type {Browser, Page} from "playwright-core";
@@ -15,6 +15,7 @@ import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {cutOffControls} from "./utils/layoutChecks.ts";
 import {openQuestionSetFile} from "./utils/scoringPage.ts";
 import {screenshot} from "./utils/screenshot.ts";
+import {datasetAndTopicWriter} from "./utils/topicWriter.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const csvText = "topic,expected\ncats,cat\ndogs,dog\nbirds,bird\nfish,fish\ntrees,tree\nrain,rain\n";
@@ -42,21 +43,7 @@ describe("Experiments: a chat prompt with variables, checks and a grader", {skip
     });
 
     test("a dataset and two versions of a chat prompt that names its columns", async () => {
-        await page.getByTestId("nav-datasets").click();
-        const file = path.join(scratch, "topics.csv");
-        await writeFile(file, csvText);
-        await page.getByTestId("dataset-sheet-input").setInputFiles(file);
-        await expectText(page.getByTestId("datasets-message"), /Imported 6 rows of 2 columns/);
-        await page.getByTestId("nav-chat").click();
-        await page.getByTestId("param-max_tokens").fill("6");
-        const form = page.getByTestId("version-save-chat");
-        for (const [index, system] of ["You write about {{topic}}.", "One word about {{topic}}, please."].entries()) {
-            await page.getByTestId("system-prompt").fill(system);
-            await page.getByTestId("message-content").first().fill("Tell me about {{topic}}.");
-            if (index === 0) await form.getByTestId("version-name").fill("Topic writer");
-            await form.getByTestId("version-save-button").click();
-            await expectText(form.getByTestId("version-message"), `Saved version ${index + 1} of "Topic writer".`);
-        }
+        await datasetAndTopicWriter(page, scratch, "topics.csv", csvText);
     });
 
     test("checks and a grader: a template without {{reply}} is refused before anything is sent", async () => {
