@@ -1,11 +1,12 @@
 // The Evaluation screen: each question's answers against a label column, and fitting a calibration into the question set.
-import {useMemo, useState, type ReactNode} from "react";
+import {useEffect, useMemo, useState, type ReactNode} from "react";
 import {calibrateAnswer, evaluateQuestion, type QuestionInfo, type CalibrationRow, type QuestionCalibration, guessLabelColumn, fitCalibrationOutOfFold, calibrationWarnings, eceDefinition} from "../../../../client/scoring/index.ts";
 import {useNavStore} from "../../ui/appState.ts";
 import {useQuestionSetStore} from "../questionSet/questionSetStore.ts";
 import {BinaryReportView, MulticlassReportView, formatMetric} from "./EvaluationReports.tsx";
 import {chosenLabelColumn, useEvaluationSettings} from "./evaluationSettings.ts";
 import {rawAnswersOf} from "./scoringModel.ts";
+import {refreshSavedJobs} from "./scoringJob.ts";
 import {useScoringStore, type ScoringJob} from "./scoringStore.ts";
 import "./scoring.css";
 
@@ -18,10 +19,16 @@ export function EvaluationScreen({actions}: {actions?: ReactNode}) {
     const job = useScoringStore((state) => state.job);
     const progress = useScoringStore((state) => state.progress);
     const go = useNavStore((state) => state.go);
+    const saved = useScoringStore((state) => state.savedJobs.length);
+    useEffect(() => {
+        if (job === null) void refreshSavedJobs();
+    }, [job === null]);
     if (job === null) return (
         <div className="page" data-testid="evaluation-screen">
-            <div className="empty-state">
-                Score a table first: <button type="button" className="link-btn" onClick={() => go("scoring")}>Spreadsheet scoring</button>. Its columns can then serve as labels.
+            <div className="empty-state" data-testid="evaluation-empty">
+                {saved > 0
+                    ? <>Open one of your {saved} saved scoring job{saved === 1 ? "" : "s"} on <button type="button" className="link-btn" onClick={() => go("scoring")}>Spreadsheet scoring</button>, or score a table there. Its columns can then serve as labels.</>
+                    : <>Score a table first: <button type="button" className="link-btn" onClick={() => go("scoring")}>Spreadsheet scoring</button>. Its columns can then serve as labels.</>}
             </div>
         </div>
     );
