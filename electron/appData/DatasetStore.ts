@@ -199,12 +199,17 @@ function checkCells(cells: unknown, at: string, width: number): SavedCell[] {
 
 function readCells(text: string, width: number): SavedCell[] {
     try {
-        const cells = JSON.parse(text) as unknown;
-        if (Array.isArray(cells) && cells.every(isCell)) return Array.from({length: Math.max(width, cells.length)}, (_, column) => (cells[column] ?? null) as SavedCell);
+        return fitCells(JSON.parse(text), width);
     } catch {
-        // Read as empty cells below: the row keeps its position, so the rows after it keep theirs.
+        // Read as empty cells: the row keeps its position, so the rows after it keep theirs.
+        return fitCells(null, width);
     }
-    return Array.from({length: width}, () => null);
+}
+
+/** A stored or earlier-saved row read leniently: at least `width` cells, anything that is not a cell read as null. */
+export function fitCells(cells: unknown, width: number): SavedCell[] {
+    const list = Array.isArray(cells) ? cells as unknown[] : [];
+    return Array.from({length: Math.max(width, list.length)}, (_, column) => isCell(list[column]) ? list[column] as SavedCell : null);
 }
 
 function isCell(value: unknown): boolean {

@@ -1,4 +1,5 @@
 import {columnTypeOf} from "../../client/experiments/dataset.ts";
+import {fitCells} from "./DatasetStore.ts";
 import {nextRevision} from "./DocumentStore.ts";
 import type {AppDatabase} from "./AppDatabase.ts";
 
@@ -53,7 +54,7 @@ function insertDataset(db: AppDatabase, info: LegacyInfo, parts: Array<{part: nu
     for (const part of readable) db.statement("DELETE FROM documents WHERE key = ?").run(part.key);
     if (db.statement("SELECT 1 FROM datasets WHERE id = ?").get(info.id) !== undefined) return false;
     const width = info.columns.length;
-    const rows = readable.flatMap((part) => part.rows!).map((row) => Array.from({length: width}, (_, column) => cellOf(Array.isArray(row) ? row[column] : null)));
+    const rows = readable.flatMap((part) => part.rows!).map((row) => fitCells(row, width).slice(0, width));
     const insert = db.statement("INSERT INTO dataset_rows (dataset_id, position, cells) VALUES (?, ?, ?)");
     rows.forEach((cells, position) => insert.run(info.id, position, JSON.stringify(cells)));
     const columnTypes = info.columnTypes?.length === width ? info.columnTypes : info.columns.map((_, column) => columnTypeOf(rows, column));
@@ -82,8 +83,4 @@ function parseRows(text: string): unknown[] | null {
     } catch {
         return null;
     }
-}
-
-function cellOf(value: unknown): string | number | boolean | null {
-    return value === null || typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value)) ? value : null;
 }

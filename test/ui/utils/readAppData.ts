@@ -80,35 +80,21 @@ async function readDatabase(dataDir: string, read: (db: ReturnType<typeof openSq
 
 /** The saved datasets as the app's database holds them, newest first, each with its rows in order. */
 export async function readDatasets(dataDir: string): Promise<Array<{id: string, name: string, rowCount: number, labelColumns: string[], inputColumns: string[], columns: string[], rows: unknown[][]}>> {
-    const file = path.join(dataDir, "app.sqlite");
-    if (!existsSync(file)) return [];
-    const db = openSqlite(file);
-    try {
-        db.pragma("busy_timeout = 5000");
-        const datasets = db.prepare("SELECT id, name, info, row_count FROM datasets ORDER BY updated_at DESC").all() as Array<{id: string, name: string, info: string, row_count: number}>;
+    let datasets: Array<{id: string, name: string, info: string, row_count: number, rows: string[]}> = [];
+    await readDatabase(dataDir, (db) => {
         const rows = db.prepare("SELECT cells FROM dataset_rows WHERE dataset_id = ? ORDER BY position").pluck();
-        return datasets.map((dataset) => ({id: dataset.id, name: dataset.name, rowCount: dataset.row_count, ...JSON.parse(dataset.info) as {labelColumns: string[], inputColumns: string[], columns: string[]},
-            rows: (rows.all(dataset.id) as string[]).map((cells) => JSON.parse(cells) as unknown[])}));
-    } catch (error) {
-        if (/no such table/.test((error as Error).message)) return [];
-        throw error;
-    } finally {
-        db.close();
-    }
+        datasets = (db.prepare("SELECT id, name, info, row_count FROM datasets ORDER BY updated_at DESC").all() as typeof datasets)
+            .map((dataset) => ({...dataset, rows: rows.all(dataset.id) as string[]}));
+    });
+    return datasets.map((dataset) => ({id: dataset.id, name: dataset.name, rowCount: dataset.row_count,
+        ...JSON.parse(dataset.info) as {labelColumns: string[], inputColumns: string[], columns: string[]}, rows: dataset.rows.map((cells) => JSON.parse(cells) as unknown[])}));
 }
 
 /** The saved prompts and question sets as the app's database holds them, the most recently changed first. */
 export async function readPromptItems(dataDir: string): Promise<Array<{id: string, name: string, kind: string, latest: number}>> {
-    const file = path.join(dataDir, "app.sqlite");
-    if (!existsSync(file)) return [];
-    const db = openSqlite(file);
-    try {
-        db.pragma("busy_timeout = 5000");
-        return db.prepare("SELECT item_id AS id, name, kind, latest FROM prompt_items ORDER BY updated_at DESC").all() as Array<{id: string, name: string, kind: string, latest: number}>;
-    } catch (error) {
-        if (/no such table/.test((error as Error).message)) return [];
-        throw error;
-    } finally {
-        db.close();
-    }
+    let items: Array<{id: string, name: string, kind: string, latest: number}> = [];
+    await readDatabase(dataDir, (db) => {
+        items = db.prepare("SELECT item_id AS id, name, kind, latest FROM prompt_items ORDER BY updated_at DESC").all() as typeof items;
+    });
+    return items;
 }
