@@ -3,7 +3,6 @@
 // every cell in a SQLite file as it arrives (a run again resumes), then prints the metrics, writes the report and
 // exits 1 when a gate is missed. Everything that can be checked before a request is sent is checked first: the
 // file, its dataset, the gates and every output path.
-import {createHash} from "node:crypto";
 import {formatDuration} from "../../../base/common/format.ts";
 import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
 import {SvcClient} from "../../sdk/SvcClient.ts";
@@ -13,7 +12,7 @@ import {openCliResponseCache, type SqliteResponseCache} from "../../scoring/node
 import {checkExperimentInput, ExperimentInputError, sampleIndexes} from "../dataset.ts";
 import {estimateExperiment} from "../estimate.ts";
 import {ExperimentFileError} from "../experimentFile.ts";
-import {ExperimentMismatchError, ExperimentRunner, experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../ExperimentRunner.ts";
+import {ExperimentMismatchError, ExperimentRunner, type ExperimentRunSpec, type StoredCell} from "../ExperimentRunner.ts";
 import {outputPathProblem, readExperimentFile} from "../node/experimentFiles.ts";
 import {summarizeExperiment} from "../summary.ts";
 import {assumedDiscordance, comparesVariants, describeDetectable, measuredDiscordance} from "../power.ts";
@@ -21,11 +20,12 @@ import {renderExperimentReport} from "../report.ts";
 import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
 import {describeScope, ThresholdError} from "../thresholds.ts";
 import type {BaselineComparison} from "../baseline.ts";
-import type {CellResult, ConnectionRef, ExperimentSpec} from "../types.ts";
+import type {ConnectionRef} from "../types.ts";
 import {serializeExperimentResults} from "../resultsFile.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
 import {formatSummary} from "./formatSummary.ts";
 import {checkGates, planGates} from "./evalGates.ts";
+import {experimentJobId, onLocalServer, readStoredCells} from "./evalRuns.ts";
 import {evalJunit, evalMarkdown, evalReport, evalReportJson} from "./evalReports.ts";
 
 /**
@@ -120,7 +120,7 @@ async function evaluate(argv: string[]): Promise<number> {
         } catch (error) {
             throw new ExperimentInputError([{path: "--cache", message: `${args.cache} cannot be opened as a response cache: ${error instanceof Error ? error.message : String(error)}`}]);
         }
-        const jobId = createHash("sha256").update(`${spec.id}\n${experimentFingerprint(spec, dataset)}`).digest("hex").slice(0, 16);
+        const jobId = experimentJobId(spec, dataset);
         const {cells: storedCells, errored, latencies} = await storedCounts(store, jobId, new Set(rows));
         const erroredCells = `${errored} stored cell${errored === 1 ? "" : "s"} with an error`;
         if (args.retryErrors) log(errored === 0 ? "--retry-errors: no stored cell has an error, so none is sent again" : `--retry-errors: the ${erroredCells} will be sent again`);
@@ -162,7 +162,7 @@ async function evaluate(argv: string[]): Promise<number> {
             log(`${final.done} of ${final.totalRows} cells are stored in ${args.db}; fix the cause and run the same command again`);
             return evalExitCodes.runFailed;
         }
-        const cells = await readCells(store, jobId);
+        const cells = await readStoredCells(store, jobId);
         const summary = summarizeExperiment(spec, dataset, cells, {rowIndexes: rows});
         console.log(formatSummary(spec, summary));
         if (args.out !== undefined) await writeFileAtomic(args.out, renderExperimentReport(spec, summary, {dataset}));
@@ -206,21 +206,6 @@ async function storedCounts(store: SqliteResultStore<StoredCell, ExperimentRunSp
         if (page.length < 1000) return counts;
         from = page[page.length - 1].rowIndex + 1;
     }
-}
-
-/** Every stored cell of the run, in (row, variant) order. */
-async function readCells(store: SqliteResultStore<StoredCell, ExperimentRunSpec>, jobId: string): Promise<CellResult[]> {
-    return (await store.readResults(jobId)).map((stored) => stored.cell);
-}
-
-/** The experiment with every `{"profile": "local"}` connection (variants' and graders') sent to `baseUrl` instead. */
-function onLocalServer(spec: ExperimentSpec, baseUrl: string): ExperimentSpec {
-    const local = (connection: ConnectionRef): ConnectionRef => "profile" in connection && connection.profile === "local" ? {baseUrl} : connection;
-    return {
-        ...spec,
-        variants: spec.variants.map((variant) => ({...variant, connection: local(variant.connection)})),
-        checks: spec.checks.map((check) => check.kind === "grader" && check.connection !== undefined ? {...check, connection: local(check.connection)} : check)
-    };
 }
 
 /** One SvcClient per server: the key from the connection's environment variable, else SVC_API_KEY when set. */

@@ -1,4 +1,5 @@
 import {integerFlag, parseCliArgs, UsageError} from "../../scoring/cli/scoreArgs.ts";
+import {defaultResultsDatabase} from "./evalRuns.ts";
 
 export {UsageError};
 
@@ -25,7 +26,9 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
   --fail-under-bound <gate>  a gate on a rate's 95% Wilson interval, repeatable, written as for --fail-under:
                              accuracy, pass_rate and pass:<check> must have a lower bound of at least the
                              value, error_rate an upper bound of at most it, e.g. B:pass_rate=0.85
-  --baseline <results.json>  an approved earlier run (a file written by --results) to compare this one with
+  --baseline <file.json>     an approved earlier run to compare this one with: a results file (written by
+                             --results), or an experiment file, whose run (of exactly that file's content)
+                             is read from the results database beside it or else from this run's --db
   --no-regression[=<metric>,...]
                              with --baseline: fails only when a metric is significantly worse than the
                              baseline's on the rows both have (one-sided McNemar exact test, Holm's correction
@@ -35,8 +38,9 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
                              columns); a row only one run has is reported
   --required <column>        rows whose cell there is set (not blank, false, no or 0) must pass on every
                              variant, whatever the average
-  --filter-failing <results.json>
-                             run only the rows that failed on some variant in that results file
+  --filter-failing <file.json>
+                             run only the rows that failed on some variant in that earlier run (a results
+                             file, or an experiment file's stored run, as for --baseline)
   --junit <file.xml>         write a JUnit report: one test case per gate and per required row and variant
   --json <file.json>         write the summary, every gate and the baseline comparison as JSON
                              (format "svc-eval-report", version 1)
@@ -139,7 +143,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         junit: values.junit,
         json: values.json,
         summaryMd: values["summary-md"],
-        db: values.db ?? `${file.replace(/\.json$/i, "")}.results.sqlite`,
+        db: values.db ?? defaultResultsDatabase(file),
         retryErrors: values["retry-errors"],
         cache: values.cache,
         noCache: values["no-cache"],

@@ -1,7 +1,8 @@
 // eval's CI gates end to end against a scripted server: a baseline run written with --results, a run whose prompt got
 // worse (a regression found, a required row failing, the JUnit, JSON and markdown outputs), a run that only repeats
 // the baseline's noise (no regression), --filter-failing re-running only the rows that failed, a Wilson bound gate,
-// and every new flag's bad input refused before anything is sent.
+// an experiment file as the baseline (its run read from a results database), and every new flag's bad input refused
+// before anything is sent.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
@@ -10,6 +11,7 @@ import path from "node:path";
 import {chatReply, promptText} from "../../../test/support/chatReply.ts";
 import {startTestServer, type TestServer} from "../../../test/support/startTestServer.ts";
 import {evalHere} from "../../../test/support/evalHere.ts";
+import {openSqlite} from "../../../base/node/sqlite.ts";
 import {evalReportFormat, type EvalReport} from "./evalReports.ts";
 
 let dir: string;
@@ -96,6 +98,46 @@ test("a baseline, a worse run that regresses and fails a required row, a run of 
     assert.equal(retried.code, 0, retried.stderr);
     assert.match(retried.stderr, /--filter-failing: 4 rows failed in .*base\.svc-results\.json; running the 4 of them in this sample/);
     assert.equal(good.requests.length - sent, 4);
+});
+
+test("an experiment file as the baseline: the approved version's run is read from the results database, an edit of it regresses; a run stored nowhere or unfinished is refused", async () => {
+    const topic = await writeExperiment("topic", good.url);
+    const approved = await evalHere([topic, "--no-cache"]);
+    assert.equal(approved.code, 0, approved.stderr);
+    // The approved version kept as a file of its own; the experiment itself is then edited to the worse prompt.
+    const approvedFile = local("approved.svc-experiment.json");
+    await writeFile(approvedFile, await readFile(topic, "utf8"));
+    await writeExperiment("topic", worse.url);
+    // Its run is in topic's own database (this run's --db), not beside approved.svc-experiment.json. The same 11
+    // regressed rows as against the results file: one-sided p = 0.5^11 (scipy binomtest(11, 11, alternative="greater")).
+    const json = local("out/topic.json");
+    const edited = await evalHere([topic, "--no-cache", "--baseline", approvedFile, "--no-regression", "--row-key", "id", "--json", json]);
+    assert.equal(edited.code, 1, edited.stderr);
+    assert.match(edited.stderr, /--baseline .*approved\.svc-experiment\.json: 40 rows matched by their key/);
+    assert.match(edited.stderr, /no regression: A · Pass rate: regressed \(0\.900 → 0\.625 on 40 paired rows: 11 regressed, 0 improved/);
+    const report = JSON.parse(await readFile(json, "utf8")) as EvalReport;
+    assert.ok(Math.abs(report.baseline!.tests[0].pValue - 0.00048828125) < 1e-12);
+    // The approved version against itself: its own stored run on both sides, nothing sent, nothing regressed.
+    const sent = good.requests.length;
+    const itself = await evalHere([approvedFile, "--no-cache", "--db", local("topic.svc-experiment.results.sqlite"), "--baseline", approvedFile, "--no-regression"]);
+    assert.equal(itself.code, 0, itself.stderr);
+    assert.match(itself.stderr, /0 regressed, 0 improved/);
+    assert.equal(good.requests.length, sent);
+
+    const never = await writeExperiment("never", good.url);
+    const refused = await evalHere([topic, "--no-cache", "--baseline", never, "--no-regression"]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /eval: --baseline: .*never\.svc-experiment\.json is an experiment file, and no results database holds its run \(looked in .*never\.svc-experiment\.results\.sqlite and .*topic\.svc-experiment\.results\.sqlite\)/);
+    // A run with a cell missing from its database is not a baseline: it says how many cells are stored.
+    const partial = await writeExperiment("partial", good.url);
+    assert.equal((await evalHere([partial, "--no-cache"])).code, 0);
+    const database = openSqlite(local("partial.svc-experiment.results.sqlite"));
+    database.prepare("DELETE FROM results WHERE row_index = (SELECT MAX(row_index) FROM results)").run();
+    database.close();
+    const unfinished = await evalHere([topic, "--no-cache", "--baseline", partial, "--no-regression"]);
+    assert.equal(unfinished.code, 2, unfinished.stderr);
+    assert.match(unfinished.stderr, /eval: --baseline: .*partial\.svc-experiment\.json: its run in .*partial\.svc-experiment\.results\.sqlite is not finished \(39 of 40 cells stored\)/);
+    assert.equal(good.requests.length, sent + 40, "only partial's own run was sent");
 });
 
 test("the new gates' bad input is refused before anything is sent (exit 2)", async () => {

@@ -1,14 +1,12 @@
-import {readFile} from "node:fs/promises";
 import type {InputProblem} from "../dataset.ts";
-import {ExperimentFileError} from "../experimentFile.ts";
-import {parseExperimentResults} from "../resultsFile.ts";
 import {compareWithBaseline, type BaselineComparison, type RegressionTarget} from "../baseline.ts";
-import {prepareRun, RowKeyError, rowKeys, rowsPassed, type PreparedRun, type RunData} from "../rowOutcomes.ts";
+import {prepareRun, RowKeyError, rowKeys, rowsPassed, type PreparedRun} from "../rowOutcomes.ts";
 import {evaluateThresholds, parseThreshold, ThresholdError, type Threshold} from "../thresholds.ts";
 import {formatMetric, formatPValue, isPassFailMetric} from "../metricDefinitions.ts";
 import {questionInfos, parseQuestionSet} from "../../scoring/questions.ts";
 import type {CellResult, Dataset, ExperimentSpec, ExperimentSummary} from "../types.ts";
 import type {EvalArgs} from "./evalArgs.ts";
+import {readRunFile} from "./evalRuns.ts";
 
 // eval's gates beyond --fail-under, read and checked before anything is sent, then checked on the finished run:
 // --fail-under-bound (a rate's Wilson bound), --baseline with --no-regression (one-sided paired tests under Holm's
@@ -36,19 +34,6 @@ export type GatePlan = {
     /** With --filter-failing: the sample's rows that failed there, and what to say about them. */
     filtered: {rows: number[], note: string} | null
 };
-
-/** A results file as a run, or a problem under `flag`. */
-async function readRun(flag: string, file: string, problems: InputProblem[]): Promise<RunData | null> {
-    try {
-        const results = parseExperimentResults(await readFile(file, "utf8"));
-        return {spec: results.experiment, dataset: results.experiment.dataset, rowIndexes: results.rowIndexes, cells: results.cells};
-    } catch (error) {
-        const errno = error as NodeJS.ErrnoException;
-        const why = errno.code === "ENOENT" ? `no such file: ${file}` : error instanceof ExperimentFileError ? `${file} is not a results file: ${error.message}` : `${file} cannot be read: ${errno.message}`;
-        problems.push({path: flag, message: why});
-        return null;
-    }
-}
 
 /**
  * What --no-regression checks: each named metric (`[variant:]metric[@question]`, pass / fail metrics only) where
@@ -117,7 +102,7 @@ export async function planGates(args: EvalArgs, spec: ExperimentSpec, dataset: D
         problems.push({path: "--required", message: `no column named ${JSON.stringify(args.required)} (columns: ${dataset.columns.join(", ")})`});
     let baseline: GatePlan["baseline"] = null;
     if (args.baseline !== undefined) {
-        const run = await readRun("--baseline", args.baseline, problems);
+        const run = await readRunFile("--baseline", args.baseline, args, problems);
         const targets = regressionTargets(args.noRegression.length === 0 ? [""] : args.noRegression, spec, dataset, problems);
         if (run !== null) {
             try {
@@ -130,7 +115,7 @@ export async function planGates(args: EvalArgs, spec: ExperimentSpec, dataset: D
     }
     let filtered: GatePlan["filtered"] = null;
     if (args.filterFailing !== undefined) {
-        const run = await readRun("--filter-failing", args.filterFailing, problems);
+        const run = await readRunFile("--filter-failing", args.filterFailing, args, problems);
         if (run !== null) {
             try {
                 filtered = failingRows(prepareRun(run, args.rowKey), args.filterFailing, dataset, rows, args.rowKey);
