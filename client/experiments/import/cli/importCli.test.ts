@@ -47,7 +47,7 @@ test("bad input: exit 2, the file, line and field named, and no experiment file 
     assert.equal(await exists(out), false);
     const usage = await cli(["import", "langsmith", config]);
     assert.equal(usage.code, 2);
-    assert.match(usage.stderr, /^import: unknown format "langsmith" \(known: promptfoo, openai-eval\)\nusage: svc-studio import promptfoo/);
+    assert.match(usage.stderr, /^import: unknown format "langsmith" \(known: promptfoo, openai-eval, openai-prompt\)\nusage: svc-studio import promptfoo/);
 });
 
 test("a 100,000-line JSONL suite imports inside a 128 MiB heap, read as a stream", {timeout: 180_000}, async () => {
