@@ -6,10 +6,11 @@ import {useExperimentStore, type SavedExperimentInfo} from "./experimentStore.ts
 import {runAgain} from "./runAgain.ts";
 import {CompareExperiments} from "./CompareExperiments.tsx";
 import {isPromptfooPick, promptfooExperiment} from "./promptfooFiles.ts";
+import {openOpenAiFiles} from "./openAiOpening.ts";
 
-/** Opens the picked file: an experiment or results file, or a promptfoo config with the files it names. */
+/** Opens the picked file: an experiment or results file, a promptfoo config with the files it names, or OpenAI's files. */
 async function openPicked(files: File[]): Promise<{ok: boolean, text: string}> {
-    if (!isPromptfooPick(files)) return importExperimentFile(files[0].name, await files[0].text());
+    if (!isPromptfooPick(files)) return await openOpenAiFiles(files) ?? importExperimentFile(files[0].name, await files[0].text());
     const imported = await promptfooExperiment(files, Date.now());
     if ("error" in imported) return {ok: false, text: imported.error};
     const opened = await importExperimentFile(files.find((file) => /\.ya?ml$/i.test(file.name))!.name, imported.text);
@@ -35,7 +36,7 @@ export function HistoryPanel() {
                     <h3>Kept experiments</h3>
                     <span className="muted small">Tick two to compare their summaries.</span>
                     <button type="button" className="btn btn-sm push-right" disabled={busy} data-testid="exp-import" onClick={() => fileInput.current?.click()}
-                        title="An experiment file (the app's export), the results svc-studio eval wrote with --results, or a promptfoo config (promptfooconfig.yaml, picked with the files it names): kept here and shown as if the app had run it">Open a file…</button>
+                        title="An experiment file (the app's export), the results svc-studio eval wrote with --results, a promptfoo config (promptfooconfig.yaml, picked with the files it names), or an OpenAI eval (eval.json picked with its runs, its items JSONL and output items): kept here and shown as if the app had run it. An OpenAI prompt file is saved with its versions">Open a file…</button>
                     <input ref={fileInput} type="file" hidden multiple accept="application/json,.json,.yaml,.yml,.csv,.tsv,.jsonl,.txt,.md" data-testid="exp-import-input" onChange={(event) => {
                         const files = [...event.target.files ?? []];
                         event.target.value = "";

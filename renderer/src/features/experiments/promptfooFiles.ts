@@ -23,7 +23,7 @@ function baseName(path: string): string {
 }
 
 /** The picked files as an importer's source: each reference resolved to the picked file of the same name. */
-function pickedSource(files: readonly PickedFile[]): SourceFiles {
+export function pickedSource(files: readonly PickedFile[]): SourceFiles {
     const find = (path: string) => {
         const file = files.find((item) => item.name === baseName(path));
         if (file === undefined) throw Object.assign(new Error(`${baseName(path)} was not picked`), {code: "ENOENT"});

@@ -6,6 +6,7 @@ import {bodyVariables} from "../../../../client/experiments/variables.ts";
 import {ActionMessage, type ActionMessageValue} from "../../ui/ActionMessage.tsx";
 import {Icon} from "../../ui/controls.tsx";
 import {DiffView} from "./DiffView.tsx";
+import {ImportOpenAiPrompt} from "./ImportOpenAiPrompt.tsx";
 import {requestOpen} from "./openRequest.ts";
 import {deleteItem, kindOf, promptKindNames, restoreItem, useItemVersions, useVersionsStore, type PromptItem} from "./versionStore.ts";
 import "./versions.css";
@@ -20,11 +21,18 @@ export function VersionsScreen() {
     return (
         <div className="page versions-page" data-testid="versions-screen">
             <section className="card">
-                <div className="card-title-row"><h3>Saved prompts</h3></div>
+                <div className="card-title-row">
+                    <h3>Saved prompts</h3>
+                    <ImportOpenAiPrompt onResult={(result, itemId) => {
+                        setMessage(result);
+                        if (itemId !== null) setSelected(itemId);
+                    }} />
+                </div>
                 <p className="muted small">
                     Save a version from the Chat or Responses playground (Parameters tab) or from the Decision studio. A version keeps everything
                     the request sends (messages or input, tools, format, parameters) and is never changed: experiments run versions, and
-                    {" {{column}}"} in a prompt takes each dataset row's cell. Presets stay the quick settings of a playground.
+                    {" {{column}}"} in a prompt takes each dataset row's cell. Presets stay the quick settings of a playground. An OpenAI prompt&apos;s
+                    versions (its JSON as the API returns it) come in with Import an OpenAI prompt….
                 </p>
                 {message && <ActionMessage message={message} onDone={setMessage} undone="Restored." testId="versions-message" />}
                 {items.length === 0 ? <div className="empty-state">No saved versions yet.</div> : (
