@@ -98,3 +98,13 @@ export async function readPromptItems(dataDir: string): Promise<Array<{id: strin
     });
     return items;
 }
+
+/** A saved item's versions as the app's database holds them, oldest first, each body parsed. */
+export async function readPromptVersions(dataDir: string, itemId: string): Promise<Array<{version: number, note: string, body: unknown}>> {
+    let versions: Array<{version: number, note: string, body: unknown}> = [];
+    await readDatabase(dataDir, (db) => {
+        versions = (db.prepare("SELECT version, note, body FROM prompt_versions WHERE item_id = ? ORDER BY version").all(itemId) as Array<{version: number, note: string, body: string}>)
+            .map((row) => ({...row, body: JSON.parse(row.body) as unknown}));
+    });
+    return versions;
+}

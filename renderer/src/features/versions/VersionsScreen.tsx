@@ -31,8 +31,8 @@ export function VersionsScreen() {
                 <p className="muted small">
                     Save a version from the Chat or Responses playground (Parameters tab) or from the Decision studio. A version keeps everything
                     the request sends (messages or input, tools, format, parameters) and is never changed: experiments run versions, and
-                    {" {{column}}"} in a prompt takes each dataset row's cell. Presets stay the quick settings of a playground. An OpenAI prompt&apos;s
-                    versions (its JSON as the API returns it) come in with Import an OpenAI prompt….
+                    {" {{column}}"} in a prompt takes each dataset row's cell. Presets stay the quick settings of a playground. Import an OpenAI prompt
+                    brings in the versions of a prompt kept at OpenAI (its JSON as the API returns it), a version each.
                 </p>
                 {message && <ActionMessage message={message} onDone={setMessage} undone="Restored." testId="versions-message" />}
                 {items.length === 0 ? <div className="empty-state">No saved versions yet.</div> : (
