@@ -4,10 +4,11 @@ import {runSettings, TaskRunner, type RunSettings, type WorkUnit} from "../scori
 import type {JobProgress, JobStatus, ResultStore} from "../scoring/types.ts";
 import {compileCellTask, type CellTask, type ConnectionCaller} from "./cellTasks.ts";
 import type {CellResult, ConnectionRef, Dataset, ExperimentSpec, Variant} from "./types.ts";
+import {repeatRequest, repeatsOf} from "./repeats.ts";
 
 /**
  * One cell as a ResultStore keeps it: `rowIndex` is the store's key (cellKey: the dataset row times the number of
- * variants, plus the variant), `cell` the whole result. The app's experiment store and SQLite keep this shape.
+ * variants, plus the variant, times the repeats plus the repeat), `cell` the whole result. The app's experiment store and SQLite keep this shape.
  */
 export type StoredCell = {rowIndex: number, ok: boolean, completedAt: number, cell: CellResult};
 
@@ -19,9 +20,12 @@ export type ExperimentStore = ResultStore<StoredCell, ExperimentRunSpec>;
 /** Requests in flight at once across an experiment's variants when its file sets none. */
 export const defaultExperimentConcurrency = 4;
 
-/** The store key of (dataset row, variant): row-major, so cells of one row sit together. */
-export function cellKey(rowIndex: number, variant: number, variantCount: number): number {
-    return rowIndex * variantCount + variant;
+/**
+ * The store key of (dataset row, variant, repeat): row-major, so cells of one row sit together, each variant's
+ * repeats in turn. Without repeats (1) it is the row times the number of variants plus the variant.
+ */
+export function cellKey(rowIndex: number, variant: number, variantCount: number, repeat = 0, repeats = 1): number {
+    return (rowIndex * variantCount + variant) * repeats + repeat;
 }
 
 /**
@@ -84,6 +88,8 @@ export class ExperimentMismatchError extends Error {
  */
 export function experimentFingerprint(spec: ExperimentSpec, dataset: Dataset): string {
     return stableStringify({
+        // Absent without repeats, so a run kept before repeats existed still resumes.
+        ...(repeatsOf(spec) > 1 ? {repeats: repeatsOf(spec)} : {}),
         variants: spec.variants.map((variant) => ({prompt: sentPrompt(variant.version.prompt), connection: variant.connection, model: variant.model ?? null, params: variant.params ?? null})),
         checks: spec.checks,
         columns: dataset.columns,
@@ -100,7 +106,7 @@ function sentPrompt(prompt: Variant["version"]["prompt"]): unknown {
     return {kind: prompt.kind, questionSet: {format, questions, x_svc: x_svc ?? null}, input: prompt.input};
 }
 
-type Cell = WorkUnit & {rowIndex: number, variant: number, request?: Record<string, unknown>};
+type Cell = WorkUnit & {rowIndex: number, variant: number, repeat: number, request?: Record<string, unknown>};
 
 /**
  * Runs an experiment's cells (sample rows × variants) on the one TaskRunner scoring uses: durable in the store
@@ -121,6 +127,7 @@ export class ExperimentRunner {
     public constructor(options: ExperimentRunnerOptions) {
         const {spec, dataset} = options;
         const variantCount = spec.variants.length;
+        const repeats = repeatsOf(spec);
         const rows = options.rows ?? dataset.rows.map((_, index) => index);
         this.jobId = options.jobId ?? spec.id;
         const fingerprint = experimentFingerprint(spec, dataset);
@@ -134,7 +141,7 @@ export class ExperimentRunner {
         };
         this.tasks = spec.variants.map((variant, index) => compileCellTask(variant, index, dataset, spec.checks, clientFor));
         this.groups = modelGroups(spec.variants, options.groupOf ?? localModelGroup);
-        this.perVariant = spec.variants.map(() => ({done: 0, failed: 0, total: rows.length}));
+        this.perVariant = spec.variants.map(() => ({done: 0, failed: 0, total: rows.length * repeats}));
         const onProgress = options.onProgress;
         // A stored cell's answers go to the cache once it is stored, so the cache never holds a cell the store lacks.
         const toKeep = new WeakMap<StoredCell, CachedCalls>();
@@ -145,22 +152,22 @@ export class ExperimentRunner {
             checkResumable: (stored) => {
                 if (stored.fingerprint !== fingerprint || stored.variants !== variantCount) throw new ExperimentMismatchError(this.jobId);
             },
-            units: (done) => this.cells(rows, done, variantCount),
-            totalUnits: rows.length * variantCount,
-            inScope: (key) => inSample.has(Math.floor(key / variantCount)),
+            units: (done) => this.cells(rows, done, variantCount, repeats),
+            totalUnits: rows.length * variantCount * repeats,
+            inScope: (key) => inSample.has(Math.floor(key / (variantCount * repeats))),
             perform: async (unit, context) => {
                 const task = this.tasks[unit.variant];
                 const row = dataset.rows[unit.rowIndex];
-                unit.request = task.build(row);
+                unit.request = repeatRequest(task.build(row), endpointOf(spec.variants[unit.variant]), unit.repeat, repeats, spec.seed);
                 const calls = options.cache === undefined ? undefined : new CachedCalls(options.cache);
-                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ...await task.send(unit.request, row, context, calls)};
+                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ...repeatOf(unit), ...await task.send(unit.request, row, context, calls, unit.repeat)};
                 if (calls?.answeredFromCache) cell.cached = true;
                 const stored: StoredCell = {rowIndex: unit.key, ok: cell.ok, completedAt: cell.completedAt, cell};
                 if (calls !== undefined && cell.ok) toKeep.set(stored, calls);
                 return stored;
             },
             refused: (unit, error, attempts, latencyMs) => {
-                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ok: false, request: unit.request ?? {}, error, latencyMs, attempts, completedAt: Date.now()};
+                const cell: CellResult = {rowIndex: unit.rowIndex, variant: unit.variant, ...repeatOf(unit), ok: false, request: unit.request ?? {}, error, latencyMs, attempts, completedAt: Date.now()};
                 return {rowIndex: unit.key, ok: false, completedAt: cell.completedAt, cell};
             },
             beforeGroup: async (key, signal) => {
@@ -219,17 +226,29 @@ export class ExperimentRunner {
     }
 
     /** Cells without a result: group by group, row by row, each row's variants of the group in turn. */
-    private async *cells(rows: readonly number[], done: ReadonlySet<number>, variantCount: number): AsyncGenerator<Cell, void, undefined> {
+    private async *cells(rows: readonly number[], done: ReadonlySet<number>, variantCount: number, repeats: number): AsyncGenerator<Cell, void, undefined> {
         // `done` holds the cells of the sample's rows only (the runner's inScope).
-        for (const key of done) this.perVariant[key % variantCount].done++;
+        for (const key of done) this.perVariant[Math.floor(key / repeats) % variantCount].done++;
         const plan = this.groups.length > 0 ? this.groups : [{key: null, variants: Array.from({length: variantCount}, (_, index) => index)}];
         for (const group of plan)
             for (const rowIndex of rows)
-                for (const variant of group.variants) {
-                    const key = cellKey(rowIndex, variant, variantCount);
-                    if (!done.has(key)) yield {key, group: group.key, rowIndex, variant};
-                }
+                for (const variant of group.variants)
+                    for (let repeat = 0; repeat < repeats; repeat++) {
+                        const key = cellKey(rowIndex, variant, variantCount, repeat, repeats);
+                        if (!done.has(key)) yield {key, group: group.key, rowIndex, variant, repeat};
+                    }
     }
+}
+
+/** Which endpoint a variant's cells are sent to, for the seed of its repeats. */
+function endpointOf(variant: Variant): "chat" | "responses" | "decision" {
+    const prompt = variant.version.prompt;
+    return prompt.kind === "decision" ? "decision" : prompt.endpoint;
+}
+
+/** A cell's `repeat` field: set for repeats after the first only, so an unrepeated cell reads as before. */
+function repeatOf(unit: Cell): {repeat?: number} {
+    return unit.repeat === 0 ? {} : {repeat: unit.repeat};
 }
 
 /** Variants split into groups that run in turn (see ModelGroup); none when no variant needs one. */

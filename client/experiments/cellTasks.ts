@@ -22,7 +22,7 @@ export type CellTask = {
      * cell (its request and any grader's) goes through the response cache: a cell whose calls were all answered
      * from it has 0 attempts and the latency its answer first took.
      */
-    send(request: Record<string, unknown>, row: SheetRow, context: CallContext, calls?: CachedCalls): Promise<Omit<CellResult, "rowIndex" | "variant">>
+    send(request: Record<string, unknown>, row: SheetRow, context: CallContext, calls?: CachedCalls, repeat?: number): Promise<Omit<CellResult, "rowIndex" | "variant">>
 };
 
 /** Body fields the runner sets itself: the model is the endpoint's, and replies are read whole, not streamed. */
@@ -45,13 +45,15 @@ export function compileCellTask(variant: Variant, index: number, roles: ColumnRo
     // Resolved at the first send: compiling a task (to check the input, to estimate) makes no client.
     // Through the response cache, a call is keyed by its connection and, on the variant's own connection, the
     // variant's model (which the app's local engine loads); a grader elsewhere by its connection alone.
-    const callerFor = (connection: ConnectionRef, calls: CachedCalls | undefined): ConnectionCaller => {
+    // A repeat of a row is kept under its own key, so each asking is answered on its own; a grader's call is keyed
+    // by what it reads (the reply), so two repeats with the same reply share its grade.
+    const callerFor = (connection: ConnectionRef, calls: CachedCalls | undefined, repeat = 0): ConnectionCaller => {
         const caller = clientFor(connection);
         if (calls === undefined) return caller;
         const own = connectionCacheId(connection) === connectionCacheId(variant.connection);
-        return calls.wrap(caller, {connection: connectionCacheId(connection), model: own ? variant.model ?? null : null});
+        return calls.wrap(caller, {connection: connectionCacheId(connection), model: own ? variant.model ?? null : null, ...(repeat === 0 ? {} : {repeat})});
     };
-    const client = (calls: CachedCalls | undefined) => callerFor(variant.connection, calls);
+    const client = (calls: CachedCalls | undefined, repeat?: number) => callerFor(variant.connection, calls, repeat);
     const prompt = variant.version.prompt;
     const path = `variants[${index}].version.prompt`;
     if (prompt.kind === "decision") {
@@ -78,11 +80,11 @@ export function compileCellTask(variant: Variant, index: number, roles: ColumnRo
     };
     return {
         build: (row) => ({...withoutOwnFields(fill(row)), ...params, model: modelIds.chat}),
-        async send(request, row, context, calls) {
+        async send(request, row, context, calls, repeat) {
             const chat = prompt.endpoint === "chat";
             const {data, meta} = chat
-                ? await client(calls).chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
-                : await client(calls).responses(request as Parameters<SvcClient["responses"]>[0], context);
+                ? await client(calls, repeat).chatCompletions(request as Parameters<SvcClient["chatCompletions"]>[0], context)
+                : await client(calls, repeat).responses(request as Parameters<SvcClient["responses"]>[0], context);
             const response = data as unknown as Record<string, unknown>;
             const reply = chat ? chatReply(response) : responsesReply(response);
             const usage = chat ? chatUsage(response) : responsesUsage(response);

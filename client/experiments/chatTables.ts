@@ -1,6 +1,7 @@
 import type {CellResult, MetricKey} from "./types.ts";
 import {type MetricTable, GroupedRows} from "./metricTables.ts";
 import {passMetric, scoreMetric} from "./metricDefinitions.ts";
+import type {Positions} from "./variantTables.ts";
 
 // A chat or Responses variant's check results as two tables. Pass / fail: pass_rate (every check passed) and, per
 // check, `pass:<name>` (the share of rows whose reply passed it); a cell that ended in an error (a 400, a timeout)
@@ -46,14 +47,14 @@ function meansTable(key: string, metrics: MetricKey[], groups: GroupedRows<Float
  * and, when there are graders, the score table (`score:<name>` per grader, over the rows whose reply was graded).
  * Empty when there are no checks. A reply missing one of the checks' results is left out of both.
  */
-export function chatTables(cells: readonly CellResult[], names: readonly string[], graders: ReadonlySet<string>, positionOf: (rowIndex: number) => number, positions: number): MetricTable[] {
+export function chatTables(cells: readonly CellResult[], names: readonly string[], graders: ReadonlySet<string>, {positionOf, count: positions}: Pick<Positions, "positionOf" | "count">): MetricTable[] {
     if (names.length === 0) return [];
     const scored = names.filter((name) => graders.has(name));
     const passMetrics: MetricKey[] = ["pass_rate", ...names.map(passMetric)];
     const passGroups = new GroupedRows<Float64Array>(positions), scoreGroups = new GroupedRows<Float64Array>(positions);
     const passed = passMetrics.map(() => new Uint8Array(positions));
     for (const cell of cells) {
-        const position = positionOf(cell.rowIndex);
+        const position = positionOf(cell.rowIndex, cell.repeat);
         if (position < 0) continue;
         if (!cell.ok) {
             const row = new Float64Array(passMetrics.length);

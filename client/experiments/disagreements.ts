@@ -4,6 +4,7 @@ import {parseQuestionSet, questionInfos, readAnswers, type NormalizedAnswer, typ
 import {predictedIndex} from "../scoring/evaluation.ts";
 import {formatScoreReading, readScore} from "../scoring/scoreLevels.ts";
 import {formatCount, formatMetric} from "./metricDefinitions.ts";
+import type {Positions} from "./variantTables.ts";
 
 // The rows where the variants part ways, the ones worth reading first. A row is a disagreement when two or more
 // variants have a result for it and they differ: on a question the decision variants share, one failed (or gave no
@@ -105,30 +106,51 @@ function questionDisagreements(name: string, variantAnswers: ReadonlyArray<Decis
     return found;
 }
 
-function checkDisagreements(variants: readonly number[], cellAt: ReadonlyArray<Array<CellResult | undefined>>, rowIndexOf: (position: number) => number): Disagreement[] {
+/** The mean of a reply's check scores; null without checks. */
+function checkScore(cell: CellResult): number | null {
+    const checks = cell.checks ?? [];
+    return checks.length === 0 ? null : checks.reduce((sum, check) => sum + check.score, 0) / checks.length;
+}
+
+function replyText(cell: CellResult): string {
+    const reply = (cell.reply ?? "").replace(/\s+/g, " ").trim();
+    return reply.length > replyPreview ? `${reply.slice(0, replyPreview - 1)}…` : reply;
+}
+
+/** One chat variant's cell of a row: its reply's checks, or with repeats, how many of its replies passed them all. */
+function chatCell(variant: number, repeats: readonly CellResult[]): {cell: Cell, outcome: string} {
+    if (repeats.length === 1) {
+        const cell = repeats[0];
+        if (!cell.ok) return {cell: errorCell(variant, cell), outcome: failure(cell)};
+        const checks = cell.checks ?? [];
+        return {cell: {variant, summary: `${checks.filter((check) => check.pass).length}/${checks.length} checks · ${replyText(cell)}`, correct: checks.length === 0 ? null : checks.every((check) => check.pass), score: checkScore(cell)},
+            outcome: `checks ${checks.map((check) => check.pass ? "1" : "0").join("")}`};
+    }
+    // A row asked several times reads as one cell with its spread: the share of its replies that passed every check.
+    const answered = repeats.filter((cell) => cell.ok);
+    if (answered.length === 0) return {cell: errorCell(variant, repeats[0]), outcome: failure(repeats[0])};
+    const passed = repeats.filter((cell) => cell.ok && (cell.checks ?? []).every((check) => check.pass)).length;
+    const scores = answered.map(checkScore).filter((score): score is number => score !== null);
+    const errors = repeats.length - answered.length;
+    const summary = `${passed}/${repeats.length} repeats passed${errors === 0 ? "" : ` (${errors} failed)`} · ${replyText(answered[0])}`;
+    return {cell: {variant, summary, correct: passed === repeats.length ? true : passed === 0 ? false : null, score: scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length},
+        outcome: `passed ${passed}/${repeats.length}`};
+}
+
+function checkDisagreements(variants: readonly number[], cellsOf: (variant: number, row: number) => readonly CellResult[], rows: number, rowIndexOf: (row: number) => number): Disagreement[] {
     const found: Disagreement[] = [];
-    const positions = cellAt[0]?.length ?? 0;
-    for (let position = 0; position < positions; position++) {
+    for (let row = 0; row < rows; row++) {
         const cells: Cell[] = [];
         const outcomes: string[] = [];
         for (const variant of variants) {
-            const cell = cellAt[variant][position];
-            if (cell === undefined) continue;
-            if (!cell.ok) {
-                cells.push(errorCell(variant, cell));
-                outcomes.push(failure(cell));
-                continue;
-            }
-            const checks = cell.checks ?? [];
-            const passed = checks.every((check) => check.pass);
-            outcomes.push(`checks ${checks.map((check) => check.pass ? "1" : "0").join("")}`);
-            const score = checks.length === 0 ? null : checks.reduce((sum, check) => sum + check.score, 0) / checks.length;
-            const reply = (cell.reply ?? "").replace(/\s+/g, " ").trim();
-            const text = reply.length > replyPreview ? `${reply.slice(0, replyPreview - 1)}…` : reply;
-            cells.push({variant, summary: `${checks.filter((check) => check.pass).length}/${checks.length} checks · ${text}`, correct: checks.length === 0 ? null : passed, score});
+            const repeats = cellsOf(variant, row);
+            if (repeats.length === 0) continue;
+            const {cell, outcome} = chatCell(variant, repeats);
+            cells.push(cell);
+            outcomes.push(outcome);
         }
         const size = spread(cells);
-        if (outcomes.length >= 2 && (differ(outcomes) || size > 0)) found.push({rowIndex: rowIndexOf(position), size, cells});
+        if (outcomes.length >= 2 && (differ(outcomes) || size > 0)) found.push({rowIndex: rowIndexOf(row), size, cells});
     }
     return found;
 }
@@ -137,14 +159,14 @@ function checkDisagreements(variants: readonly number[], cellAt: ReadonlyArray<A
  * Disagreements of every question the decision variants share and of the chat variants' checks, largest spread
  * first (then by row). `answers[variant]` is null for a chat variant.
  */
-export function findDisagreements(variantCount: number, cellsByVariant: ReadonlyArray<readonly CellResult[]>, answers: ReadonlyArray<DecisionAnswers[] | null>, positions: {count: number, positionOf: (rowIndex: number) => number}): Disagreement[] {
+export function findDisagreements(variantCount: number, cellsByVariant: ReadonlyArray<readonly CellResult[]>, answers: ReadonlyArray<DecisionAnswers[] | null>, positions: Pick<Positions, "rows" | "rowPositionOf">): Disagreement[] {
     const cellAt = cellsByVariant.map((cells) => {
-        const at = new Array<CellResult | undefined>(positions.count).fill(undefined);
-        for (const cell of cells) at[positions.positionOf(cell.rowIndex)] = cell;
+        const at = new Array<CellResult | undefined>(positions.rows).fill(undefined);
+        for (const cell of cells) if ((cell.repeat ?? 0) === 0) at[positions.rowPositionOf(cell.rowIndex)] = cell;
         return at;
     });
-    const rowIndexes = new Array<number>(positions.count).fill(-1);
-    for (const cells of cellsByVariant) for (const cell of cells) rowIndexes[positions.positionOf(cell.rowIndex)] = cell.rowIndex;
+    const rowIndexes = new Array<number>(positions.rows).fill(-1);
+    for (const cells of cellsByVariant) for (const cell of cells) rowIndexes[positions.rowPositionOf(cell.rowIndex)] = cell.rowIndex;
     const rowIndexOf = (position: number) => rowIndexes[position];
 
     const found: Disagreement[] = [];
@@ -154,7 +176,16 @@ export function findDisagreements(variantCount: number, cellsByVariant: Readonly
         found.push(...questionDisagreements(name, perVariant, cellAt, rowIndexOf));
     }
     const chatVariants = Array.from({length: variantCount}, (_unused, variant) => variant).filter((variant) => answers[variant] === null);
-    if (chatVariants.length > 0) found.push(...checkDisagreements(chatVariants, cellAt, rowIndexOf));
+    if (chatVariants.length > 0) {
+        // A chat row's repeats, in the order of their repeat number.
+        const repeatsAt = cellsByVariant.map((cells) => {
+            const at = Array.from({length: positions.rows}, () => [] as CellResult[]);
+            for (const cell of cells) at[positions.rowPositionOf(cell.rowIndex)].push(cell);
+            for (const list of at) if (list.length > 1) list.sort((x, y) => (x.repeat ?? 0) - (y.repeat ?? 0));
+            return at;
+        });
+        found.push(...checkDisagreements(chatVariants, (variant, row) => repeatsAt[variant][row], positions.rows, rowIndexOf));
+    }
     return found.sort((x, y) => y.size - x.size || x.rowIndex - y.rowIndex || (x.question ?? "").localeCompare(y.question ?? ""));
 }
 

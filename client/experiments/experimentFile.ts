@@ -7,6 +7,7 @@ import {parseQuestionSet, QuestionSetError} from "../scoring/questions.ts";
 import type {InputMapping} from "../scoring/types.ts";
 import type {Check, ConnectionRef, Dataset, ExperimentSpec, PromptVersion, Sample, Variant} from "./types.ts";
 import {graderShapeProblem} from "./graderQuestions.ts";
+import {maxRepeats} from "./repeats.ts";
 
 // The experiment file (`*.svc-experiment.json`, format "svc-experiment" version 1): what the app exports and
 // `svc-studio eval` runs. Reading it checks every field and names the one at fault (`variants[1].connection`), so a
@@ -61,7 +62,7 @@ export function serializeExperimentSpec(spec: ExperimentSpec): string {
     return `${JSON.stringify(JSON.parse(stableStringify(spec)), null, 2)}\n`;
 }
 
-const specFields = ["format", "version", "id", "name", "dataset", "sample", "variants", "checks", "seed", "cluster", "concurrency", "createdAt"];
+const specFields = ["format", "version", "id", "name", "dataset", "sample", "variants", "checks", "seed", "cluster", "repeats", "concurrency", "createdAt"];
 
 function readSpec(json: unknown): ExperimentSpec {
     const object = readObject(json, []);
@@ -77,6 +78,7 @@ function readSpec(json: unknown): ExperimentSpec {
     });
     const concurrency = optional(object, "concurrency", [], (value, path) => readInteger(value, path, {min: 1, max: 256}));
     const cluster = optional(object, "cluster", [], nonEmpty);
+    const repeats = optional(object, "repeats", [], (value, path) => readInteger(value, path, {min: 1, max: maxRepeats}));
     return {
         format: experimentFormat,
         version: experimentFileVersion,
@@ -88,6 +90,7 @@ function readSpec(json: unknown): ExperimentSpec {
         checks: (optional(object, "checks", [], readArray) ?? []).map((check, index) => readCheck(check, ["checks", index])),
         seed: optional(object, "seed", [], (value, path) => readInteger(value, path)) ?? 1,
         ...(cluster === undefined ? {} : {cluster}),
+        ...(repeats === undefined || repeats === 1 ? {} : {repeats}),
         ...(concurrency === undefined ? {} : {concurrency}),
         createdAt: optional(object, "createdAt", [], readNumber) ?? 0
     };

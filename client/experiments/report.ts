@@ -1,6 +1,7 @@
 import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, MetricValue, VariantSummary} from "./types.ts";
 import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
+import {repeatColumns, repeatNote, repeatRows} from "./repeatStatsText.ts";
 import {describeClustering, designEffectDefinition, formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
 import {describeDisagreementCount, spreadDefinition, spreadName} from "./disagreements.ts";
@@ -77,15 +78,27 @@ function matrixTable(summary: ExperimentSummary): string {
             ...(value.kind === undefined ? {} : {kind: value.kind}), calibrated: value.calibrated});
     if (keys.size === 0) return `<p class="muted">No metrics yet: no labelled, answered rows or checks.</p>`;
     // A value computed on fewer rows than the sample (errored, unlabelled or missing rows) shows its n.
+    // With repeats, n counts answers: rows × repeats.
+    const answers = summary.rows * (summary.repeats ?? 1), unit = summary.repeats === undefined ? "rows" : "answers";
     const valueCell = (value: MetricValue | undefined) => value === undefined ? cell("–", "num") :
-        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(summary.rows)} rows.${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}` +
+        `<td class="num" title="${escapeHtml(`On ${formatCount(value.n)} of ${formatCount(answers)} ${unit}.${value.interval === undefined ? "" : ` ${rateIntervalDefinition}`}` +
             `${value.designEffect === undefined ? "" : ` Design effect ${value.designEffect.toFixed(2)}. ${designEffectDefinition}`}`)}">${escapeHtml(formatRate(value))}` +
-        `${value.n === summary.rows ? "" : ` <span class="muted">n=${formatCount(value.n)}</span>`}</td>`;
+        `${value.n === answers ? "" : ` <span class="muted">n=${formatCount(value.n)}</span>`}</td>`;
     const rows = [...keys.values()].map((key) => {
         const values = summary.variants.map((variant) => variant.metrics.find((value) => value.metric === key.metric && value.question === key.question && value.calibrated === key.calibrated));
         return `<tr>${cell(metricTitle(key.metric, key.question, key.calibrated), undefined, metricHover(key.metric, key.kind))}${values.map(valueCell).join("")}</tr>`;
     }).join("");
     return `<table>${header(["Metric", ...summary.variants.map((variant) => variant.name)])}${rows}</table>`;
+}
+
+/** What the repeats measured, each heading with its definition on hover; "" without repeats. */
+function repeatTable(summary: ExperimentSummary): string {
+    if (summary.repeats === undefined) return "";
+    const rows = repeatRows(summary);
+    const head = `<tr>${repeatColumns.map((column) => `<th title="${escapeHtml(column.definition)}">${escapeHtml(column.label)}</th>`).join("")}</tr>`;
+    const body = rows.map((row) => `<tr>${row.map((text, index) => cell(text, index < 2 ? undefined : "num", repeatColumns[index].definition)).join("")}</tr>`).join("");
+    const definitions = repeatColumns.slice(2).map((column) => `${column.label}: ${column.definition}`).join(" ");
+    return `<h2>Repeats</h2><p class="meta">${escapeHtml(repeatNote(summary))}</p>${rows.length === 0 ? "" : `<table>${head}${body}</table><p class="meta">${escapeHtml(definitions)}</p>`}`;
 }
 
 /** The graders measured against human labels, each heading with its definition on hover; "" when there are none. */
@@ -159,7 +172,7 @@ export function renderExperimentReport(spec: ExperimentSpec, summary: Experiment
 <p class="meta">Intervals: 95%; pass/fail metrics McNemar's exact interval, others a paired bootstrap over rows, ${formatCount(summary.resamples)} resamples, seed ${spec.seed} · generated ${escapeHtml(generated)}</p>
 <h2>Variants</h2>${variantsTable(spec, summary)}
 <h2>Metrics</h2>${matrixTable(summary)}${hasRateInterval(summary) ? `<p class="meta">${escapeHtml(rateIntervalDefinition)}</p>` : ""}${summary.clustering === undefined ? "" : `<p class="meta">${escapeHtml(describeClustering(summary))} ${escapeHtml(designEffectDefinition)}</p>`}
-${graderAgreementTable(summary)}
+${repeatTable(summary)}${graderAgreementTable(summary)}
 <h2>Which is better</h2>${summary.comparedText === "" ? "" : `<p class="meta">${escapeHtml(summary.comparedText)}</p>`}<p class="meta">${escapeHtml(verdictRule)}</p>
 ${summary.differences.length === 0 ? `<p class="muted">No metric that two variants share yet.</p>` : verdictsTable(summary, summary.differences)}
 ${charts}${calibration === "" ? "" : `<h2>Calibration</h2>${calibration}`}

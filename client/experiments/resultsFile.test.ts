@@ -29,6 +29,6 @@ test("a results file that does not fit its experiment is refused with the field 
     assert.throws(broken((json) => json.rowIndexes = [0, 3]), /rowIndexes\[1\]: must be at most 2/);
     assert.throws(broken((json) => json.cells[2].rowIndex = 1), /cells\[2\]\.rowIndex: row 1 is not among rowIndexes/);
     assert.throws(broken((json) => json.cells[2].variant = 2), /cells\[2\]\.variant: must be at most 1/);
-    assert.throws(broken((json) => json.cells.push(json.cells[0])), /cells\[3\]: repeats the cell of row 0 and variant 0/);
+    assert.throws(broken((json) => json.cells.push(json.cells[0])), /cells\[3\]: is a second cell of row 0, variant 0/);
     assert.throws(() => parseExperimentResults("{"), /not JSON/);
 });

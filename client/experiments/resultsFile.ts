@@ -1,6 +1,7 @@
 import {stableStringify} from "../../protocol/decisions/stableStringify.ts";
 import {fail, optional, readArray, readBoolean, readInteger, readNumber, readObject, readString, required, type FieldPath} from "../../protocol/validation.ts";
 import {ExperimentFileError, isDatasetFile, parseExperimentSpec, readFileJson} from "./experimentFile.ts";
+import {repeatsOf} from "./repeats.ts";
 import type {CellResult, Dataset, ExperimentSpec} from "./types.ts";
 
 // An experiment's results as one file (`*.svc-results.json`, format "svc-experiment-results" version 1): the experiment
@@ -51,10 +52,10 @@ export function parseExperimentResults(input: string | unknown): ExperimentResul
         const inSample = new Set(rowIndexes);
         const seen = new Set<string>();
         const cells = required(object, "cells", [], readArray).map((value, index) => {
-            const cell = readCell(value, ["cells", index], experiment.variants.length);
+            const cell = readCell(value, ["cells", index], experiment.variants.length, repeatsOf(experiment));
             if (!inSample.has(cell.rowIndex)) fail(["cells", index, "rowIndex"], `row ${cell.rowIndex} is not among rowIndexes`);
-            const key = `${cell.rowIndex}:${cell.variant}`;
-            if (seen.has(key)) fail(["cells", index], `repeats the cell of row ${cell.rowIndex} and variant ${cell.variant}`);
+            const key = `${cell.rowIndex}:${cell.variant}:${cell.repeat ?? 0}`;
+            if (seen.has(key)) fail(["cells", index], `is a second cell of row ${cell.rowIndex}, variant ${cell.variant}${cell.repeat === undefined ? "" : ` and repeat ${cell.repeat}`}`);
             seen.add(key);
             return cell;
         });
@@ -63,12 +64,14 @@ export function parseExperimentResults(input: string | unknown): ExperimentResul
 }
 
 /** A cell's fields the summary reads are checked; the request, response and checks are kept as they are. */
-function readCell(value: unknown, path: FieldPath, variants: number): CellResult {
+function readCell(value: unknown, path: FieldPath, variants: number, repeats: number): CellResult {
     const object = readObject(value, path);
+    const repeat = optional(object, "repeat", path, (item, at) => readInteger(item, at, {min: 0, max: repeats - 1}));
     const cell = {
         ...object,
         rowIndex: required(object, "rowIndex", path, (item, at) => readInteger(item, at, {min: 0})),
         variant: required(object, "variant", path, (item, at) => readInteger(item, at, {min: 0, max: variants - 1})),
+        ...(repeat === undefined || repeat === 0 ? {} : {repeat}),
         ok: required(object, "ok", path, readBoolean),
         request: required(object, "request", path, readObject),
         latencyMs: required(object, "latencyMs", path, (item, at) => readNumber(item, at, {min: 0})),

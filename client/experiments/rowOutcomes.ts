@@ -2,6 +2,7 @@ import type {CellResult, ExperimentSpec, MetricKey} from "./types.ts";
 import type {MetricTable} from "./metricTables.ts";
 import type {DecisionDataset} from "./decisionTables.ts";
 import {positionsOf, variantTables, type Positions} from "./variantTables.ts";
+import {repeatsOf} from "./repeats.ts";
 
 // A run's rows as a gate reads them: a stable key per row, so two runs (a baseline and this one, or a failing run
 // and its re-run) are matched by what the row is, not where it stands; and per variant whether each row passed.
@@ -54,7 +55,7 @@ export function rowKeys(dataset: KeyedDataset, rowIndexes: readonly number[], ke
 
 /** The run's tables and keys, read once for every gate. */
 export function prepareRun(run: RunData, keyColumn?: string): PreparedRun {
-    const positions = positionsOf(run.dataset, run.rowIndexes);
+    const positions = positionsOf(run.dataset, run.rowIndexes, repeatsOf(run.spec));
     const {tables, byVariant} = variantTables(run.spec, run.dataset, run.cells, positions);
     return {...run, positions, tables, byVariant, keys: rowKeys(run.dataset, run.rowIndexes, keyColumn)};
 }
@@ -66,24 +67,27 @@ export function outcomeTable(run: PreparedRun, variant: number, metric: MetricKe
 }
 
 /**
- * Whether each sampled row passed, for one variant: a chat row passed every check (an errored row failed); a
- * decision row was answered right on every question it is labelled on (an errored row failed). Null where the row
- * has no result yet, or (decision) no label for any question.
+ * Whether each sampled row passed, for one variant, in sample order: a chat row passed every check (an errored row
+ * failed), in every one of its answers when the experiment repeats rows; a decision row was answered right on every
+ * question it is labelled on (an errored row failed). Null where the row has no result yet, or (decision) no label
+ * for any question.
  */
 export function rowsPassed(run: PreparedRun, variant: number): Array<boolean | null> {
-    const passed = new Array<boolean | null>(run.positions.count).fill(null);
+    const {repeats} = run.positions;
+    const passed = new Array<boolean | null>(run.positions.rows).fill(null);
     const tables = (run.tables[variant] ?? []).filter((table) => !table.calibrated);
     const primary: MetricKey = run.spec.variants[variant]?.version.prompt.kind === "decision" ? "accuracy" : "pass_rate";
     for (const table of tables) {
         const outcome = table.outcomes.get(primary);
         if (outcome === undefined) continue;
         table.used.forEach((used, position) => {
-            if (used === 1) passed[position] = (passed[position] ?? true) && outcome[position] === 1;
+            const row = Math.floor(position / repeats);
+            if (used === 1) passed[row] = (passed[row] ?? true) && outcome[position] === 1;
         });
     }
     for (const cell of run.byVariant[variant] ?? []) {
-        const position = run.positions.positionOf(cell.rowIndex);
-        if (!cell.ok && position >= 0) passed[position] = false;
+        const row = run.positions.rowPositionOf(cell.rowIndex);
+        if (!cell.ok && row >= 0) passed[row] = false;
     }
     return passed;
 }

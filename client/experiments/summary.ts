@@ -1,14 +1,17 @@
 import type {CellResult, CellUsage, Difference, ExperimentSpec, MetricValue, Prices, Variant, VariantSummary, ExperimentSummary} from "./types.ts";
 import {type MetricTable, usedPositions} from "./metricTables.ts";
 import type {DecisionDataset} from "./decisionTables.ts";
-import {positionsOf, variantTables} from "./variantTables.ts";
+import {positionsOf, variantTables, type Positions} from "./variantTables.ts";
+import {checkNames as specCheckNames} from "./checks.ts";
 import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, wilsonInterval, type Interval, type ResampledStatistic} from "./stats.ts";
 import {metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
 import {detectableDifference} from "./power.ts";
 import {verdictText} from "./verdictText.ts";
-import {clusteredPaired, clusteredRate, clustersOf, clusterWarnings, waldInterval, type Clusters} from "./clusters.ts";
+import {clusteredPaired, clusteredRate, clustersOf, clusterWarnings, fewClusters, waldInterval, type Clusters} from "./clusters.ts";
 import {graderAgreements} from "./graderAgreement.ts";
+import {repeatsOf, rowClusters} from "./repeats.ts";
+import {repeatStats} from "./repeatStats.ts";
 
 // An experiment's results in numbers: per variant its metrics, usage, cost and latency; for every metric the
 // difference between compared variants with a 95% interval and a verdict in words; and the rows where the variants
@@ -45,13 +48,26 @@ const defaultMaxBootstrapWork = 4e7;
 
 /** Summarises an experiment's cells (any subset: a running experiment's summary fills in as cells arrive). */
 export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDataset, cells: readonly CellResult[], options: SummaryOptions = {}): ExperimentSummary {
-    const positions = positionsOf(dataset, options.rowIndexes);
+    const repeats = repeatsOf(spec);
+    const positions = positionsOf(dataset, options.rowIndexes, repeats);
     const {byVariant, tables, answers, warnings} = variantTables(spec, dataset, cells, positions);
     const clusterColumn = spec.cluster === undefined ? -1 : dataset.columns.indexOf(spec.cluster);
-    const clusters = clusterColumn < 0 ? undefined : clustersOf(dataset.rows, options.rowIndexes ?? dataset.rows.map((_row, index) => index), clusterColumn, spec.cluster!);
+    const columnClusters = clusterColumn < 0 ? undefined : clustersOf(dataset.rows, options.rowIndexes ?? dataset.rows.map((_row, index) => index), clusterColumn, spec.cluster!);
+    // A row's repeats are one cluster (within the cluster column's, when there is one): intervals resample rows
+    // with all their answers, and tests use the variance clustered by row.
+    const clusters = rowClusters(columnClusters, positions.rows, repeats);
 
-    const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions.count, options.localPrices, clusters));
-    if (clusters !== undefined) warnings.push(...clusterWarnings(clusters, variants));
+    const variants = spec.variants.map((variant, index) => variantSummary(variant, index, byVariant[index], tables[index], positions, options.localPrices, clusters, columnClusters !== undefined));
+    if (columnClusters !== undefined) warnings.push(...clusterWarnings(columnClusters, variants));
+    else if (repeats > 1 && positions.rows < fewClusters)
+        warnings.push(`The ${positions.rows} rows were each asked ${repeats} times: a row's answers count as one cluster, and with fewer than ${fewClusters} rows its intervals and tests are rough.`);
+    if (repeats > 1) {
+        const graderNames = specCheckNames(spec.checks).filter((_name, index) => spec.checks[index].kind === "grader");
+        variants.forEach((summary, index) => {
+            if (spec.variants[index].version.prompt.kind === "chat" && byVariant[index].length > 0)
+                summary.repeats = repeatStats(byVariant[index], repeats, (cell) => positions.rowPositionOf(cell.rowIndex), graderNames);
+        });
+    }
     // Graders with human labels: each chat variant's graded replies measured against the people.
     variants.forEach((summary, index) => {
         const graders = spec.variants[index].version.prompt.kind === "chat" ? graderAgreements(spec, dataset, byVariant[index]) : [];
@@ -81,6 +97,7 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     const differences = comparisons.flatMap((comparison) => differencesOf(comparison, intervalsOf.get(comparison) ?? null, primaries.has(comparison) ? primaryMetricOf(comparison) : null, clusters));
     correctPrimaries(differences);
     for (const difference of differences) {
+        if (repeats > 1) difference.repeats = repeats;
         difference.provisional = variants[difference.a].done < positions.count || variants[difference.b].done < positions.count;
         const detectable = detectableDifference(difference);
         if (detectable !== undefined) difference.detectable = detectable;
@@ -88,8 +105,8 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     }
     const compared = pairs.filter(([a, b]) => comparisons.some((comparison) => comparison.a === a && comparison.b === b)).map(([a, b]) => ({a, b}));
     const disagreements = findDisagreements(spec.variants.length, byVariant, answers, positions);
-    return {rows: positions.count, comparisons: compared, comparedText: comparedText(spec.variants, pairs, compared, options.pairs ?? "first"), variants, differences, disagreements, resamples,
-        ...(clusters === undefined ? {} : {clustering: {column: clusters.column, clusters: clusters.members.length}}), warnings};
+    return {rows: positions.rows, ...(repeats > 1 ? {repeats} : {}), comparisons: compared, comparedText: comparedText(spec.variants, pairs, compared, options.pairs ?? "first"), variants, differences, disagreements, resamples,
+        ...(columnClusters === undefined ? {} : {clustering: {column: columnClusters.column, clusters: columnClusters.members.length}}), warnings};
 }
 
 /** Question sets and chat (or Responses) prompts: variants of one kind share metrics, of two kinds none. */
@@ -144,13 +161,19 @@ function comparedText(variants: readonly Variant[], pairs: ReadonlyArray<[number
     return sentences.join(" ");
 }
 
-function variantSummary(variant: Variant, index: number, cells: readonly CellResult[], tables: readonly MetricTable[], total: number, localPrices?: Prices, clusters?: Clusters): VariantSummary {
+/**
+ * A variant's metrics, usage, cost and latency. `done` and `total` count answers (rows × repeats). With
+ * `clusters` a rate's interval is clustered; its design effect is shown only for a cluster column
+ * (`showDesignEffect`): with repeats alone, the noise split says what the repeats did.
+ */
+function variantSummary(variant: Variant, index: number, cells: readonly CellResult[], tables: readonly MetricTable[], positions: Positions, localPrices: Prices | undefined, clusters: Clusters | undefined, showDesignEffect: boolean): VariantSummary {
     const usage: CellUsage = {promptTokens: 0, completionTokens: 0, totalTokens: 0};
     const latencies: number[] = [];
     const done = new Set<number>();
+    const total = positions.count;
     let errors = 0;
     for (const cell of cells) {
-        done.add(cell.rowIndex);
+        done.add(positions.positionOf(cell.rowIndex, cell.repeat));
         if (!cell.ok) errors++;
         else latencies.push(cell.latencyMs);
         usage.promptTokens += cell.usage?.promptTokens ?? 0;
@@ -177,7 +200,7 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
                 value,
                 n: positions.length,
                 ...(rate === null ? {} : {interval: rate.interval}),
-                ...(rate?.designEffect == null ? {} : {designEffect: rate.designEffect}),
+                ...(rate?.designEffect == null || !showDesignEffect ? {} : {designEffect: rate.designEffect}),
                 ...(metric === "ece" && table.reliability ? {reliability: table.reliability(positions)} : {})
             };
         });

@@ -1,6 +1,7 @@
 import type {QuestionInfo, QuestionSet, StoredResponse} from "../scoring/questions.ts";
 import type {CellValue, InputMapping, SheetRow} from "../scoring/types.ts";
 import type {ReliabilityBin} from "../scoring/evaluation.ts";
+import type {RepeatStats} from "./repeatStats.ts";
 
 // Shapes of an experiment: a dataset (or a sample of it) × two or more variants, each variant a saved version of a
 // prompt or question set sent to a connection and model with parameters. These are the file format that the app
@@ -146,6 +147,13 @@ export type ExperimentSpec = {
      * values, not rows, and tests use the clustered variance (clusters.ts). A blank cell is a cluster of its own row.
      */
     cluster?: string,
+    /**
+     * Chat variants: how many times each row is asked (default 1). Each repeat is a cell of its own, with its own seed
+     * (chat: the body's `seed`, else the experiment's, plus the repeat's number) and its own key in the response cache;
+     * the summary treats a row's repeats as one cluster (repeats.ts). Refused for decision variants, whose answers are
+     * read from logits and do not vary.
+     */
+    repeats?: number,
     /** Requests in flight at once across variants; default 4. */
     concurrency?: number,
     createdAt: number
@@ -160,6 +168,8 @@ export type CellUsage = {promptTokens: number, completionTokens: number, totalTo
 export type CellResult = {
     rowIndex: number,
     variant: number,
+    /** Which asking of the row this is when the experiment repeats rows (0-based; absent: 0). */
+    repeat?: number,
     ok: boolean,
     /** The request body exactly as sent (the row's values filled in). */
     request: Record<string, unknown>,
@@ -238,7 +248,9 @@ export type VariantSummary = {
     latencyP50Ms: number | null,
     latencyP95Ms: number | null,
     /** Chat variants whose graders name a `humanLabelColumn` with labelled rows: each grader against the humans. */
-    graders?: GraderAgreement[]
+    graders?: GraderAgreement[],
+    /** Chat variants of an experiment with repeats: pass@k, pass^k and the noise split (repeatStats.ts). */
+    repeats?: RepeatStats
 };
 
 /** A value measured on `n` rows; null when those rows do not define it. */
@@ -307,6 +319,11 @@ export type Difference = {
     holm?: {comparisons: number, pValue: number},
     /** True while a variant of the comparison has sampled rows without a result: the verdict may still change. */
     provisional: boolean,
+    /**
+     * With repeats, each row's K answers: `n` counts answers (n / K rows), and the interval and test are clustered
+     * by row (`method` "cluster"), since a row's answers are not independent.
+     */
+    repeats?: number,
     /** Pass / fail metrics: McNemar's exact test on the rows only one variant got right (unadjusted p-value). */
     mcnemar?: {onlyA: number, onlyB: number, pValue: number},
     /**
@@ -337,6 +354,8 @@ export type Disagreement = {
 
 export type ExperimentSummary = {
     rows: number,
+    /** How many times each row was asked, when more than once: metrics' `n` then counts answers, rows × repeats. */
+    repeats?: number,
     /** The pairs of variants compared (B against A), in order: each has at least one metric in `differences`. */
     comparisons: Array<{a: number, b: number}>,
     /** What was compared with what, in a sentence for the screen, the report and the CLI ("" with one variant). */

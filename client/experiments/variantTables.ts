@@ -7,17 +7,31 @@ import {checkNames as specCheckNames} from "./checks.ts";
 // An experiment's cells as each variant's metric tables, over the positions of its sample: what the summary
 // compares variants on, and what a comparison against a baseline run reads its per-row outcomes from.
 
-/** Where each dataset row stands in the sample (-1: not in it), and the sample's size. */
-export type Positions = {count: number, positionOf: (rowIndex: number) => number};
+/**
+ * Where each answer stands among the sample's answers (-1: not in it): each row's `repeats` answers sit together,
+ * row after row, so without repeats a position is the row's place in the sample. `count` answers of `rows` rows.
+ */
+export type Positions = {
+    count: number,
+    rows: number,
+    repeats: number,
+    positionOf: (rowIndex: number, repeat?: number) => number,
+    /** The row's place in the sample (-1: not in it). */
+    rowPositionOf: (rowIndex: number) => number
+};
 
-/** The positions of `rowIndexes` (default every row) in the sample. */
-export function positionsOf(dataset: DecisionDataset, rowIndexes?: readonly number[]): Positions {
+/** The positions of `rowIndexes` (default every row) in the sample, each row asked `repeats` times (default once). */
+export function positionsOf(dataset: DecisionDataset, rowIndexes?: readonly number[], repeats = 1): Positions {
     const indexes = rowIndexes ?? dataset.rows.map((_row, index) => index);
     const map = new Int32Array(dataset.rows.length).fill(-1);
     indexes.forEach((rowIndex, position) => {
         if (rowIndex >= 0 && rowIndex < map.length) map[rowIndex] = position;
     });
-    return {count: indexes.length, positionOf: (rowIndex) => rowIndex >= 0 && rowIndex < map.length ? map[rowIndex] : -1};
+    const rowPositionOf = (rowIndex: number) => rowIndex >= 0 && rowIndex < map.length ? map[rowIndex] : -1;
+    return {count: indexes.length * repeats, rows: indexes.length, repeats, rowPositionOf, positionOf: (rowIndex, repeat = 0) => {
+        const row = rowPositionOf(rowIndex);
+        return row < 0 || repeat < 0 || repeat >= repeats ? -1 : row * repeats + repeat;
+    }};
 }
 
 export type VariantTables = {
@@ -33,7 +47,7 @@ export type VariantTables = {
 /** Every variant's tables from the cells of the sample's rows (cells of other rows or variants are left out). */
 export function variantTables(spec: ExperimentSpec, dataset: DecisionDataset, cells: readonly CellResult[], positions: Positions): VariantTables {
     const byVariant = spec.variants.map(() => [] as CellResult[]);
-    for (const cell of cells) if (positions.positionOf(cell.rowIndex) >= 0 && byVariant[cell.variant] !== undefined) byVariant[cell.variant].push(cell);
+    for (const cell of cells) if (positions.positionOf(cell.rowIndex, cell.repeat) >= 0 && byVariant[cell.variant] !== undefined) byVariant[cell.variant].push(cell);
     const names = checkNames(cells);
     const declared = specCheckNames(spec.checks);
     const graders = new Set(spec.checks.flatMap((check, index) => check.kind === "grader" ? [declared[index]] : []));
@@ -47,7 +61,7 @@ export function variantTables(spec: ExperimentSpec, dataset: DecisionDataset, ce
             answers.push(result.answers);
             warnings.push(...result.warnings.map((warning) => `${variant.name}: ${warning}`));
         } else {
-            tables.push(chatTables(byVariant[index], names, graders, positions.positionOf, positions.count));
+            tables.push(chatTables(byVariant[index], names, graders, positions));
             answers.push(null);
         }
     });

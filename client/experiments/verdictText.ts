@@ -6,9 +6,9 @@ import {defaultPower} from "./power.ts";
 // which direction a secondary metric moved) with the interval, Holm's correction when it applies, and, when no clear
 // difference was found, what the comparison could have detected.
 
-const rowCount = (n: number) => `${n} ${n === 1 ? "row" : "rows"}`;
+const plainRowCount = (n: number) => `${n} ${n === 1 ? "row" : "rows"}`;
 
-export type VerdictInput = Pick<Difference, "metric" | "a" | "b" | "n" | "delta" | "low" | "high" | "better" | "primary" | "provisional" | "level"> & Partial<Pick<Difference, "holm" | "detectable" | "mcnemar">>;
+export type VerdictInput = Pick<Difference, "metric" | "a" | "b" | "n" | "delta" | "low" | "high" | "better" | "primary" | "provisional" | "level"> & Partial<Pick<Difference, "holm" | "detectable" | "mcnemar" | "repeats">>;
 
 const powerPercent = `${Math.round(defaultPower * 100)}%`;
 
@@ -16,7 +16,7 @@ const powerPercent = `${Math.round(defaultPower * 100)}%`;
  * What a comparison that found no clear difference could have found: "; it had an 80% chance to detect a difference
  * of 0.068", or, when too few rows differ for any difference to be found that often, how many did.
  */
-function detectableText(difference: VerdictInput): string {
+function detectableText(difference: VerdictInput, rowCount: (n: number) => string): string {
     const {detectable, mcnemar, n} = difference;
     if (detectable === undefined) return "";
     if (detectable === null) {
@@ -37,6 +37,9 @@ function detectableText(difference: VerdictInput): string {
  */
 export function verdictText(difference: VerdictInput, names: readonly string[], rows: number): string {
     const {delta, low, high, better, n, primary} = difference;
+    // With repeats n counts answers: "50 rows × 3 repeats".
+    const repeats = difference.repeats ?? 1;
+    const rowCount = (count: number) => repeats > 1 && count % repeats === 0 ? `${plainRowCount(count / repeats)} × ${repeats} repeats` : repeats > 1 ? `${count} answers` : plainRowCount(count);
     if (n === 0) return `not enough rows to compare (${rowCount(n)})`;
     if (delta === null) return `undefined on the ${rowCount(n)} both have (an AUC needs rows of both labels)`;
     if (low === null || high === null) return `${primary ? "" : "secondary: "}no interval on ${rowCount(n)}: too few rows of one label for the bootstrap`;
@@ -53,6 +56,6 @@ export function verdictText(difference: VerdictInput, names: readonly string[], 
     }
     if (difference.holm !== undefined)
         text += `; after Holm's correction over ${difference.holm.comparisons} comparisons, ${formatPValue(difference.holm.pValue)}, ${formatLevel(difference.level)} interval`;
-    if (better === null) text += detectableText(difference);
-    return difference.provisional ? `provisional, on ${n} of ${rowCount(rows)}: ${text}` : text;
+    if (better === null) text += detectableText(difference, rowCount);
+    return difference.provisional ? `provisional, on ${n} of ${repeats > 1 ? `${rows} answers` : plainRowCount(rows)}: ${text}` : text;
 }

@@ -38,6 +38,8 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
                              columns); a row only one run has is reported
   --required <column>        rows whose cell there is set (not blank, false, no or 0) must pass on every
                              variant, whatever the average
+  --row-passes <m>           with repeats (the file's "repeats": K): every row must pass every check in at
+                             least m of its K answers, on every chat variant, e.g. 2 (of 3)
   --filter-failing <file.json>
                              run only the rows that failed on some variant in that earlier run (a results
                              file, or an experiment file's stored run, as for --baseline)
@@ -71,6 +73,8 @@ export type EvalArgs = {
     noRegression: string[],
     rowKey: string | undefined,
     required: string | undefined,
+    /** --row-passes: the answers of K each row must pass, with repeats. */
+    rowPasses: number | undefined,
     filterFailing: string | undefined,
     junit: string | undefined,
     json: string | undefined,
@@ -97,6 +101,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "no-regression": {type: "string", multiple: true},
         "row-key": {type: "string"},
         "required": {type: "string"},
+        "row-passes": {type: "string"},
         "filter-failing": {type: "string"},
         "junit": {type: "string"},
         "json": {type: "string"},
@@ -139,6 +144,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         noRegression: (values["no-regression"] ?? []).flatMap((value) => value === "" ? [""] : value.split(",").map((name) => name.trim()).filter(Boolean)),
         rowKey: values["row-key"],
         required: values.required,
+        rowPasses: values["row-passes"] === undefined ? undefined : integerFlag("row-passes", values["row-passes"], 1, 1000),
         filterFailing: values["filter-failing"],
         junit: values.junit,
         json: values.json,

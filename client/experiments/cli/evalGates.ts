@@ -7,6 +7,8 @@ import {questionInfos, parseQuestionSet} from "../../scoring/questions.ts";
 import type {CellResult, Dataset, ExperimentSpec, ExperimentSummary} from "../types.ts";
 import type {EvalArgs} from "./evalArgs.ts";
 import {readRunFile} from "./evalRuns.ts";
+import {rowPassesMessage, rowPassesProblem, rowPassesShortfalls} from "./rowPassesGate.ts";
+import {repeatsOf} from "../repeats.ts";
 
 // eval's gates beyond --fail-under, read and checked before anything is sent, then checked on the finished run:
 // --fail-under-bound (a rate's Wilson bound), --baseline with --no-regression (one-sided paired tests under Holm's
@@ -17,7 +19,7 @@ import {readRunFile} from "./evalRuns.ts";
 export type GateResult = {
     /** What the gate is, as the person typed it or in words: "pass_rate=0.9", "no regression: B · Pass rate". */
     name: string,
-    kind: "threshold" | "bound" | "regression" | "required" | "errors",
+    kind: "threshold" | "bound" | "regression" | "required" | "repeats" | "errors",
     ok: boolean,
     message: string
 };
@@ -30,6 +32,8 @@ export type GatePlan = {
     thresholds: Threshold[],
     baseline: {file: string, run: PreparedRun, targets: RegressionTarget[]} | null,
     required: string | null,
+    /** --row-passes: the answers of K each row must pass. */
+    rowPasses: number | null,
     rowKey: string | undefined,
     /** With --filter-failing: the sample's rows that failed there, and what to say about them. */
     filtered: {rows: number[], note: string} | null
@@ -125,7 +129,10 @@ export async function planGates(args: EvalArgs, spec: ExperimentSpec, dataset: D
             }
         }
     }
-    return {thresholds, baseline, required: args.required ?? null, rowKey: args.rowKey, filtered};
+    const rowPasses = args.rowPasses ?? null;
+    const rowPassesInput = rowPasses === null ? null : rowPassesProblem(rowPasses, spec);
+    if (rowPassesInput !== null) problems.push(rowPassesInput);
+    return {thresholds, baseline, required: args.required ?? null, rowPasses, rowKey: args.rowKey, filtered};
 }
 
 /** The sample's rows whose key names a row that failed for some variant of `earlier`. */
@@ -187,6 +194,10 @@ export function checkGates(plan: GatePlan, summary: ExperimentSummary, run: {spe
         results.push({name: `required rows (${plan.required})`, kind: "required", ok: failed.length === 0,
             message: failed.length === 0 ? `required rows (${plan.required}): met, every variant passed all ${rows}`
                 : `required rows (${plan.required}): missed, ${failed.map((row) => `${row.variant} row ${row.row} ${row.reason}`).join(", ")}`});
+    }
+    if (plan.rowPasses !== null) {
+        const {ok, message} = rowPassesMessage(plan.rowPasses, repeatsOf(run.spec), rowPassesShortfalls(plan.rowPasses, run.spec, run.rowIndexes, run.cells));
+        results.push({name: `rows passing in at least ${plan.rowPasses} of ${repeatsOf(run.spec)}`, kind: "repeats", ok, message});
     }
     return {results, required, baseline};
 }

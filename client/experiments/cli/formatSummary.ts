@@ -2,6 +2,7 @@ import {formatTable} from "../../../base/common/textTable.ts";
 import {describeClustering, formatCost, formatCount, formatLatency, formatRate, metricTitle, rateIntervalNote} from "../metricDefinitions.ts";
 import type {ExperimentSpec, ExperimentSummary} from "../types.ts";
 import {graderAgreementColumns, graderAgreementNote, graderAgreementRows} from "../graderAgreementText.ts";
+import {repeatColumns, repeatNote, repeatRows} from "../repeatStatsText.ts";
 
 /**
  * The metrics table the CLI prints: one line per metric (per question for decision variants; calibrated ones
@@ -19,7 +20,7 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
     const value = (variant: ExperimentSummary["variants"][number], key: string) => {
         const found = variant.metrics.find((metric) => `${metric.metric}\u0000${metric.question ?? ""}\u0000${metric.calibrated}` === key);
         if (found === undefined) return "";
-        return found.n === summary.rows ? formatRate(found) : `${formatRate(found)} (n=${formatCount(found.n)})`;
+        return found.n === summary.rows * (summary.repeats ?? 1) ? formatRate(found) : `${formatRate(found)} (n=${formatCount(found.n)})`;
     };
     const rows = [
         ...keys.map(({title, key}) => [title, ...summary.variants.map((variant) => value(variant, key))]),
@@ -30,9 +31,12 @@ export function formatSummary(spec: ExperimentSpec, summary: ExperimentSummary):
         ["latency p50", ...summary.variants.map((variant) => formatLatency(variant.latencyP50Ms))],
         ["latency p95", ...summary.variants.map((variant) => formatLatency(variant.latencyP95Ms))]
     ];
-    const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
+    const lines = [`${spec.name || spec.id}: ${formatCount(summary.rows)} rows${summary.repeats === undefined ? "" : ` × ${summary.repeats} repeats`}`, formatTable(["", ...summary.variants.map((variant) => variant.name)], rows)];
     if (summary.variants.some((variant) => variant.metrics.some((metric) => metric.interval !== undefined))) lines.push(rateIntervalNote);
     if (summary.clustering !== undefined) lines.push(describeClustering(summary));
+    const repeats = repeatRows(summary);
+    if (summary.repeats !== undefined) lines.push("", repeatNote(summary));
+    if (repeats.length > 0) lines.push(formatTable(repeatColumns.map((column) => column.label), repeats));
     const graders = graderAgreementRows(summary);
     if (graders.length > 0) lines.push("", graderAgreementNote, formatTable(graderAgreementColumns.map((column) => column.label), graders));
     const verdicts = summary.differences.filter((difference) => !difference.calibrated).sort((x, y) => Number(y.primary) - Number(x.primary));
