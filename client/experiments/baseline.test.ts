@@ -1,10 +1,12 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {seededRandom} from "../../base/common/seededRandom.ts";
-import {compareWithBaseline, oneSidedMcnemar} from "./baseline.ts";
+import {baselineTargets, compareWithBaseline, oneSidedMcnemar} from "./baseline.ts";
+import {baselineRowCells, describeRowMatching} from "./baselineText.ts";
+import {summarizeExperiment} from "./summary.ts";
 import {prepareRun, rowKeys, RowKeyError, rowsPassed, type RunData} from "./rowOutcomes.ts";
 import {holm} from "./stats.ts";
-import {chatVariant, experiment} from "./testExperiment.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
 import type {CellResult} from "./types.ts";
 
 test("the one-sided exact McNemar p-value matches scipy's binomtest(worse, worse + better, alternative='greater')", () => {
@@ -87,4 +89,27 @@ test("row keys: a key column's values, or the input columns as JSON with repeats
     assert.deepEqual(rowKeys({...dataset, inputColumns: ["text"]}, [0, 1, 2]), ['["x"]', '["x"]#2', '["y"]']);
     assert.throws(() => rowKeys(dataset, [0, 1], "text"), (error: unknown) => error instanceof RowKeyError && /rows 1 and 2 have the same text "x"/.test(error.message));
     assert.throws(() => rowKeys(dataset, [0], "nope"), /no column named "nope"/);
+});
+
+test("the app's baseline test: every pass / fail metric the summary measured, tested as eval tests it, written with its counts and p-values", () => {
+    // 12 tickets, urgent on the even rows. The baseline ran on rows 0–10 and answered each right; this run on rows 1–11,
+    // wrong on rows 1–7. Paired: rows 1–10, of which 7 regressed, none improved and 3 are unchanged.
+    const dataset = {columns: ["text", "urgent"], rows: Array.from({length: 12}, (_, index) => [`ticket ${index}`, index % 2 === 0 ? "yes" : "no"]), labelColumns: ["urgent"]};
+    const run = (rows: number[], right: (row: number) => boolean): RunData => ({spec: experiment([decisionVariant("A", urgentSet)]), dataset, rowIndexes: rows,
+        cells: rows.map((row) => predicateCell(row, 0, (row % 2 === 0) === right(row) ? 0.9 : 0.1))});
+    const baseline = run(Array.from({length: 11}, (_, index) => index), () => true);
+    const current = run(Array.from({length: 11}, (_, index) => index + 1), (row) => row >= 8);
+    const summary = summarizeExperiment(current.spec, dataset, current.cells, {rowIndexes: current.rowIndexes});
+    const targets = baselineTargets(summary);
+    assert.deepEqual(targets, [{variant: 0, metric: "accuracy", question: "urgent"}], "Brier, log loss, ECE and AUC are not pass / fail");
+    const comparison = compareWithBaseline(prepareRun(current), prepareRun(baseline), targets);
+    assert.deepEqual([comparison.matched, comparison.onlyInBaseline, comparison.onlyInCurrent], [10, [1], [12]]);
+    const [accuracy] = comparison.tests;
+    assert.deepEqual([accuracy.rows, accuracy.regressed, accuracy.improved, accuracy.unchanged], [10, 7, 0, 3]);
+    // scipy.stats.binomtest(7, 7, alternative="greater").pvalue = 0.0078125; one test, so Holm leaves it as it is.
+    assert.ok(Math.abs(accuracy.pValue - 0.0078125) < 1e-12);
+    assert.equal(accuracy.adjusted, accuracy.pValue);
+    assert.equal(accuracy.significant, true);
+    assert.equal(describeRowMatching(comparison), "10 rows matched by their key; only in the baseline: row 1; only in this run: row 12");
+    assert.deepEqual(baselineRowCells(accuracy), ["A · urgent · Accuracy", "1.000 → 0.300", "0", "7", "3", "regressed", "p = 0.008", "p = 0.008"]);
 });

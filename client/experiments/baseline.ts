@@ -1,6 +1,6 @@
-import type {MetricKey} from "./types.ts";
+import type {ExperimentSummary, MetricKey} from "./types.ts";
 import {binomialCdf, holm} from "./stats.ts";
-import {metricTitle} from "./metricDefinitions.ts";
+import {isPassFailMetric, metricTitle} from "./metricDefinitions.ts";
 import {outcomeTable, type PreparedRun} from "./rowOutcomes.ts";
 
 // This run against an approved earlier one (`svc-studio eval --baseline <results> --no-regression`): for each gated
@@ -55,6 +55,16 @@ export function oneSidedMcnemar(worse: number, better: number): number {
     return Math.min(1, binomialCdf(m - worse, m, 0.5));
 }
 
+/**
+ * Every pass / fail metric (accuracy per question, pass_rate, each check's pass share) each variant of a run measured,
+ * as its summary lists them: what the app tests against a pinned baseline, all in one Holm family.
+ */
+export function baselineTargets(summary: ExperimentSummary): RegressionTarget[] {
+    return summary.variants.flatMap((variant) => variant.metrics
+        .filter((value) => !value.calibrated && isPassFailMetric(value.metric))
+        .map((value) => ({variant: variant.variant, metric: value.metric, question: value.question ?? null})));
+}
+
 function title(run: PreparedRun, target: RegressionTarget): string {
     return `${run.spec.variants[target.variant]?.name ?? target.variant} · ${metricTitle(target.metric, target.question ?? undefined)}`;
 }
@@ -72,6 +82,8 @@ export function compareWithBaseline(current: PreparedRun, baseline: PreparedRun,
         const name = current.spec.variants[target.variant]?.name;
         const baselineVariant = baseline.spec.variants.findIndex((variant) => variant.name === name);
         if (baselineVariant < 0) return {...base, problem: `the baseline has no variant ${JSON.stringify(name)} (its variants: ${baseline.spec.variants.map((variant) => variant.name).join(", ")})`};
+        // McNemar's test pairs one outcome per row; a row asked several times has a share of passes instead.
+        if (current.positions.repeats > 1 || baseline.positions.repeats > 1) return {...base, problem: `${current.positions.repeats > 1 ? "this run" : "the baseline"} asks each row ${Math.max(current.positions.repeats, baseline.positions.repeats)} times, and the regression test pairs one answer per row: compare runs without repeats`};
         const mine = outcomeTable(current, target.variant, target.metric, target.question);
         const theirs = outcomeTable(baseline, baselineVariant, target.metric, target.question);
         if (mine === null) return {...base, problem: "this run did not measure it"};

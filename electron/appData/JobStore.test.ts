@@ -109,6 +109,25 @@ test("scoring jobs and experiments are kept apart: the same id in each is two jo
     db.close();
 });
 
+test("an experiment's pinned baseline is kept in its record across launches and unpinned with null; a scoring job has none", async () => {
+    const {db, store, dir} = await open("experiment");
+    await store.createJob(job("earlier", 1, "completed"));
+    await store.createJob(job("later", 2, "completed"));
+    assert.equal((await store.update("later", {baseline: "earlier"})).baseline, "earlier");
+    assert.equal(await rejection(store.update("later", {baseline: "not a name!"})), "a baseline job id must be 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit, got \"not a name!\"");
+    await store.update("later", {status: "completed"});
+    db.close();
+    const {db: db2, store: again} = await open("experiment", dir);
+    assert.equal((await again.getJob("later"))?.baseline, "earlier", "a later patch of its status keeps it, and a new connection reads it");
+    assert.equal((await again.list()).jobs.find(({record}) => record.jobId === "later")?.record.baseline, "earlier");
+    assert.equal((await again.update("later", {baseline: null})).baseline, null);
+    db2.close();
+    const {db: db3, store: scoring} = await open("scoring");
+    await scoring.createJob(job("s", 1));
+    assert.match(await rejection(scoring.update("s", {baseline: "earlier"})), /baseline/);
+    db3.close();
+});
+
 test("storing a row costs the same at row 2,000 as at row 100: one row written per result, nothing rewritten", async () => {
     const {db, store} = await open();
     await store.create(job("long", 1), table);

@@ -7,7 +7,11 @@ import {keptAsideSentences, leftOutSentence, type ItemKind} from "./itemProblems
 import {boundedJson, checkName, parsedJson} from "./storedNames.ts";
 
 export type JobKind = Extract<ItemKind, "scoring" | "experiment">;
-type Patch = Partial<Pick<JobRecord, "status" | "totalRows" | "error">>;
+/** What changes as a job runs; an experiment's `baseline` too: the job id of the kept run it is compared with (null: none). */
+type Patch = Partial<Pick<JobRecord, "status" | "totalRows" | "error">> & {baseline?: string | null};
+
+/** A record as stored: an experiment's may carry its pinned baseline. */
+export type StoredJobRecord = JobRecord & {baseline?: string | null};
 
 /** A saved job whole, as its route answers it, with sentences about what of it could not be read. */
 export type WholeJob = {record: JobRecord, table: unknown, results: RowResult[], problems: string[]};
@@ -46,7 +50,7 @@ export class JobStore implements ResultStore {
         return {jobs, problems: [...leftOutSentence(db, this.kind, "jobs", leftOut), ...keptAsideSentences(db, this.kind)]};
     }
 
-    public async getJob(jobId: string): Promise<JobRecord | null> {
+    public async getJob(jobId: string): Promise<StoredJobRecord | null> {
         const db = await this.database();
         const row = this.row(db, checkName("a job id", jobId));
         return row === undefined ? null : this.recordOf(db, row);
@@ -91,8 +95,8 @@ export class JobStore implements ResultStore {
     }
 
     /** updateJob, answering the record as written. A record that could not be read is not written over (a 500 that says so). */
-    public async update(jobId: string, patch: Patch): Promise<JobRecord> {
-        const fields = checkPatch(patch);
+    public async update(jobId: string, patch: Patch): Promise<StoredJobRecord> {
+        const fields = checkPatch(patch, this.kind);
         checkName("a job id", jobId);
         const db = await this.database();
         return db.transaction(() => {
@@ -100,7 +104,7 @@ export class JobStore implements ResultStore {
             const current = this.recordOf(db, row);
             // Only the fields the interface allows to change, whatever else the patch object carries.
             const {status = current.status, totalRows = current.totalRows, error = current.error} = fields;
-            const record = {...current, status, totalRows, error, updatedAt: Date.now()};
+            const record = {...current, status, totalRows, error, ...fields.baseline === undefined ? {} : {baseline: fields.baseline}, updatedAt: Date.now()};
             db.statement("UPDATE jobs SET record = ? WHERE id = ?").run(boundedJson("the job's record", record, appDataLimits.maxJobRecordBytes, "appDataLimits.maxJobRecordBytes"), row.id);
             return record;
         });
@@ -232,13 +236,15 @@ export function checkRecord(value: unknown): JobRecord {
     readEnum(record.status, ["record", "status"], statuses);
     if (record.totalRows !== null) readInteger(record.totalRows, ["record", "totalRows"], {min: 0});
     if (record.error !== null) readString(record.error, ["record", "error"]);
+    if (record.baseline !== undefined && record.baseline !== null) checkName("a baseline job id", record.baseline);
     return record as JobRecord;
 }
 
-/** The fields of a record that change as the job runs; anything else is refused. */
-function checkPatch(value: unknown): Patch {
+/** The fields of a record that change as the job runs (and an experiment's pinned baseline); anything else is refused. */
+function checkPatch(value: unknown, kind: JobKind): Patch {
     const patch = readObject(value, []) as JsonObject;
-    rejectUnknownFields(patch, [], ["status", "totalRows", "error"]);
+    rejectUnknownFields(patch, [], ["status", "totalRows", "error", ...kind === "experiment" ? ["baseline"] : []]);
+    if (patch.baseline !== undefined && patch.baseline !== null) checkName("a baseline job id", patch.baseline);
     if (patch.status !== undefined) readEnum(patch.status, ["status"], statuses);
     if (patch.totalRows !== undefined && patch.totalRows !== null) readInteger(patch.totalRows, ["totalRows"], {min: 0});
     if (patch.error !== undefined && patch.error !== null) readString(patch.error, ["error"]);

@@ -299,7 +299,9 @@ export type SavedJobRecord = {
     error: string | null,
     createdAt: number,
     updatedAt: number,
-    spec: Record<string, unknown>
+    spec: Record<string, unknown>,
+    /** An experiment's pinned baseline: the job id of the kept earlier run its results are compared with. */
+    baseline?: string | null
 };
 
 /** One row's outcome of a scoring job (client/scoring's RowResult, as far as the gateway reads it). */

@@ -127,7 +127,7 @@ export type GatewayRouteTypes = {
     experiments: {body: undefined, answer: SavedJobList},
     createExperiment: {body: {record: SavedJobRecord, table: unknown}, answer: {created: true}},
     experiment: {body: undefined, answer: SavedJob},
-    updateExperiment: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error">>, answer: {record: SavedJobRecord}},
+    updateExperiment: {body: Partial<Pick<SavedJobRecord, "status" | "totalRows" | "error" | "baseline">>, answer: {record: SavedJobRecord}},
     addExperimentCell: {body: SavedRowResult, answer: {stored: boolean}},
     deleteExperiment: {body: undefined, answer: {deleted: boolean}},
     acknowledgeItemProblems: {body: {kind: SavedItemKind}, answer: {acknowledged: number}},

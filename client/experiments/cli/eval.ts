@@ -19,7 +19,7 @@ import {assumedDiscordance, comparesVariants, describeDetectable, measuredDiscor
 import {renderExperimentReport} from "../report.ts";
 import {experimentExportTable, exportTableCsv} from "../exportCells.ts";
 import {describeScope, ThresholdError} from "../thresholds.ts";
-import type {BaselineComparison} from "../baseline.ts";
+import {describeRowMatching} from "../baselineText.ts";
 import type {ConnectionRef} from "../types.ts";
 import {serializeExperimentResults} from "../resultsFile.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
@@ -173,7 +173,7 @@ async function evaluate(argv: string[]): Promise<number> {
         const storedBefore = final.alreadyDone > 0 ? `, ${final.alreadyDone} stored by an earlier run` : "";
         log(`${final.totalRows} cells (${final.scoredThisRun - fromCache} sent, ${fromCache} from the cache${storedBefore}, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
         const gates = checkGates(plan, summary, {spec, dataset, rowIndexes: rows, cells});
-        if (gates.baseline !== null) log(describeMatching(gates.baseline, plan.baseline!.file));
+        if (gates.baseline !== null) log(`--baseline ${plan.baseline!.file}: ${describeRowMatching(gates.baseline)}`);
         for (const result of gates.results) log(result.message);
         const exitCode = gates.results.every((result) => result.ok) ? evalExitCodes.met : evalExitCodes.missed;
         const report = evalReport(spec, summary, gates.results, gates.required, gates.baseline === null ? null : {...gates.baseline, file: plan.baseline!.file}, exitCode);
@@ -215,14 +215,6 @@ function clientFor(timeoutMs: number): (connection: ConnectionRef) => SvcClient 
         const apiKey = connection.apiKeyEnv === undefined ? process.env.SVC_API_KEY || undefined : process.env[connection.apiKeyEnv];
         return new SvcClient({baseUrl: connection.baseUrl, apiKey, timeoutMs});
     };
-}
-
-/** "--baseline old.json: 48 rows matched; only in the baseline: rows 7, 9; only in this run: row 50". */
-function describeMatching(comparison: BaselineComparison, file: string): string {
-    const rowsText = (rows: readonly number[]) => `${rows.length === 1 ? "row" : "rows"} ${rows.slice(0, 20).join(", ")}${rows.length > 20 ? ` and ${rows.length - 20} more` : ""}`;
-    return `--baseline ${file}: ${comparison.matched} rows matched by their key` +
-        (comparison.onlyInBaseline.length > 0 ? `; only in the baseline: ${rowsText(comparison.onlyInBaseline)}` : "") +
-        (comparison.onlyInCurrent.length > 0 ? `; only in this run: ${rowsText(comparison.onlyInCurrent)}` : "");
 }
 
 function log(line: string) {

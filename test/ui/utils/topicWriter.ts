@@ -5,7 +5,7 @@ import type {Page} from "playwright-core";
 import {expectText} from "./expect.ts";
 
 /**
- * Imports `csv` (six rows with a `topic` column) as a dataset, then saves two versions of a chat prompt, "Topic writer",
+ * Imports `csv` (rows of two columns, one of them `topic`) as a dataset, then saves two versions of a chat prompt, "Topic writer",
  * that name the topic column, with replies kept short (6 tokens).
  */
 export async function datasetAndTopicWriter(page: Page, scratch: string, fileName: string, csv: string): Promise<void> {
@@ -13,7 +13,7 @@ export async function datasetAndTopicWriter(page: Page, scratch: string, fileNam
     const file = path.join(scratch, fileName);
     await writeFile(file, csv);
     await page.getByTestId("dataset-sheet-input").setInputFiles(file);
-    await expectText(page.getByTestId("datasets-message"), /Imported 6 rows of 2 columns/);
+    await expectText(page.getByTestId("datasets-message"), new RegExp(`Imported ${csv.trim().split("\n").length - 1} rows of 2 columns`));
     await page.getByTestId("nav-chat").click();
     await page.getByTestId("param-max_tokens").fill("6");
     const form = page.getByTestId("version-save-chat");

@@ -9,17 +9,15 @@ import {formatCost, formatCount, formatLatency, formatRate, metricHover, metricT
 import type {ExperimentSummary, MetricValue} from "../../../../client/experiments/types.ts";
 import {cellKey} from "./experimentStore.ts";
 import {VerdictsCard} from "./MetricsMatrix.tsx";
-import {savedExperiments} from "./savedExperiments.ts";
+import {keptRun, savedExperiments} from "./savedExperiments.ts";
 import {summarizeOnce} from "./summaryClient.ts";
 
 type Side = {name: string, summary: ExperimentSummary, run: KeptRun};
 
 async function summaryOf(id: string): Promise<Side> {
-    const loaded = await savedExperiments.load(id, () => undefined);
-    const variants = loaded.spec.variants.length;
-    const cells = new Map([...loaded.store.all()].map((stored) => [cellKey(stored.cell.rowIndex, stored.cell.variant, variants), stored.cell]));
-    const run: KeptRun = {name: loaded.spec.name, spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells: [...cells.values()]};
-    return {name: loaded.spec.name, run, summary: await summarizeOnce({spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells})};
+    const run = keptRun(await savedExperiments.load(id, () => undefined));
+    const cells = new Map(run.cells.map((cell) => [cellKey(cell.rowIndex, cell.variant, run.spec.variants.length), cell]));
+    return {name: run.name, run, summary: await summarizeOnce({spec: run.spec, dataset: run.dataset, rowIndexes: [...run.rowIndexes], cells})};
 }
 
 /** The two runs tested against each other when they ran on the same rows; null when they did not. */

@@ -7,6 +7,7 @@ import {DisagreementsCard} from "./Disagreements.tsx";
 import {ExportsBar} from "./ExportsBar.tsx";
 import {MetricsMatrix, UsageCard, VerdictsCard} from "./MetricsMatrix.tsx";
 import {GraderAgreementCard} from "./GraderAgreementCard.tsx";
+import {BaselineCard} from "./BaselineCard.tsx";
 import {HistoryPanel} from "./HistoryPanel.tsx";
 import {RunCard} from "./RunCard.tsx";
 import {SetupPanel} from "./SetupPanel.tsx";
@@ -72,6 +73,7 @@ function ResultsPanel() {
                 <MetricsMatrix summary={summary} />
                 <GraderAgreementCard summary={summary} />
                 <VerdictsCard summary={summary} />
+                <BaselineCard open={open} />
                 <UsageCard summary={summary} />
                 <DisagreementsCard summary={summary} open={open} />
             </>}

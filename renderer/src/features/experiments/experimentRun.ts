@@ -14,6 +14,7 @@ import {addCell, cellKey, countCells, useExperimentStore, type OpenExperiment} f
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {paceRecorder} from "./pace.ts";
+import {showBaseline} from "./baselinePin.ts";
 import {keepOpenExperiment, useOpenExperimentId} from "./openExperimentId.ts";
 import {useCacheSetting} from "./cacheSetting.ts";
 import {parseExperimentSpec} from "../../../../client/experiments/experimentFile.ts";
@@ -56,6 +57,7 @@ function show(experiment: LoadedExperiment, interrupted: boolean) {
     set({open, summary: null, summarizedCells: 0, progress: null, error: null, saveNote: null, detailRow: null, tab: "results"});
     keepOpenExperiment(open.id);
     openSummary(open);
+    void showBaseline(open.id, experiment.baseline, true);
 }
 
 /** Saves `spec` as a new experiment and runs it. */

@@ -4,6 +4,7 @@
 import {create} from "zustand";
 import type {CellResult, Dataset, ExperimentSpec, ExperimentSummary} from "../../../../client/experiments/types.ts";
 import type {JobProgress} from "../../../../client/scoring/index.ts";
+import type {BaselineAnswer} from "./summaryWorker.ts";
 
 /** Per-variant counts kept as cells arrive: what the progress shows between two summaries. */
 /** A variant's cells with a result, those with an error, and those answered from the response cache (nothing sent). */
@@ -37,11 +38,17 @@ export type SavedExperimentInfo = {
 
 export type ExperimentsTab = "setup" | "results" | "history";
 
+/** A pinned baseline: the kept run's id, and its name and start once read (null while loading or when it is not kept). */
+export type PinnedBaseline = {id: string, name: string | null, createdAt: number | null, problem: string | null};
+
 type ExperimentState = {
     tab: ExperimentsTab,
     open: OpenExperiment | null,
     progress: JobProgress | null,
     summary: ExperimentSummary | null,
+    /** The kept earlier run pinned as the open experiment's baseline, and the summary's test against it. */
+    baseline: PinnedBaseline | null,
+    baselineComparison: BaselineAnswer,
     /** Cells the summary shown was computed on; when lower than the cells held, a newer one is on its way. */
     summarizedCells: number,
     /** Bumped when counters change (a few times a second at most). */
@@ -64,6 +71,8 @@ export const useExperimentStore = create<ExperimentState>()((set) => ({
     progress: null,
     summary: null,
     summarizedCells: 0,
+    baseline: null,
+    baselineComparison: null,
     countsVersion: 0,
     busy: false,
     error: null,

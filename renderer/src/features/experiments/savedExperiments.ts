@@ -1,6 +1,7 @@
 // Experiments kept in the app's data folder through the gateway (`/app-data/experiments`): each with its record (what
 // the runner resumes against, and the experiment itself to open it again), its dataset, and one line per finished cell.
-import {experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../../../../client/experiments/ExperimentRunner.ts";
+import {cellKey, experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../../../../client/experiments/ExperimentRunner.ts";
+import type {KeptRun} from "../../../../client/experiments/jointRuns.ts";
 import type {Dataset, ExperimentSpec} from "../../../../client/experiments/types.ts";
 import type {JobRecord} from "../../../../client/scoring/index.ts";
 import type {SavedJobInfo, SavedJobRecord} from "../../../../protocol/gateway/contract.ts";
@@ -14,7 +15,9 @@ export type SavedExperimentSpec = ExperimentRunSpec & {experiment: ExperimentSpe
 
 export type ExperimentStoreOf = ExperimentCellStore<StoredCell, SavedExperimentSpec>;
 
-export type LoadedExperiment = {record: JobRecord<SavedExperimentSpec>, spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], store: ExperimentStoreOf};
+export type LoadedExperiment = {record: JobRecord<SavedExperimentSpec>, spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], store: ExperimentStoreOf,
+    /** The kept earlier run pinned as its baseline (its id), or null. */
+    baseline: string | null};
 
 /** The experiment as its record holds it: the dataset is saved once, as the table, not inside the record too. */
 function withoutRows(spec: ExperimentSpec): ExperimentSpec {
@@ -55,7 +58,7 @@ export const savedExperiments = {
         const record: JobRecord<SavedExperimentSpec> = {jobId: spec.id, spec: runSpec, status: "running", totalRows: rowIndexes.length * spec.variants.length,
             error: null, createdAt: now, updatedAt: now};
         await gatewayApi.createExperiment(record as unknown as SavedJobRecord, dataset);
-        return {record, spec, dataset, rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, [], onFailure)};
+        return {record, spec, dataset, rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, [], onFailure), baseline: null};
     },
 
     /** A kept experiment with its dataset and cells, its store ready to go on saving. */
@@ -69,13 +72,26 @@ export const savedExperiments = {
         const dataset = saved.table as Dataset;
         const spec = {...record.spec.experiment, dataset};
         const cells = (saved.results as unknown as StoredCell[]).filter((result) => result.cell !== undefined);
-        return {record, spec, dataset, rowIndexes: record.spec.rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, cells, onFailure)};
+        return {record, spec, dataset, rowIndexes: record.spec.rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, cells, onFailure),
+            baseline: saved.record.baseline ?? null};
+    },
+
+    /** Pins `baseline` (a kept experiment's id) as the experiment's baseline, or unpins it (null); kept with its record. */
+    async pinBaseline(id: string, baseline: string | null): Promise<void> {
+        await gatewayApi.updateExperiment(id, {baseline});
     },
 
     async remove(id: string): Promise<void> {
         await gatewayApi.deleteExperiment(id);
     }
 };
+
+/** A loaded experiment as a run of its rows: one cell per (row, variant), as the summary and the baseline test read it. */
+export function keptRun(loaded: LoadedExperiment): KeptRun {
+    const variants = loaded.spec.variants.length;
+    const cells = new Map([...loaded.store.all()].map((stored) => [cellKey(stored.cell.rowIndex, stored.cell.variant, variants), stored.cell]));
+    return {name: loaded.spec.name, spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells: [...cells.values()]};
+}
 
 /** What the person reads when cells stop being saved. */
 export function notSavedNote(error: unknown): string {

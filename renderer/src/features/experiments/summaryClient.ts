@@ -3,6 +3,7 @@
 // every `summaryIntervalMs`, only when cells arrived and the last one is back.
 import type {CellResult, ExperimentSummary} from "../../../../client/experiments/types.ts";
 import type {PairChoice} from "../../../../client/experiments/summary.ts";
+import type {RunData} from "../../../../client/experiments/rowOutcomes.ts";
 import {useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {recordDiscordance} from "./discordance.ts";
 import type {SummaryAnswer, SummaryRequest} from "./summaryWorker.ts";
@@ -34,13 +35,19 @@ export function openSummary(open: OpenExperiment) {
         if (answer.id !== asked) return;
         answered = answer.id;
         if (answer.type === "summary") {
-            useExperimentStore.getState().set({summary: answer.summary, summarizedCells: answer.cells});
+            useExperimentStore.getState().set({summary: answer.summary, summarizedCells: answer.cells, baselineComparison: answer.baseline});
             recordDiscordance(open.spec, answer.summary);
         }
         else useExperimentStore.getState().set({error: `The summary could not be computed: ${answer.message}`});
         if (answer.type === "error" || sent > answer.cells || pending.length > 0) schedule();
     };
     post({type: "open", spec: open.spec, dataset: open.dataset, rowIndexes: open.rowIndexes, cells: [...open.cells.values()]});
+    summarizeNow();
+}
+
+/** The open experiment's pinned baseline run (null: none): the next summary, asked now, is tested against it. */
+export function setSummaryBaseline(run: RunData | null) {
+    post({type: "baseline", run});
     summarizeNow();
 }
 
