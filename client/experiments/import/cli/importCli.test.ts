@@ -4,16 +4,15 @@
 // judged on the replies as promptfoo's assertions would be.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {spawn} from "node:child_process";
 import {access, mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {startRecordedEngine} from "../../../../test/support/recordingProxy.ts";
+import {svcStudio} from "../../../../test/support/svcStudioCli.ts";
 import {parseExperimentResults} from "../../resultsFile.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
-const bin = path.join(repoRoot, "native/cli/bin.mjs");
 let dir: string;
 let started: Promise<Awaited<ReturnType<typeof startRecordedEngine>>> | undefined;
 before(async () => {
@@ -26,12 +25,7 @@ after(async () => {
 /** The real server on the built-in model, behind a recording proxy: started once, for the tests that run an import. */
 const engineOnce = () => started ??= startRecordedEngine(path.join(dir, "engine"));
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{code: number | null, stderr: string}> {
-    const child = spawn(process.execPath, [bin, ...args], {cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], env: {...process.env, XDG_CACHE_HOME: dir, ...env}});
-    let stderr = "";
-    child.stderr.on("data", (chunk) => stderr += chunk);
-    return new Promise((resolve) => child.on("exit", (code) => setImmediate(() => resolve({code, stderr}))));
-}
+const cli = (args: string[], env: Record<string, string> = {}) => svcStudio(args, dir, env);
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 

@@ -4,16 +4,15 @@
 // input and parameters with the row's cells in its {{variables}}.
 import {after, before, test} from "node:test";
 import assert from "node:assert/strict";
-import {spawn} from "node:child_process";
 import {access, mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
 import {tmpdir} from "node:os";
 import path from "node:path";
 import {fileURLToPath} from "node:url";
 import {startRecordedEngine} from "../../../../test/support/recordingProxy.ts";
+import {svcStudio} from "../../../../test/support/svcStudioCli.ts";
 import {parseExperimentResults} from "../../resultsFile.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url));
-const bin = path.join(repoRoot, "native/cli/bin.mjs");
 const fixture = path.join(repoRoot, "test/fixtures/openai-prompts/support-reply.json");
 let dir: string;
 before(async () => {
@@ -23,12 +22,7 @@ after(async () => {
     await rm(dir, {recursive: true, force: true});
 });
 
-function cli(args: string[]): Promise<{code: number | null, stderr: string}> {
-    const child = spawn(process.execPath, [bin, ...args], {cwd: repoRoot, stdio: ["ignore", "ignore", "pipe"], env: {...process.env, XDG_CACHE_HOME: dir}});
-    let stderr = "";
-    child.stderr.on("data", (chunk) => stderr += chunk);
-    return new Promise((resolve) => child.on("exit", (code) => setImmediate(() => resolve({code, stderr}))));
-}
+const cli = (args: string[]) => svcStudio(args, dir);
 
 const exists = (file: string) => access(file).then(() => true, () => false);
 
