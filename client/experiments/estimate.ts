@@ -1,3 +1,4 @@
+import {repeatsOf} from "./repeats.ts";
 import {compileCellTask} from "./cellTasks.ts";
 import {defaultExperimentConcurrency} from "./ExperimentRunner.ts";
 import type {Dataset, ExperimentSpec, Variant} from "./types.ts";
@@ -20,7 +21,7 @@ export type VariantEstimate = {name: string, requests: number, promptTokens: num
 
 export type ExperimentEstimate = {
     rows: number,
-    /** rows × variants. */
+    /** rows × variants × repeats. */
     cells: number,
     /** Cells plus one request per grader check on every chat cell. */
     requests: number,
@@ -69,12 +70,14 @@ export function estimateExperiment(spec: ExperimentSpec, dataset: Dataset, rows:
         const field = budgetFields.find((name) => typeof body[name] === "number");
         const budget = field === undefined ? defaultOutputTokens : body[field] as number;
         // A grader reads its template with the reply in it.
+        // With repeats each row is asked K times.
+        const asked = rows.length * repeatsOf(spec);
         const graderPrompt = graders.reduce((sum, grader) => sum + (grader.template.length + grader.question.length) / 4 + budget, 0);
         return {
             name: variant.name,
-            requests: rows.length * (1 + graders.length),
-            promptTokens: Math.round((perRow + graderPrompt) * rows.length),
-            outputTokens: budget * rows.length
+            requests: asked * (1 + graders.length),
+            promptTokens: Math.round((perRow + graderPrompt) * asked),
+            outputTokens: budget * asked
         };
     });
     const requests = variants.reduce((sum, variant) => sum + variant.requests, 0);
@@ -83,7 +86,7 @@ export function estimateExperiment(spec: ExperimentSpec, dataset: Dataset, rows:
     const work = variants.reduce((sum, variant, index) => sum + variant.requests * (paces[index] ?? assumedSecondsPerRequest), 0);
     return {
         rows: rows.length,
-        cells: rows.length * spec.variants.length,
+        cells: rows.length * spec.variants.length * repeatsOf(spec),
         requests,
         promptTokens: variants.reduce((sum, variant) => sum + variant.promptTokens, 0),
         outputTokens: variants.reduce((sum, variant) => sum + variant.outputTokens, 0),

@@ -3,6 +3,7 @@
 // every cell in a SQLite file as it arrives (a run again resumes), then prints the metrics, writes the report and
 // exits 1 when a gate is missed. Everything that can be checked before a request is sent is checked first: the
 // file, its dataset, the gates and every output path.
+import {repeatsOf} from "../repeats.ts";
 import {formatDuration} from "../../../base/common/format.ts";
 import {writeFileAtomic} from "../../../base/node/writeFileAtomic.ts";
 import {SvcClient} from "../../sdk/SvcClient.ts";
@@ -130,7 +131,7 @@ async function evaluate(argv: string[]): Promise<number> {
         const pace = latencies.length === 0 ? undefined : latencies.reduce((sum, seconds) => sum + seconds, 0) / latencies.length;
         const estimate = estimateExperiment(spec, dataset, rows, {concurrency: args.concurrency, ...(pace === undefined ? {} : {secondsPerRequest: pace})});
         const left = Math.max(0, estimate.cells - stored);
-        log(`${rows.length} rows x ${spec.variants.length} variants: ${estimate.requests.toLocaleString("en-US")} requests, about ` +
+        log(`${rows.length} rows x ${spec.variants.length} variants${repeatsOf(spec) > 1 ? ` x ${repeatsOf(spec)} repeats` : ""}: ${estimate.requests.toLocaleString("en-US")} requests, about ` +
             `${estimate.promptTokens.toLocaleString("en-US")} prompt tokens and at most ${estimate.outputTokens.toLocaleString("en-US")} output tokens, ` +
             `roughly ${formatDuration((estimate.seconds ?? 0) * left / Math.max(1, estimate.cells))}` +
             `${stored > 0 ? ` for the ${left} cells left (${stored} already stored in ${args.db} are not sent again)` : ""}`);
