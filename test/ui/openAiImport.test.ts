@@ -2,7 +2,8 @@
 // Versions → Import an OpenAI prompt… saves a prompt object file as a Responses prompt with a version per OpenAI version
 // (read back from the app's database), a malformed file is said by file and line and nothing is saved, and a second
 // import of the same prompt saves nothing; Experiments → History → Open a file… with an eval export keeps the eval as
-// an experiment whose cells run on the local engine, and OpenAI's run beside it with its outputs.
+// an experiment whose cells run on the local engine, and OpenAI's run beside it with its outputs (a run picked without
+// its eval is said, and nothing kept).
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
@@ -97,6 +98,10 @@ describe("OpenAI prompt objects and eval exports open in the app", {skip: noChro
         await writeFile(path.join(scratch, "run.json"), JSON.stringify(run, null, 2));
         await page.getByTestId("nav-experiments").click();
         await page.getByTestId("exp-tabs-history").click();
+        // A run without its eval: said, nothing kept.
+        await page.getByTestId("exp-import-input").setInputFiles([path.join(scratch, "run.json"), evalFixture("items.jsonl")]);
+        await expectText(page.getByTestId("exp-import-message"), /^run\.json belongs to an OpenAI eval: pick the eval .* together with it\. Nothing was kept\.$/);
+        await expectCount(page.getByTestId("exp-saved"), 0);
         await page.getByTestId("exp-import-input").setInputFiles([evalFixture("eval.json"), path.join(scratch, "run.json"), evalFixture("items.jsonl"), evalFixture("output_items.json")]);
         await expectText(page.getByTestId("exp-import-message"), /^Opened eval\.json: 0 of 4 cells; Resume sends the rest\. OpenAI's run is kept beside it with its outputs: tick both in History to compare\. From the file: not imported: eval\.json:101: metadata/);
         await page.getByTestId("exp-tabs-history").click();

@@ -32,12 +32,13 @@ test("an eval with its run, items and output items: the experiment on the local 
     assert.match(imported.lines.join("\n"), /not imported: eval\.json:101: metadata/);
 });
 
-test("a prompt object file is one to save; an experiment file and a lone JSONL are no OpenAI pick", async () => {
+test("a prompt object file is one to save; an experiment file and a lone JSONL are no OpenAI pick; a run alone is said to need its eval", async () => {
     const [prompt] = await pick("openai-prompts", ["support-reply.json"]);
     assert.deepEqual(await openAiPick([prompt]), {kind: "prompt", file: prompt});
     const experiment = new File([JSON.stringify({format: "svc-experiment", version: 1, id: "pmpt_like", variants: []})], "x.svc-experiment.json");
     assert.equal(await openAiPick([experiment]), null);
     assert.equal(await openAiPick(await pick("openai-evals", ["items.jsonl"])), null);
+    assert.deepEqual(await openAiPick(await pick("openai-evals", ["run.json", "items.jsonl"])), {kind: "without eval", files: ["run.json"]});
 });
 
 test("an eval without a run, or whose run's items were not picked: said, and nothing imported", async () => {

@@ -13,7 +13,9 @@ import {pickedSource, type PickedFile} from "./promptfooFiles.ts";
 /** What a pick holds, by file name: an eval with its runs (and data, output items), or a prompt object file. */
 export type OpenAiPick =
     | {kind: "eval", evalFile: string, runFiles: string[], dataFile?: string, outputItemsFile?: string}
-    | {kind: "prompt", file: PickedFile};
+    | {kind: "prompt", file: PickedFile}
+    /** Runs or output items picked without the eval they belong to. */
+    | {kind: "without eval", files: string[]};
 
 /** Files larger than this are no OpenAI export (an experiment's results can be): not read to tell. */
 const largestExport = 8 << 20;
@@ -53,7 +55,9 @@ export async function openAiPick(files: ReadonlyArray<PickedFile & {size?: numbe
         return {kind: "eval", evalFile, runFiles: named("run"), ...(dataFile === undefined ? {} : {dataFile}), ...(outputItemsFile === undefined ? {} : {outputItemsFile})};
     }
     const prompt = kinds.find((entry) => entry.kind === "prompt");
-    return prompt === undefined ? null : {kind: "prompt", file: prompt.file};
+    if (prompt !== undefined) return {kind: "prompt", file: prompt.file};
+    const parts = [...named("run"), ...named("outputs")];
+    return parts.length === 0 ? null : {kind: "without eval", files: parts};
 }
 
 /** Variants on the local engine and its model: OpenAI's models are names on its servers, not in the local library. */

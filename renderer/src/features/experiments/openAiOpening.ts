@@ -9,6 +9,8 @@ import type {PickedFile} from "./promptfooFiles.ts";
 export async function openOpenAiFiles(files: readonly PickedFile[]): Promise<{ok: boolean, text: string} | null> {
     const pick = await openAiPick(files);
     if (pick === null) return null;
+    if (pick.kind === "without eval")
+        return {ok: false, text: `${pick.files.join(", ")} ${pick.files.length === 1 ? "belongs" : "belong"} to an OpenAI eval: pick the eval (its JSON as GET /v1/evals/{eval_id} returns it) together with ${pick.files.length === 1 ? "it" : "them"}. Nothing was kept.`};
     if (pick.kind === "prompt") {
         const saved = await importOpenAiPromptFile(pick.file);
         return saved.ok ? {ok: true, text: `${saved.text} It is on the Versions screen, a version per OpenAI version, ready for experiments.`} : saved;
