@@ -9,7 +9,7 @@ import type {CallContext} from "../scoring/TaskRunner.ts";
 import type {Check, CheckResult, ConnectionRef} from "./types.ts";
 import {VariableError} from "./variables.ts";
 import {containsJson, expectedList, toolCallProblem} from "./replyMatchers.ts";
-import {graderDetail, graderQuestion, graderScore, graderShapeProblem} from "./graderQuestions.ts";
+import {calibratedGraderScore, graderDetail, graderQuestion, graderScore, graderShapeProblem} from "./graderQuestions.ts";
 
 // The checks a chat variant's reply goes through on every row. Regular expressions (a regex check, a schema's
 // `pattern`) run on RE2 (re2js), in time linear in the reply, so no pattern can stall a run; schemas on ajv.
@@ -58,7 +58,7 @@ export type CompiledChecks = {
 export class CheckError extends VariableError {}
 
 /** One check's outcome on a row; `applies` false: its `when` column is blank there, so it was not run. */
-type Outcome = {pass: boolean, score: number, detail?: string, applies?: false};
+type Outcome = {pass: boolean, score: number, detail?: string, applies?: false, rawScore?: number};
 
 type RunOne = (reply: string, row: SheetRow, grade: GradeCall, context: CallContext, exchange: Exchange | undefined) => Promise<Outcome>;
 
@@ -205,9 +205,11 @@ function compileKind(check: Check, columns: readonly string[], path: string): Ru
             const questions: DecisionsRequest["questions"] = [graderQuestion(check)];
             return async (reply, row, grade, context) => {
                 const input = render([...row, reply]);
-                const score = graderScore(check, await grade({model: modelIds.decision, input, questions}, check.connection, context));
-                const detail = graderDetail(check, score);
-                return {pass: score >= threshold, score, ...(detail === undefined ? {} : {detail})};
+                const raw = graderScore(check, await grade({model: modelIds.decision, input, questions}, check.connection, context));
+                const score = calibratedGraderScore(check, raw);
+                const described = graderDetail(check, raw);
+                const detail = check.calibration === undefined ? described : `${described === undefined ? `P(yes) = ${raw.toFixed(3)}` : described}, calibrated ${score.toFixed(3)}`;
+                return {pass: score >= threshold, score, ...(check.calibration === undefined ? {} : {rawScore: raw}), ...(detail === undefined ? {} : {detail})};
             };
         }
     }

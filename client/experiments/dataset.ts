@@ -12,6 +12,7 @@ import type {ColumnType, Dataset, ExperimentSpec, Sample} from "./types.ts";
 import {bodyVariables, VariableError} from "./variables.ts";
 import {formatCount} from "./metricDefinitions.ts";
 import {repeatProblems, repeatsOf} from "./repeats.ts";
+import {calibrationWarnings} from "../scoring/calibrationCheck.ts";
 
 // A dataset's rows for an experiment: which rows a sample takes, and every check of the input that runs before
 // anything is sent, each problem one sentence that names where it is and what to do.
@@ -135,6 +136,10 @@ export function checkExperimentInput(spec: ExperimentSpec, dataset: Dataset, row
         }
     });
     for (const problem of checkProblems(spec.checks, dataset.columns)) errors.push(problemOf(problem, "checks"));
+    spec.checks.forEach((check, index) => {
+        if (check.kind === "grader" && check.calibration !== undefined)
+            for (const message of calibrationWarnings(check.calibration)) warnings.push({path: `checks[${index}].calibration`, message});
+    });
     errors.push(...repeatProblems(spec));
     if (rows.length <= maxExperimentRows && rows.length * repeatsOf(spec) > maxExperimentRows)
         errors.push({path: "repeats", message: `${rows.length.toLocaleString("en-US")} rows asked ${repeatsOf(spec)} times each make ${(rows.length * repeatsOf(spec)).toLocaleString("en-US")} answers per variant, more than the ${maxExperimentRows.toLocaleString("en-US")} an experiment runs: sample fewer rows or ask fewer repeats`});

@@ -4,6 +4,7 @@ import {
     ValidationError, type FieldPath, type JsonObject
 } from "../../protocol/validation.ts";
 import {parseQuestionSet, QuestionSetError} from "../scoring/questions.ts";
+import {readQuestionCalibration} from "../scoring/calibration.ts";
 import type {InputMapping} from "../scoring/types.ts";
 import type {Check, ConnectionRef, Dataset, ExperimentSpec, PromptVersion, Sample, Variant} from "./types.ts";
 import {graderShapeProblem} from "./graderQuestions.ts";
@@ -284,13 +285,19 @@ function readCheck(value: unknown, path: FieldPath): Check {
             allow(["schema"]);
             return {kind, schema: required(object, "schema", path, readObject), ...scope};
         case "grader": {
-            allow(["name", "question", "template", "connection", "threshold", "labels", "passing", "levels", "humanLabelColumn"]);
+            allow(["name", "question", "template", "connection", "threshold", "labels", "passing", "levels", "humanLabelColumn", "calibration"]);
             const connection = optional(object, "connection", path, (item, at) => readConnection(item, at));
             const threshold = optional(object, "threshold", path, (item, at) => readNumber(item, at, {min: 0, max: 1}));
             const labels = optional(object, "labels", path, readStrings);
             const passing = optional(object, "passing", path, readStrings);
             const levels = optional(object, "levels", path, (item, at) => readArray(item, at).map((level, index) => readNumber(level, [...at, index])));
             const humanLabelColumn = optional(object, "humanLabelColumn", path, nonEmpty);
+            // A grader's calibration is a yes/no question's (its score read as P(a person passes)): Platt scaling.
+            const calibration = optional(object, "calibration", path, (item, at) => {
+                const read = readQuestionCalibration(item, at);
+                if (read.kind !== "yesno") fail([...at, "kind"], "must be \"yesno\": a grader's score is calibrated as P(a person passes the reply)");
+                return read;
+            });
             const grader: Check = {
                 kind,
                 name: required(object, "name", path, nonEmpty),
@@ -302,6 +309,7 @@ function readCheck(value: unknown, path: FieldPath): Check {
                 ...(passing === undefined ? {} : {passing}),
                 ...(levels === undefined ? {} : {levels}),
                 ...(humanLabelColumn === undefined ? {} : {humanLabelColumn}),
+                ...(calibration === undefined ? {} : {calibration}),
                 ...scope
             };
             const shape = graderShapeProblem(grader);

@@ -19,8 +19,10 @@ import {eceBinCount, reliabilityBins} from "../scoring/evaluation.ts";
 //     Var(π̂) ≈ [p̂(1 − p̂)/n + π̂²·Se(1 − Se)/n₁ + (1 − π̂)²·Sp(1 − Sp)/n₀ − 2(π̂·Se(1 − Se) + (1 − π̂)·Sp(1 − Sp))/n] / J².
 // With every row labelled this is π̂(1 − π̂)/n, the human share's own variance (π̂ is then that share); with few
 // labelled rows the Se and Sp terms dominate, so the interval is wider than the raw rate's by the grader's own
-// uncertainty. Not defined when J ≤ 0 (the grader does no better than chance on the labelled rows). When Se or Sp
-// is estimated at exactly 1 its term is 0 and the interval is too narrow; the docs say label more rows then.
+// uncertainty. The correction is not defined when J ≤ 0 (the grader does no better than chance on the labelled rows).
+// When Se or Sp is estimated at exactly 1 its term is 0 and the interval is too narrow; the docs say label more rows
+// then. A grader carrying a calibration (graderCalibration.ts) is measured on its calibrated score and pass, with the
+// ECE of its score before calibration beside them.
 
 /** A graded reply: the grader's score (0..1) and pass, and the person's verdict where there is one. */
 export type GradedRow = {score: number, pass: boolean, human: boolean | null};
@@ -115,11 +117,23 @@ export function graderAgreements(spec: ExperimentSpec, dataset: {columns: readon
         const column = dataset.columns.indexOf(check.humanLabelColumn);
         if (column < 0) return [];
         const rows: GradedRow[] = [];
+        const raw: Array<{score: number, human: boolean}> = [];
         for (const cell of cells) {
             const result = cell.ok ? cell.checks?.find((candidate) => candidate.name === names[index]) : undefined;
-            if (result !== undefined) rows.push({score: result.score, pass: result.pass, human: humanVerdict(check, dataset.rows[cell.rowIndex]?.[column])});
+            if (result === undefined) continue;
+            const human = humanVerdict(check, dataset.rows[cell.rowIndex]?.[column]);
+            rows.push({score: result.score, pass: result.pass, human});
+            if (human !== null) raw.push({score: result.rawScore ?? result.score, human});
         }
         const stats = measureAgreement(rows);
-        return stats.labelled === 0 ? [] : [{check: names[index], column: check.humanLabelColumn, ...stats}];
+        if (stats.labelled === 0) return [];
+        const fit = check.calibration;
+        // A calibrated grader: the ECE of its score before the calibration on the same rows, beside the fit's own figures.
+        const calibration = fit === undefined ? {} : {calibration: {
+            uncalibratedEce: {value: reliabilityBins(raw.map((row) => row.score), raw.map((row) => row.human), eceBinCount).ece, n: raw.length},
+            fittedOn: fit.fittedOn, evaluatedOn: fit.evaluatedOn, heldOut: fit.heldOut, ...(fit.folds === undefined ? {} : {folds: fit.folds}),
+            eceBefore: fit.before.ece, eceAfter: fit.after.ece
+        }};
+        return [{check: names[index], column: check.humanLabelColumn, ...stats, ...calibration}];
     });
 }

@@ -1,10 +1,12 @@
 import type {DecisionsAnswer, DecisionsQuestion} from "../../protocol/decisions/types.ts";
+import {calibrateProbabilities} from "../scoring/calibration.ts";
 import type {Check} from "./types.ts";
 
 // The decision question a grader check asks about a reply, and the score its answer gives: yes/no (P(yes)), a choice
 // over labels (the probability of the passing labels: OpenAI's label_model graders read so, with a probability in
 // place of one sampled label), or a score over numeric levels (the expected level, scaled to 0..1 over the levels'
-// range: score_model graders). The check passes when that score reaches its threshold.
+// range: score_model graders). The check passes when that score, through the grader's calibration when it carries
+// one, reaches its threshold.
 
 export type Grader = Extract<Check, {kind: "grader"}>;
 
@@ -43,6 +45,14 @@ export function graderScore(grader: Grader, answer: DecisionsAnswer | undefined)
     const low = levels[0], high = levels[levels.length - 1];
     const mean = answer.probabilities.reduce((sum, item) => sum + item.probability * Number(item.label), 0);
     return Math.max(0, Math.min(1, (mean - low) / (high - low)));
+}
+
+/**
+ * The grader's score through the calibration it carries (graderCalibration.ts: Platt scaling on the logit, scores
+ * clipped to [0.005, 0.995] first, as answers are); the score itself when it carries none.
+ */
+export function calibratedGraderScore(grader: Pick<Grader, "calibration">, score: number): number {
+    return grader.calibration === undefined ? score : calibrateProbabilities(grader.calibration, [score, 1 - score])[0];
 }
 
 /** The grader's score, described for a result's detail. */

@@ -1,6 +1,7 @@
 import type {QuestionInfo, QuestionSet, StoredResponse} from "../scoring/questions.ts";
 import type {CellValue, InputMapping, SheetRow} from "../scoring/types.ts";
 import type {ReliabilityBin} from "../scoring/evaluation.ts";
+import type {QuestionCalibration} from "../scoring/calibration.ts";
 import type {RepeatStats} from "./repeatStats.ts";
 
 // Shapes of an experiment: a dataset (or a sample of it) × two or more variants, each variant a saved version of a
@@ -121,7 +122,12 @@ export type Check = CheckScope & (
          * choice grader one of `labels`; for a score grader a level): on the rows that have one, the summary measures
          * the grader against it and corrects its pass rate (graderAgreement.ts). Keep it a label column, unsent.
          */
-        humanLabelColumn?: string}
+        humanLabelColumn?: string,
+        /**
+         * Platt scaling of the grader's score fitted on rows a person labelled (graderCalibration.ts, the question
+         * sets' calibration): applied to the score before the threshold.
+         */
+        calibration?: QuestionCalibration}
     /**
      * Checks weighed together: the row's score is the weighted mean of the scores of the parts that apply to it
      * (`when`), passing at `threshold`; a row none applies to passes.
@@ -160,7 +166,9 @@ export type ExperimentSpec = {
 };
 
 /** A check's outcome on one reply: `score` 0..1 (grader: P(yes)), `pass` at its threshold. */
-export type CheckResult = {name: string, pass: boolean, score: number, detail?: string};
+export type CheckResult = {name: string, pass: boolean, score: number, detail?: string,
+    /** A calibrated grader's score before its calibration (`score` is after). */
+    rawScore?: number};
 
 export type CellUsage = {promptTokens: number, completionTokens: number, totalTokens: number};
 
@@ -273,7 +281,12 @@ export type GraderAgreement = {
     ece: Measured,
     kappa: Measured,
     observed: Measured & {interval?: {low: number, high: number}},
-    corrected: {value: number, low: number, high: number, n: number} | null
+    corrected: {value: number, low: number, high: number, n: number} | null,
+    /**
+     * A grader carrying a calibration: the ECE of its score before calibration on these labelled rows (`ece` is
+     * after), and the fit's own figures (its rows, and ECE before / after, out of fold when it had rows enough).
+     */
+    calibration?: {uncalibratedEce: Measured, fittedOn: number, evaluatedOn: number, heldOut: boolean, folds?: number, eceBefore: number, eceAfter: number}
 };
 
 /**

@@ -249,7 +249,8 @@ export function readCalibrationSet(value: unknown, path: FieldPath = ["calibrati
     return set;
 }
 
-function readQuestionCalibration(value: unknown, path: FieldPath): QuestionCalibration {
+/** Checks one saved calibration (a question set's, or a grader's in an experiment file). */
+export function readQuestionCalibration(value: unknown, path: FieldPath): QuestionCalibration {
     const object = readObject(value, path);
     required(object, "version", path, (raw, at) => readInteger(raw, at, {min: 1, max: 1}));
     const kind = required(object, "kind", path, (raw, at) => readEnum(raw, at, ["yesno", "choice", "score"]));

@@ -68,8 +68,9 @@ describe("Experiments: a grader against human labels", {skip: noChromium ?? fals
         assert.match(first[2], / n=2$/);
         assert.match(first[3], / n=2$/);
         assert.match(first[4], / n=4$/);
-        assert.match(first[5], / n=4$/);
-        assert.match(first[6], / n=6$/, "the grader's pass rate is over every graded reply");
+        assert.equal(first[5], "–", "a grader carrying no calibration");
+        assert.match(first[6], / n=4$/);
+        assert.match(first[7], / n=6$/, "the grader's pass rate is over every graded reply");
         const titles = await card.locator("th").evaluateAll((cells) => cells.map((cell) => cell.getAttribute("title")));
         assert.deepEqual(titles, graderAgreementColumns.map((column) => column.definition));
         assert.deepEqual(pageErrors, []);
