@@ -1,6 +1,6 @@
 import type {CellResult, DecisionPrompt, MetricKey} from "./types.ts";
 import {type MetricTable, numberOrNaN} from "./metricTables.ts";
-import {RowPatterns} from "./rowPatterns.ts";
+import {QuestionPatterns, termWidth, type QuestionSums} from "./questionPatterns.ts";
 import {parseQuestionSet, questionInfos, readAnswers, type NormalizedAnswer, type QuestionInfo, type StoredResponse} from "../scoring/questions.ts";
 import {eceBinCount, multiclassRowOf, readLabel, reliabilityBinIndex, reliabilityBins} from "../scoring/evaluation.ts";
 import {binaryRowTerms, macroF1OfConfusion, multiclassRowTerms, rocAuc} from "../scoring/metrics.ts";
@@ -52,44 +52,13 @@ function rowTerms(info: QuestionInfo, row: LabelledRow) {
     return {predicted: terms.predicted, brier: terms.brier, logLoss: terms.logLoss, absoluteError: terms.absoluteError, eceX: terms.confidence, eceHit: terms.hit};
 }
 
-/** A row's terms and slots, in its pattern: [right 0/1, Brier, log loss, |error|, ECE x, confusion cell, ECE bin slot, AUC slot or -1]. */
-const patternWidth = 8;
-/** Where a row's Brier, log-loss and |error| terms sit in its pattern. */
-const meanTerms = 1;
-
-/**
- * Questions whose rows have more patterns than this share of their rows (a score question's Brier terms are nearly
- * all different) keep those three terms per row and group the rows by the rest (right, ECE x and the slots).
- */
-const compressible = 1 / 4;
-
-/**
- * The rows' patterns from their terms (`patternWidth` numbers per row, in the order of `rows`): with `perRow`, the
- * Brier, log-loss and |error| terms are left out of the patterns and kept per position instead.
- */
-function rowPatterns(rows: readonly LabelledRow[], positions: number, terms: Float64Array, perRow: boolean): {patterns: RowPatterns, means: Float64Array | null} {
-    const patterns = new RowPatterns(positions, patternWidth);
-    const means = perRow ? new Float64Array(positions * 3) : null;
-    const key = new Float64Array(patternWidth);
-    rows.forEach((row, index) => {
-        for (let term = 0; term < patternWidth; term++) key[term] = terms[index * patternWidth + term];
-        if (means !== null) for (let term = 0; term < 3; term++) {
-            means[row.position * 3 + term] = key[meanTerms + term];
-            key[meanTerms + term] = 0;
-        }
-        patterns.add(row.position, key);
-    });
-    return {patterns, means};
-}
-
 /**
  * One question's rows, raw or calibrated, kept as per-row terms so that any weighting of them (a bootstrap
  * resample) is evaluated in one pass: the Brier score, log loss, accuracy and MAE are weighted means of the terms;
  * the macro F1 comes from the weighted confusion matrix (macroF1OfConfusion); the ECE from reliabilityBins given
  * one weighted pseudo-row per bin and outcome at the bin's mean x (the same counts, sums and ECE as the rows);
  * the AUC from the weighted yes / no counts at each distinct P(yes) (rocAuc). The unweighted values equal reportOf's.
- * Rows with the same terms share a pattern (rowPatterns.ts), so a resample costs one weight per row and one pass
- * over the patterns.
+ * The rows are kept as patterns of their terms (questionPatterns.ts), weighed per resample or per batch of them.
  */
 function questionTable(info: QuestionInfo, calibrated: boolean, positions: number, rows: readonly LabelledRow[]): MetricTable {
     const k = info.options.length;
@@ -97,7 +66,7 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
     // Distinct P(yes), highest first, for the AUC's sweep.
     const levels = info.kind === "yesno" ? [...new Set(rows.map((row) => row.answer.probabilities[0]))].sort((a, b) => b - a) : [];
     const levelOf = new Map(levels.map((probability, index) => [probability, index]));
-    const terms = new Float64Array(rows.length * patternWidth);
+    const terms = new Float64Array(rows.length * termWidth);
     rows.forEach((row, index) => {
         const term = rowTerms(info, row);
         const {position} = row;
@@ -106,70 +75,38 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
         // ECE bins hold [weight of outcome 1, sum of x, weight of outcome 0, sum of x]; the AUC all yes levels, then all no.
         const level = levelOf.get(row.answer.probabilities[0]);
         terms.set([correct[position], term.brier, term.logLoss, term.absoluteError, term.eceX, row.label * k + term.predicted,
-            reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2), level === undefined ? -1 : level + (term.eceHit ? 0 : levels.length)], index * patternWidth);
+            reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2), level === undefined ? -1 : level + (term.eceHit ? 0 : levels.length)], index * termWidth);
     });
-    let {patterns, means} = rowPatterns(rows, positions, terms, false);
-    if (patterns.count > Math.max(256, rows.length * compressible)) ({patterns, means} = rowPatterns(rows, positions, terms, true));
-    // The slots as whole numbers, for indexing.
-    const slots = Int32Array.from({length: patterns.count * 3}, (_unused, index) => patterns.values[Math.floor(index / 3) * patternWidth + 5 + index % 3]);
+    const patterns = new QuestionPatterns(rows.map((row) => row.position), terms, positions, {cells: k * k, bins: eceBinCount, aucSlots: levels.length * 2});
     const metrics = metricsOf(info.kind);
-    const bins = new Float64Array(eceBinCount * 4), confusion = new Float64Array(k * k), auc = new Float64Array(levels.length * 2);
-    const summed = (at: Int32Array, counts: Int32Array | null) => {
-        bins.fill(0);
-        confusion.fill(0);
-        auc.fill(0);
-        let total = 0, hits = 0, brierSum = 0, logLossSum = 0, errorSum = 0;
-        const weights = patterns.weigh(at, counts), values = patterns.values;
-        for (let pattern = 0; pattern < weights.length; pattern++) {
-            const weight = weights[pattern];
-            if (weight === 0) continue;
-            const term = pattern * patternWidth, slot = pattern * 3;
-            total += weight;
-            hits += weight * values[term];
-            brierSum += weight * values[term + 1];
-            logLossSum += weight * values[term + 2];
-            errorSum += weight * values[term + 3];
-            confusion[slots[slot]] += weight;
-            const bin = slots[slot + 1];
-            bins[bin] += weight;
-            bins[bin + 1] += weight * values[term + 4];
-            const level = slots[slot + 2];
-            if (level >= 0) auc[level] += weight;
-        }
-        if (means !== null) for (let index = 0; index < at.length; index++) {
-            const position = at[index];
-            const count = counts === null ? 1 : counts[position];
-            if (count === 0) continue;
-            brierSum += count * means[position * 3];
-            logLossSum += count * means[position * 3 + 1];
-            errorSum += count * means[position * 3 + 2];
-        }
-        const x: number[] = [], hit: boolean[] = [], binWeights: number[] = [];
+    const reliability = ({bins}: QuestionSums) => {
+        const x: number[] = [], hit: boolean[] = [], weights: number[] = [];
         for (let slot = 0; slot < bins.length; slot += 2) {
             if (bins[slot] === 0) continue;
             x.push(bins[slot + 1] / bins[slot]);
             hit.push(slot % 4 === 0);
-            binWeights.push(bins[slot]);
+            weights.push(bins[slot]);
         }
-        const matrix = Array.from({length: k}, (_unused, actual) => Array.from(confusion.subarray(actual * k, actual * k + k)));
-        return {total, hits, brierSum, logLossSum, errorSum, matrix, reliability: reliabilityBins(x, hit, eceBinCount, binWeights)};
+        return reliabilityBins(x, hit, eceBinCount, weights);
     };
-    // The AUC's weighted rows labelled yes, then no, per distinct P(yes).
-    const yesAt = auc.subarray(0, levels.length), noAt = auc.subarray(levels.length);
+    const valuesOf = (sums: QuestionSums) => {
+        const {total, confusion, auc} = sums;
+        const matrix = Array.from({length: k}, (_unused, actual) => Array.from(confusion.subarray(actual * k, actual * k + k)));
+        // The AUC's weighted rows labelled yes, then no, per distinct P(yes).
+        const values: Partial<Record<MetricKey, number>> = total === 0 ? {} : {
+            accuracy: sums.hits / total, macro_f1: numberOrNaN(macroF1OfConfusion(matrix)), brier: sums.brierSum / total,
+            log_loss: sums.logLossSum / total, ece: reliability(sums).ece, mae: sums.errorSum / total,
+            auc: levels.length === 0 ? Number.NaN : numberOrNaN(rocAuc(auc.subarray(0, levels.length), auc.subarray(levels.length)))
+        };
+        return Float64Array.from(metrics, (metric) => values[metric] ?? Number.NaN);
+    };
     return {
         key: `question\u0000${info.name}\u0000${calibrated}`, question: info.name, kind: info.kind, calibrated, metrics,
         used,
-        evaluate: (at, counts) => {
-            const sums = summed(at, counts);
-            const values: Partial<Record<MetricKey, number>> = sums.total === 0 ? {} : {
-                accuracy: sums.hits / sums.total, macro_f1: numberOrNaN(macroF1OfConfusion(sums.matrix)), brier: sums.brierSum / sums.total,
-                log_loss: sums.logLossSum / sums.total, ece: sums.reliability.ece, mae: sums.errorSum / sums.total,
-                auc: levels.length === 0 ? Number.NaN : numberOrNaN(rocAuc(yesAt, noAt))
-            };
-            return Float64Array.from(metrics, (metric) => values[metric] ?? Number.NaN);
-        },
+        evaluate: (at, counts) => valuesOf(patterns.summed(at, counts)),
+        evaluateLanes: (at, counts) => patterns.summedLanes(at, counts, valuesOf),
         outcomes: new Map([["accuracy", correct]]),
-        reliability: (at) => summed(at, null).reliability.reliability
+        reliability: (at) => reliability(patterns.summed(at, null)).reliability
     };
 }
 

@@ -1,6 +1,7 @@
 import type {MetricKey} from "./types.ts";
 import type {ReliabilityBin} from "../scoring/evaluation.ts";
 import type {QuestionInfo} from "../scoring/questions.ts";
+import {laneCounts, type PackedCounts} from "./resampleLanes.ts";
 
 // One variant's rows prepared for its metrics, so that a bootstrap resample (how many times each row was drawn)
 // is evaluated in one pass over the rows through client/scoring's own definitions, never a second formula:
@@ -21,6 +22,8 @@ export type MetricTable = {
      * times, or once when `counts` is null; NaN where undefined on those rows.
      */
     evaluate: (positions: Int32Array, counts: Int32Array | null) => Float64Array,
+    /** The same for each resample of a batch, their counts packed in lanes (resampleLanes.ts); absent: one lane at a time. */
+    evaluateLanes?: (positions: Int32Array, counts: PackedCounts) => Float64Array[],
     /**
      * The pass / fail metrics among `metrics` (accuracy; pass_rate and each `pass:<name>`), each with its per-row
      * outcome (per position: 1 right or passed, else 0). Their differences are compared with McNemar's exact test
@@ -38,6 +41,16 @@ export function usedPositions(used: Uint8Array): Int32Array {
         if (flag === 1) positions.push(position);
     });
     return Int32Array.from(positions);
+}
+
+/** The lanes' counts for tables that read one resample at a time, reused from call to call. */
+let laneBuffer = new Int32Array(0);
+
+/** A table's metrics on each resample of a batch: at once when it reads lanes, else one lane after another. */
+export function evaluateLanes(table: MetricTable, positions: Int32Array, counts: PackedCounts): Float64Array[] {
+    if (table.evaluateLanes !== undefined) return table.evaluateLanes(positions, counts);
+    if (laneBuffer.length !== counts.packed.length) laneBuffer = new Int32Array(counts.packed.length);
+    return Array.from({length: counts.lanes}, (_unused, lane) => table.evaluate(positions, laneCounts(counts, lane, laneBuffer)));
 }
 
 /**

@@ -50,8 +50,11 @@ export class RowPatterns {
         return pattern;
     }
 
-    /** Weight per pattern of the rows at `positions`, each counted `counts[position]` times (once when null). */
-    public weigh(positions: Int32Array, counts: Int32Array | null): Float64Array {
+    /**
+     * Weight per pattern of the rows at `positions`, each counted `counts[position]` times (once when null); counts
+     * packed in lanes (resampleLanes.ts) give their packed sums. Reused by the next call.
+     */
+    public weigh(positions: Int32Array, counts: Int32Array | Float64Array | null): Float64Array {
         if (this.weights.length !== this.patterns) this.weights = new Float64Array(this.patterns);
         const weights = this.weights.fill(0), of = this.of;
         if (counts === null) for (let index = 0; index < positions.length; index++) weights[of[positions[index]]]++;

@@ -1,6 +1,7 @@
 import {seededRandom} from "../../base/common/seededRandom.ts";
 import {normalQuantile} from "./normal.ts";
 import type {Clusters} from "./clusters.ts";
+import {laneCounts, laneLayout, laneUnits, type PackedCounts} from "./resampleLanes.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
 // interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
@@ -171,8 +172,11 @@ export function holm(pValues: readonly number[], alpha = 0.05): Array<{adjusted:
  * multiplicities of a resample of n rows with replacement) and returns `width` numbers, NaN where undefined on
  * that resample (an AUC with one class drawn). A paired difference evaluates both variants on the same counts.
  * `resample` numbers the draw, so statistics sharing a part (variant A in A-vs-B and A-vs-C) can compute it once.
+ * A statistic may instead read a batch of resamples at once, their counts packed in lanes (`evaluateLanes`,
+ * resampleLanes.ts), and return `width` numbers per lane.
  */
-export type ResampledStatistic = {width: number, evaluate: (counts: Int32Array, resample: number) => ArrayLike<number>};
+export type ResampledStatistic = {width: number, evaluate: (counts: Int32Array, resample: number) => ArrayLike<number>}
+    | {width: number, evaluateLanes: (counts: PackedCounts) => ReadonlyArray<ArrayLike<number>>};
 
 export type Interval = {low: number, high: number};
 
@@ -192,8 +196,9 @@ export const defaultResamples = 2000;
  * Percentile bootstrap intervals over rows (over clusters of rows when `clusters` is given: each resample draws as
  * many clusters as there are, with replacement, and counts every row of each): each resample draws n row indexes with replacement from a seeded
  * generator, once, and every statistic reads the same draw, so differences are paired (both variants see the
- * same rows) and one pass serves every metric. Returns, per statistic, one interval per output, or null where
- * fewer than half the resamples gave a number.
+ * same rows) and one pass serves every metric. The resamples are drawn in batches, their counts packed in lanes
+ * (resampleLanes.ts), which a statistic with `evaluateLanes` reads at once. Returns, per statistic, one interval
+ * per output, or null where fewer than half the resamples gave a number.
  */
 export function bootstrapIntervals(n: number, statistics: readonly ResampledStatistic[], options: BootstrapOptions): Array<Array<Interval | null>> {
     const resamples = Math.max(1, Math.floor(options.resamples ?? defaultResamples));
@@ -201,15 +206,26 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
     const draws = statistics.map((statistic) => Array.from({length: statistic.width}, () => new Float64Array(resamples)));
     if (n === 0) return statistics.map((statistic) => new Array<Interval | null>(statistic.width).fill(null));
     const random = seededRandom(options.seed);
-    const counts = new Int32Array(n);
     const groups = options.clusters?.members;
-    for (let resample = 0; resample < resamples; resample++) {
-        counts.fill(0);
-        if (groups === undefined) for (let draw = 0; draw < n; draw++) counts[Math.floor(random() * n)]++;
-        else for (let draw = 0; draw < groups.length; draw++) for (const member of groups[Math.floor(random() * groups.length)]) counts[member]++;
+    // A resample's counts sum to n, or with clusters to the rows of the clusters drawn, at most this many.
+    const largest = groups === undefined ? n : groups.length * groups.reduce((most, group) => Math.max(most, group.length), 0);
+    const {bits, lanes} = laneLayout(largest);
+    const units = laneUnits(bits, lanes);
+    const packed = new Float64Array(n), counts = new Int32Array(n);
+    for (let first = 0; first < resamples; first += lanes) {
+        const batch = Math.min(lanes, resamples - first);
+        packed.fill(0);
+        // The resamples one after another from the one generator: the same draws whatever the batch size.
+        for (let lane = 0; lane < batch; lane++) {
+            const unit = units[lane];
+            if (groups === undefined) for (let draw = 0; draw < n; draw++) packed[Math.floor(random() * n)] += unit;
+            else for (let draw = 0; draw < groups.length; draw++) for (const member of groups[Math.floor(random() * groups.length)]) packed[member] += unit;
+        }
+        const drawn: PackedCounts = {packed, lanes: batch, bits, first};
         statistics.forEach((statistic, index) => {
-            const values = statistic.evaluate(counts, resample);
-            for (let output = 0; output < statistic.width; output++) draws[index][output][resample] = values[output];
+            const values = "evaluateLanes" in statistic ? statistic.evaluateLanes(drawn)
+                : Array.from({length: batch}, (_unused, lane) => Array.from(statistic.evaluate(laneCounts(drawn, lane, counts), first + lane)));
+            for (let lane = 0; lane < batch; lane++) for (let output = 0; output < statistic.width; output++) draws[index][output][first + lane] = values[lane][output];
         });
     }
     return draws.map((outputs) => outputs.map((values) => {

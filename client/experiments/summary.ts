@@ -1,5 +1,6 @@
 import type {CellResult, CellUsage, Difference, ExperimentSpec, MetricValue, Prices, Variant, VariantSummary, ExperimentSummary} from "./types.ts";
-import {type MetricTable, usedPositions} from "./metricTables.ts";
+import {evaluateLanes, type MetricTable, usedPositions} from "./metricTables.ts";
+import type {PackedCounts} from "./resampleLanes.ts";
 import type {DecisionDataset} from "./decisionTables.ts";
 import {positionsOf, variantTables, type Positions} from "./variantTables.ts";
 import {checkNames as specCheckNames} from "./checks.ts";
@@ -216,23 +217,23 @@ function successes(outcome: Uint8Array, positions: Int32Array): number {
 }
 
 /**
- * A table in the comparisons: its metrics on a resample over all its rows are kept for that resample, so the first
- * variant, compared with each of the others on the same rows (the usual case), is evaluated once per resample.
+ * A table in the comparisons: its metrics on a batch of resamples over all its rows are kept for that batch, so the
+ * first variant, compared with each of the others on the same rows (the usual case), is evaluated once per batch.
  */
 class Side {
     public readonly all: Int32Array;
-    private resample = -1;
-    private values: Float64Array = new Float64Array(0);
+    private batch = -1;
+    private values: Float64Array[] = [];
 
     public constructor(public readonly table: MetricTable) {
         this.all = usedPositions(table.used);
     }
 
-    public evaluate(at: Int32Array, counts: Int32Array, resample: number): Float64Array {
-        if (at.length !== this.all.length) return this.table.evaluate(at, counts);
-        if (resample !== this.resample) {
-            this.values = this.table.evaluate(this.all, counts);
-            this.resample = resample;
+    public evaluate(at: Int32Array, counts: PackedCounts): Float64Array[] {
+        if (at.length !== this.all.length) return evaluateLanes(this.table, at, counts);
+        if (counts.first !== this.batch) {
+            this.values = evaluateLanes(this.table, this.all, counts);
+            this.batch = counts.first;
         }
         return this.values;
     }
@@ -249,9 +250,9 @@ function comparisonsOf(a: number, b: number, tablesA: readonly MetricTable[], ta
         const sideA = sideOf(tableA), sideB = sideOf(tableB);
         const statistic: ResampledStatistic = {
             width: tableA.metrics.length,
-            evaluate: (counts, resample) => {
-                const valuesA = sideA.evaluate(common, counts, resample), valuesB = sideB.evaluate(common, counts, resample);
-                return valuesB.map((value, index) => value - valuesA[index]);
+            evaluateLanes: (counts) => {
+                const lanesA = sideA.evaluate(common, counts), lanesB = sideB.evaluate(common, counts);
+                return lanesB.map((valuesB, lane) => valuesB.map((value, index) => value - lanesA[lane][index]));
             }
         };
         return [{a, b, tableA, tableB, sideA, sideB, common, statistic}];

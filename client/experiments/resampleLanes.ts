@@ -1,0 +1,64 @@
+// Several bootstrap resamples at once. A row's count in each of a batch's resamples (its lanes) is packed into one
+// number, count₀ + count₁·2^bits + count₂·2^(2·bits) + …: adding packed counts adds every lane's counts at once, so
+// a table that sums whole counts per pattern (rowPatterns.ts) weighs a batch of resamples in one pass over its rows.
+// Exact while every sum stays a whole number below 2^53: `bits` is chosen so that no lane's sum, at most the
+// resample's total count, can reach 2^bits, and the lanes together fit in 53 bits.
+
+/** A batch of resamples' counts per position, packed in lanes. */
+export type PackedCounts = {
+    /** Per position, Σ over lanes of count · 2^(bits·lane). */
+    packed: Float64Array,
+    /** Resamples in the batch (lane l is resample `first + l`). */
+    lanes: number,
+    bits: number,
+    first: number
+};
+
+/** Lanes of whole numbers up to `largestSum` each: the bits a lane needs, and how many fit in a float64. */
+export function laneLayout(largestSum: number, most = 8): {bits: number, lanes: number} {
+    const bits = Math.max(1, Math.ceil(Math.log2(largestSum + 1)));
+    return {bits, lanes: Math.max(1, Math.min(most, Math.floor(53 / bits)))};
+}
+
+/** What 2^(bits·lane) is for each lane, the unit a count of that lane is added in. */
+export function laneUnits(bits: number, lanes: number): number[] {
+    return Array.from({length: lanes}, (_unused, lane) => 2 ** (bits * lane));
+}
+
+/**
+ * Unpacks `lanes` sums packed in each of `packed` into `into[lane]`. Whole numbers below 2^53 divided by a power of
+ * two and floored are exact, so each lane is the remainder below the next.
+ */
+export function unpackLanes(packed: ArrayLike<number>, lanes: number, bits: number, into: Float64Array[]): void {
+    const unit = 2 ** bits, inverse = 2 ** -bits;
+    for (let index = 0; index < packed.length; index++) {
+        let rest = packed[index];
+        for (let lane = 0; lane < lanes - 1; lane++) {
+            const above = Math.floor(rest * inverse);
+            into[lane][index] = rest - above * unit;
+            rest = above;
+        }
+        into[lanes - 1][index] = rest;
+    }
+}
+
+/** One lane's counts per position, for a statistic that reads a single resample. */
+export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array): Int32Array {
+    const unit = 2 ** counts.bits, below = 2 ** -(counts.bits * lane);
+    const {packed} = counts;
+    for (let position = 0; position < packed.length; position++) {
+        const rest = Math.floor(packed[position] * below);
+        into[position] = rest - Math.floor(rest / unit) * unit;
+    }
+    return into;
+}
+
+/** Float64Arrays of `length`, one per lane, kept while the length fits (tables weigh thousands of batches). */
+export class LaneBuffers {
+    private buffers: Float64Array[] = [];
+
+    public take(lanes: number, length: number): Float64Array[] {
+        if (this.buffers.length < lanes || this.buffers[0].length !== length) this.buffers = Array.from({length: Math.max(lanes, this.buffers.length)}, () => new Float64Array(length));
+        return this.buffers;
+    }
+}
