@@ -35,7 +35,10 @@ export type SummaryOptions = {
     pairs?: PairChoice,
     /** Prices for variants on the local engine (`{profile: "local"}`) that carry none of their own. */
     localPrices?: Prices,
-    /** Rows visited across all resamples before the resample count is lowered (the time a summary may take). */
+    /**
+     * Rows visited across all resamples (each table once per resample) before the resample count is lowered, to bound
+     * the time a summary may take: by default 2,000 resamples up to 100,000 rows × 20 tables (variants × questions).
+     */
     maxBootstrapWork?: number
 };
 
@@ -45,7 +48,7 @@ const defaultLevel = 1 - alpha;
 
 /** Resamples never drop below this, however large the experiment: enough for stable 2.5% and 97.5% quantiles. */
 export const minimumResamples = 300;
-const defaultMaxBootstrapWork = 4e7;
+const defaultMaxBootstrapWork = 4e9;
 
 /** Summarises an experiment's cells (any subset: a running experiment's summary fills in as cells arrive). */
 export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDataset, cells: readonly CellResult[], options: SummaryOptions = {}): ExperimentSummary {
