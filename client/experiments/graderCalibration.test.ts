@@ -83,7 +83,7 @@ test("the agreement reports the ECE before and after calibration, the experiment
     assert.ok(Math.abs(agreement.calibration.uncalibratedEce.value! - 0.214) < 1e-9, String(agreement.calibration.uncalibratedEce.value));
     assert.ok(Math.abs(agreement.calibration.eceAfter - calibration.after.ece) < 1e-12);
     const [row] = graderAgreementRows(summary);
-    assert.match(row[5], /^ECE \d\.\d{3} → \d\.\d{3} here; fit 0\.200 → 0\.284 out of fold \(5 folds, 20 rows\)$/);
+    assert.match(row[5], /^\d\.\d{3} → \d\.\d{3}; fit 0\.200 → 0\.284 out of fold \(5 folds, 20 rows\)$/);
     const file = parseExperimentSpec(serializeExperimentSpec(calibrated));
     assert.deepEqual(file.checks[0].kind === "grader" ? file.checks[0].calibration : null, calibration);
     const input = checkExperimentInput(calibrated, dataset, dataset.rows.map((_, index) => index));

@@ -1,6 +1,7 @@
 // A grader measured against people in the app, against the real gateway and engine in Chromium: a dataset with a
 // column of people's verdicts, a chat prompt graded by a decision question whose "Human labels" is that column; the
-// results show the grader's sensitivity, specificity, ECE, κ and corrected pass rate, each column defined on hover.
+// results show the grader's sensitivity, specificity, ECE, κ and corrected pass rate, each column defined on hover;
+// then a calibration fitted from those rows and the experiment run with it (screenshots at two sizes and themes, axe).
 import {after, before, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {mkdtemp, rm} from "node:fs/promises";
@@ -13,6 +14,7 @@ import {eventually, expectCount, expectText} from "./utils/expect.ts";
 import {newAppPage} from "./utils/appPage.ts";
 import {launchChromium, noChromium} from "./utils/launchChromium.ts";
 import {datasetAndTopicWriter} from "./utils/topicWriter.ts";
+import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {graderAgreementColumns} from "../../client/experiments/graderAgreementText.ts";
 
@@ -73,6 +75,30 @@ describe("Experiments: a grader against human labels", {skip: noChromium ?? fals
         assert.match(first[7], / n=6$/, "the grader's pass rate is over every graded reply");
         const titles = await card.locator("th").evaluateAll((cells) => cells.map((cell) => cell.getAttribute("title")));
         assert.deepEqual(titles, graderAgreementColumns.map((column) => column.definition));
+        assert.deepEqual(pageErrors, []);
+    });
+
+    test("a calibration fitted from the labelled rows says where it was measured, and a run with it judges the grader through it", async () => {
+        const fit = page.getByTestId("exp-grader-fit");
+        await fit.getByTestId("exp-grader-fit-button").click();
+        // 4 labelled rows × 2 variants: too few to measure it out of fold, which it says.
+        await expectText(fit.getByTestId("exp-grader-fit-result"), /^Platt scaling on 8 labelled replies, temperature \d+\.\d{3}, bias -?\d+\.\d{3}; ECE \d\.\d{3} → \d\.\d{3} on its 8 fitting rows\.$/);
+        assert.match(await fit.getByTestId("exp-grader-fit-warning").first().textContent() ?? "", /Measured on the 8 rows it was fitted on/);
+        assert.match(await fit.getByTestId("exp-grader-fit-button").getAttribute("title") ?? "", /out of fold/);
+        await fit.getByTestId("exp-grader-fit-run").click();
+        await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 90_000});
+        assert.match(await page.getByTestId("exp-run-card").locator("h3").textContent() ?? "", /· calibrated$/);
+        await eventually(async () => {
+            const cells = await page.getByTestId("exp-grader-row").first().locator("td").allTextContents();
+            assert.match(cells[5], /^\d\.\d{3} → \d\.\d{3}; fit \d\.\d{3} → \d\.\d{3} on its 8 fitting rows$/);
+        }, {timeoutMs: 30_000});
+        const problems = await layoutProblemsAtSizes(page, "experiments/grader-calibration", async () => {
+            await page.getByTestId("exp-graders").scrollIntoViewIfNeeded();
+        });
+        assert.deepEqual(problems, []);
+        // Setup holds the calibrated grader, so a run from there or Run again keeps it.
+        await page.getByTestId("exp-tabs-setup").click();
+        assert.match(await page.getByTestId("exp-grader-calibration").textContent() ?? "", /^Calibrated on 8 labelled replies/);
         assert.deepEqual(pageErrors, []);
     });
 });

@@ -1,6 +1,7 @@
 // The checks every chat variant's reply goes through, and the decision-question grader of the replies.
 import {Icon} from "../../ui/controls.tsx";
 import {newCheck, updateCheck, useDraftStore, type CheckDraft} from "./draftStore.ts";
+import {describeCalibrationFit} from "../../../../client/experiments/graderAgreementText.ts";
 
 const kindNames: Record<CheckDraft["kind"], string> = {
     equals: "equals a column",
@@ -95,6 +96,13 @@ function GraderEditor({columns}: {columns: readonly string[]}) {
                             {columns.map((column) => <option key={column} value={column}>{column}</option>)}
                         </select>
                     </label>
+                    {grader.calibration !== undefined && (
+                        <div className="small exp-grader-calibration" data-testid="exp-grader-calibration"
+                            title="Platt scaling of the grader's score fitted on replies people labelled; its score goes through it before the threshold">
+                            Calibrated on {grader.calibration.fittedOn} labelled replies (ECE {describeCalibrationFit({...grader.calibration, eceBefore: grader.calibration.before.ece, eceAfter: grader.calibration.after.ece})})
+                            <button type="button" className="btn btn-sm btn-ghost" data-testid="exp-grader-calibration-remove" onClick={() => change({calibration: undefined})}>Remove</button>
+                        </div>
+                    )}
                 </div>
             )}
         </fieldset>

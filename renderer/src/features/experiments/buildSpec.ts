@@ -99,7 +99,7 @@ export function graderOf(draft: GraderDraft, problems: string[]): Check | null {
     if (draft.question.trim() === "") problems.push("The grader needs its yes/no question.");
     if (!(threshold >= 0 && threshold <= 1)) problems.push("The grader's threshold must be a number from 0 to 1.");
     return {kind: "grader", name: draft.name.trim(), question: draft.question, template: draft.template, threshold: Number.isFinite(threshold) ? threshold : 0.5,
-        ...(draft.humanLabelColumn ? {humanLabelColumn: draft.humanLabelColumn} : {})};
+        ...(draft.humanLabelColumn ? {humanLabelColumn: draft.humanLabelColumn} : {}), ...(draft.calibration === undefined ? {} : {calibration: draft.calibration})};
 }
 
 /** The experiment file of `draft` over `dataset`; `spec` is null while a problem stops it from being built. */

@@ -5,6 +5,7 @@ import {createJSONStorage, persist} from "zustand/middleware";
 import type {Check, Sample} from "../../../../client/experiments/types.ts";
 import {appDataStorage} from "../../gateway/appData.ts";
 import {newId} from "../../ui/browser.ts";
+import type {QuestionCalibration} from "../../../../client/scoring/calibration.ts";
 
 /** A variant as edited: which saved version (null: its item's latest), where it is sent, with what. */
 export type VariantDraft = {
@@ -34,8 +35,11 @@ export type CheckDraft = {
     schema: string
 };
 
-/** The decision-question grader of chat replies; `enabled` false: none. `humanLabelColumn`: people's verdicts to measure it against. */
-export type GraderDraft = {enabled: boolean, name: string, question: string, template: string, threshold: string, humanLabelColumn?: string};
+/**
+ * The decision-question grader of chat replies; `enabled` false: none. `humanLabelColumn`: people's verdicts to measure
+ * it against; `calibration`: the one fitted on them, applied to its score (graderCalibration.ts).
+ */
+export type GraderDraft = {enabled: boolean, name: string, question: string, template: string, threshold: string, humanLabelColumn?: string, calibration?: QuestionCalibration};
 
 export type ExperimentDraft = {
     name: string,

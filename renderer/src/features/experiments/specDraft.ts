@@ -28,7 +28,7 @@ export function draftFromSpec(spec: ExperimentSpec, latest: boolean): Experiment
         if (draft !== null) checks.push(draft);
         else if (check.kind === "grader" && grader === null && check.when === undefined && check.labels === undefined && check.levels === undefined)
             grader = {enabled: true, name: check.name, question: check.question, template: check.template, threshold: String(check.threshold ?? 0.5),
-                ...(check.humanLabelColumn === undefined ? {} : {humanLabelColumn: check.humanLabelColumn})};
+                ...(check.humanLabelColumn === undefined ? {} : {humanLabelColumn: check.humanLabelColumn}), ...(check.calibration === undefined ? {} : {calibration: check.calibration})};
         else keptChecks.push(check);
     }
     return {name: spec.name, datasetId: "id" in spec.dataset ? spec.dataset.id : null, sample: spec.sample, variants, checks, grader: grader ?? defaultGrader,
