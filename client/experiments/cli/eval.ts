@@ -12,7 +12,7 @@ import {SqliteResultStore} from "../../scoring/node/SqliteResultStore.ts";
 import {openCliResponseCache, type SqliteResponseCache} from "../../scoring/node/SqliteResponseCache.ts";
 import {checkExperimentInput, ExperimentInputError, sampleIndexes} from "../dataset.ts";
 import {estimateExperiment} from "../estimate.ts";
-import {ExperimentFileError} from "../experimentFile.ts";
+import {ExperimentFileError, serializeExperimentSpec} from "../experimentFile.ts";
 import {ExperimentMismatchError, ExperimentRunner, type ExperimentRunSpec, type StoredCell} from "../ExperimentRunner.ts";
 import {outputPathProblem, readExperimentFile} from "../node/experimentFiles.ts";
 import {summarizeExperiment} from "../summary.ts";
@@ -26,6 +26,7 @@ import {serializeExperimentResults} from "../resultsFile.ts";
 import {evalUsage, parseEvalArgs, UsageError} from "./evalArgs.ts";
 import {formatSummary} from "./formatSummary.ts";
 import {checkGates, planGates} from "./evalGates.ts";
+import {calibratedGraders, fitGraderCalibrations} from "./evalCalibration.ts";
 import {experimentJobId, onLocalServer, readStoredCells} from "./evalRuns.ts";
 import {evalJunit, evalMarkdown, evalReport, evalReportJson} from "./evalReports.ts";
 
@@ -85,9 +86,11 @@ async function evaluate(argv: string[]): Promise<number> {
         else if (connection.apiKeyEnv !== undefined && !process.env[connection.apiKeyEnv]) input.errors.push({path: `${path}.apiKeyEnv`, message: `the environment variable ${connection.apiKeyEnv} is not set`});
     }
     const plan = await planGates(args, spec, dataset, rows, input.errors);
+    const graders = args.fitGraderCalibration === undefined ? [] : calibratedGraders(spec, input.errors);
     const thresholds = plan.thresholds;
     // Every output is checked before anything is sent: a report that cannot be written is found now, not after the run.
     const outputs = [{flag: "--out", file: args.out, createsFolders: true}, {flag: "--csv", file: args.csv, createsFolders: true}, {flag: "--results", file: args.results, createsFolders: true},
+        {flag: "--fit-grader-calibration", file: args.fitGraderCalibration, createsFolders: true},
         {flag: "--junit", file: args.junit, createsFolders: true}, {flag: "--json", file: args.json, createsFolders: true}, {flag: "--summary-md", file: args.summaryMd, createsFolders: true},
         {flag: "--db", file: args.db, createsFolders: false}];
     for (const {flag, file, createsFolders} of outputs) {
@@ -170,7 +173,9 @@ async function evaluate(argv: string[]): Promise<number> {
         if (args.csv !== undefined) await writeFileAtomic(args.csv, exportTableCsv(experimentExportTable(spec, dataset, cells, rows)));
         // The results keep the file's own connections (the app's local engine stays `local`), so the app can run them again.
         if (args.results !== undefined) await writeFileAtomic(args.results, serializeExperimentResults({experiment: {...read.spec, dataset}, rowIndexes: rows, cells}));
-        for (const written of [args.out, args.csv, args.results]) if (written !== undefined) log(`wrote ${written}`);
+        if (args.fitGraderCalibration !== undefined)
+            await writeFileAtomic(args.fitGraderCalibration, serializeExperimentSpec(fitGraderCalibrations(read.spec, spec, dataset, cells, graders, log)));
+        for (const written of [args.out, args.csv, args.results, args.fitGraderCalibration]) if (written !== undefined) log(`wrote ${written}`);
         const storedBefore = final.alreadyDone > 0 ? `, ${final.alreadyDone} stored by an earlier run` : "";
         log(`${final.totalRows} cells (${final.scoredThisRun - fromCache} sent, ${fromCache} from the cache${storedBefore}, ${final.failed} with errors) in ${formatDuration(final.elapsedMs / 1000)}; results in ${args.db}`);
         const gates = checkGates(plan, summary, {spec, dataset, rowIndexes: rows, cells});

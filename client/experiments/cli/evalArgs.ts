@@ -11,6 +11,10 @@ export const evalUsage = `usage: svc-studio eval <experiment.svc-experiment.json
   --csv <rows.csv>           write every row with each variant's reply, answers, checks, usage and latency
   --results <file.json>      write the experiment, its dataset and every cell as one results file, which the
                              app opens (Experiments → History → Open a file) as if it had run it
+  --fit-grader-calibration <file.json>
+                             after the run, calibrate each grader that has a humanLabelColumn on the replies
+                             people labelled (Platt scaling of its score, its ECE measured out of fold) and
+                             write the experiment file, as read, with each calibration on its grader
   --local <url>              the server that stands for the app's local engine: variants and graders whose
                              connection is {"profile": "local"} (as the app exports them) are sent there,
                              e.g. a running svc-studio serve at http://127.0.0.1:8080
@@ -65,6 +69,7 @@ export type EvalArgs = {
     out: string | undefined,
     csv: string | undefined,
     results: string | undefined,
+    fitGraderCalibration: string | undefined,
     local: string | undefined,
     failUnder: string[],
     failUnderBound: string[],
@@ -94,6 +99,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         "out": {type: "string"},
         "csv": {type: "string"},
         "results": {type: "string"},
+        "fit-grader-calibration": {type: "string"},
         "local": {type: "string"},
         "fail-under": {type: "string", multiple: true},
         "fail-under-bound": {type: "string", multiple: true},
@@ -128,7 +134,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         }
     }
     for (const [flag, value, extension] of [["--junit", values.junit, ".xml"], ["--json", values.json, ".json"], ["--summary-md", values["summary-md"], ".md"],
-        ["--baseline", values.baseline, ".json"], ["--filter-failing", values["filter-failing"], ".json"]] as const)
+        ["--baseline", values.baseline, ".json"], ["--filter-failing", values["filter-failing"], ".json"], ["--fit-grader-calibration", values["fit-grader-calibration"], ".json"]] as const)
         if (value !== undefined && !value.toLowerCase().endsWith(extension)) throw new UsageError(`${flag} must end in ${extension}, got ${JSON.stringify(value)}`);
     if (values["no-regression"] !== undefined && values.baseline === undefined) throw new UsageError("--no-regression compares with a baseline: give --baseline <results.json>");
     const file = positionals[0];
@@ -137,6 +143,7 @@ export function parseEvalArgs(argv: string[]): EvalArgs {
         out: values.out,
         csv: values.csv,
         results: values.results,
+        fitGraderCalibration: values["fit-grader-calibration"],
         local: values.local,
         failUnder: values["fail-under"] ?? [],
         failUnderBound: values["fail-under-bound"] ?? [],
