@@ -28,6 +28,11 @@ export function cellKey(rowIndex: number, variant: number, variantCount: number,
     return (rowIndex * variantCount + variant) * repeats + repeat;
 }
 
+/** The store key of a cell of `spec`'s run: its row, variant and repeat (cellKey). */
+export function storedCellKey(cell: Pick<CellResult, "rowIndex" | "variant" | "repeat">, spec: Pick<ExperimentSpec, "variants" | "repeats">): number {
+    return cellKey(cell.rowIndex, cell.variant, spec.variants.length, cell.repeat ?? 0, repeatsOf(spec));
+}
+
 /**
  * Variants that must run one after another: the app's local engine holds one model at a time, so variants on the
  * `local` profile with different models form groups, run in turn, each after `beforeGroup` loaded its model.

@@ -40,14 +40,17 @@ test("the clustered (sandwich) variance, the design effect and a rate's interval
 test("the clustered paired test: δ, its clustered standard error, p and the interval, against numpy and scipy", () => {
     const a = Uint8Array.from([1, 1, 0, 0, 1, 0, 1, 1, 0, 1]);
     const b = Uint8Array.from([1, 1, 1, 1, 1, 0, 1, 0, 0, 1]);
-    // d = b − a; SE = √(Σ_g (Σ_{i∈g} (d_i − d̄))² / n²) = 0.15684387141358122; p = 2·norm.cdf(−0.1/SE) = 0.523749258426621.
+    // d = b − a; SE = √(Σ_g (Σ_{i∈g} (d_i − d̄))² / n² · G/(G − 1)) = 0.15684387141358122·√(4/3) = 0.18110770276274832;
+    // p = 2·scipy.stats.t.cdf(−0.1/SE, 3) = 0.6193120084334675; interval 0.1 ± t.ppf(0.975, 3)·SE.
     const paired = clusteredPaired(a, b, all, clusters);
     close(paired.delta, 0.1);
-    close(paired.standardError, 0.15684387141358122);
-    close(paired.pValue, 0.523749258426621);
-    const interval = waldInterval(paired.delta, paired.standardError, 0.95);
-    close(interval.low, -0.20740833916645054);
-    close(interval.high, 0.4074083391664506);
+    close(paired.standardError, 0.18110770276274832);
+    close(paired.pValue, 0.6193120084334675, 1e-12);
+    const interval = waldInterval(paired.delta, paired.standardError, 0.95, 3);
+    close(interval.low, -0.47636553951572835, 1e-9);
+    close(interval.high, 0.6763655395157283, 1e-9);
+    // Without degrees of freedom the interval is the normal's: 0.1 ± 1.959964·SE.
+    close(waldInterval(0.1, 0.15684387141358122, 0.95).low, -0.20740833916645054);
     // No row differs: no evidence, and no standard error.
     assert.deepEqual(clusteredPaired(a, a, all, clusters), {delta: 0, standardError: 0, pValue: 1, clusters: 4});
 });

@@ -1,4 +1,5 @@
-import {normalCdf, normalQuantile} from "./normal.ts";
+import {normalQuantile} from "./normal.ts";
+import {tCdf, tQuantile} from "./studentT.ts";
 import {wilsonInterval} from "./stats.ts";
 
 // Rows that share a passage, a conversation, a topic or a user are not independent: an experiment can name a dataset
@@ -6,8 +7,9 @@ import {wilsonInterval} from "./stats.ts";
 // bootstrapIntervals), and a mean's variance is the clustered (Liang–Zeger sandwich) one,
 // SE² = Σ_g (Σ_{i∈g} (y_i − ȳ))² / n², whose ratio to the naive Σ_i (y_i − ȳ)² / n² is the design effect, about
 // 1 + (m − 1)·ρ for clusters of m rows with intra-cluster correlation ρ. Paired pass / fail differences are tested on
-// the per-row differences with that variance (a cluster-robust Wald test, which for clusters of one row is McNemar's
-// large-sample test).
+// the per-row differences with that variance, times G/(G − 1) for G clusters (CR1), against Student's t on G − 1
+// degrees of freedom: a cluster-robust test that stays near its level with few clusters, where the normal would
+// claim too much (Cameron & Miller 2015); with many clusters of one row it is McNemar's large-sample test.
 
 /** The sample's positions grouped by the cluster column's value; a blank value is a cluster of its own row. */
 export type Clusters = {
@@ -69,21 +71,31 @@ export function designEffect(outcome: Uint8Array, positions: Int32Array, cluster
 /** A paired pass / fail difference tested with its clustered variance. */
 export type ClusteredPaired = {delta: number, standardError: number, pValue: number, clusters: number};
 
+/** The degrees of freedom of a test on G clusters: G − 1 (at least 1). */
+export function clusterDegrees(clusters: number): number {
+    return Math.max(1, clusters - 1);
+}
+
 /**
  * B's rate less A's over `positions`, from the per-row differences d = B − A (each −1, 0 or 1): δ = mean(d), its
- * clustered standard error, and the two-sided Wald p-value 2·Φ(−|δ|/SE) (1 when SE is 0: no row differs).
+ * clustered standard error with the G/(G − 1) correction, and the two-sided p-value 2·P(T ≤ −|δ|/SE) for T on G − 1
+ * degrees of freedom (1 when SE is 0: no row differs).
  */
 export function clusteredPaired(outcomeA: Uint8Array, outcomeB: Uint8Array, positions: Int32Array, clusters: Clusters): ClusteredPaired {
     const {mean, clustered, clusters: count} = meanVariances((position) => outcomeB[position] - outcomeA[position], positions, clusters);
-    const standardError = Math.sqrt(clustered);
-    const pValue = !(standardError > 0) ? 1 : 2 * normalCdf(-Math.abs(mean) / standardError);
+    const standardError = Math.sqrt(count > 1 ? clustered * count / (count - 1) : clustered);
+    const pValue = !(standardError > 0) ? 1 : 2 * tCdf(-Math.abs(mean) / standardError, clusterDegrees(count));
     return {delta: Number.isFinite(mean) ? mean : 0, standardError, pValue, clusters: count};
 }
 
-/** The Wald interval δ ± z·SE at two-sided coverage `level`. */
-export function waldInterval(delta: number, standardError: number, level: number): {low: number, high: number} {
-    const z = normalQuantile(1 - (1 - level) / 2);
-    return {low: delta - z * standardError, high: delta + z * standardError};
+/**
+ * The interval δ ± q·SE at two-sided coverage `level`: q is Student's t quantile on `degrees` degrees of freedom
+ * (a clustered test's G − 1), or the normal's without them.
+ */
+export function waldInterval(delta: number, standardError: number, level: number, degrees?: number): {low: number, high: number} {
+    const p = 1 - (1 - level) / 2;
+    const q = degrees === undefined ? normalQuantile(p) : tQuantile(p, degrees);
+    return {low: delta - q * standardError, high: delta + q * standardError};
 }
 
 /**

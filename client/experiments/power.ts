@@ -1,4 +1,6 @@
 import {normalCdf, normalQuantile} from "./normal.ts";
+import {tQuantile} from "./studentT.ts";
+import {clusterDegrees} from "./clusters.ts";
 import type {Difference, ExperimentSpec, ExperimentSummary} from "./types.ts";
 
 // What a comparison can detect: closed forms for the power of a paired comparison, before a run (the setup: the
@@ -84,10 +86,13 @@ export function pairedDetectable(n: number, sdDifference: number, options: Power
  * above, with σ_d/√n read from the interval itself (a two-sided interval at `level` spans 2·z·SE), so the
  * comparison's own spread stands for the per-row differences'. Null when the interval has no width.
  */
-export function detectableFromInterval(low: number, high: number, level: number, options: PowerOptions = {}): number | null {
-    const standardError = (high - low) / (2 * normalQuantile(1 - (1 - level) / 2));
+export function detectableFromInterval(low: number, high: number, level: number, options: PowerOptions = {}, degrees?: number): number | null {
+    const p = 1 - (1 - level) / 2;
+    const standardError = (high - low) / (2 * (degrees === undefined ? normalQuantile(p) : tQuantile(p, degrees)));
     if (!(standardError > 0)) return null;
-    return pairedDetectable(1, standardError, options);
+    if (degrees === undefined) return pairedDetectable(1, standardError, options);
+    // A test on t with few degrees of freedom needs a larger difference: (t_{α/2} + t_β)·SE.
+    return (tQuantile(1 - (options.alpha ?? defaultAlpha) / 2, degrees) + tQuantile(options.power ?? defaultPower, degrees)) * standardError;
 }
 
 /**
@@ -96,8 +101,8 @@ export function detectableFromInterval(low: number, high: number, level: number,
  * fail ones tested on clusters) from their interval. Undefined when there is nothing to say (no rows, no interval, no discordant row, an interval
  * of no width); null when no difference at all could have been detected that often on so few rows.
  */
-export function detectableDifference(difference: Pick<Difference, "n" | "delta" | "low" | "high" | "level" | "mcnemar" | "method">): number | null | undefined {
-    const {n, delta, low, high, level, mcnemar, method} = difference;
+export function detectableDifference(difference: Pick<Difference, "n" | "delta" | "low" | "high" | "level" | "mcnemar" | "method"> & Partial<Pick<Difference, "clustered">>): number | null | undefined {
+    const {n, delta, low, high, level, mcnemar, method, clustered} = difference;
     if (n <= 0 || delta === null || low === null || high === null) return undefined;
     const options = {alpha: 1 - level};
     // A clustered difference's interval is a Wald interval on its clustered standard error: read it as the others.
@@ -105,7 +110,7 @@ export function detectableDifference(difference: Pick<Difference, "n" | "delta" 
         const discordance = (mcnemar.onlyA + mcnemar.onlyB) / n;
         return discordance === 0 ? undefined : mcnemarDetectable(n, discordance, options);
     }
-    return detectableFromInterval(low, high, level, options) ?? undefined;
+    return detectableFromInterval(low, high, level, options, method === "cluster" && clustered !== undefined ? clusterDegrees(clustered.clusters) : undefined) ?? undefined;
 }
 
 /**

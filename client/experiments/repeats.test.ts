@@ -65,11 +65,13 @@ test("a summary with repeats: rates over answers, intervals and tests clustered 
     assert.equal(primary.method, "cluster");
     assert.equal(primary.repeats, 3);
     close(primary.delta!, 0.2222222222222222);
-    // d = B − A per answer; SE = sqrt(Σ_row (Σ_j (d − δ))²) / n; p = 2Φ(−|δ|/SE) (scipy.stats.norm)
-    close(primary.clustered!.standardError, 0.06415002990995843);
-    close(primary.clustered!.pValue, 0.0005320055051392504, 1e-12);
-    close(primary.low!, 0.09649047399153646);
-    assert.match(primary.verdict, /^B is better by 0\.22 \(0\.10–0\.35\)/);
+    // d = B − A per answer; SE = sqrt(Σ_row (Σ_j (d − δ))² · 6/5) / n over the 6 rows (CR1); p = 2·scipy.stats.t.cdf(−|δ|/SE, 5),
+    // the interval δ ± t.ppf(0.975, 5)·SE: with six rows the t on 5 degrees of freedom, not the normal.
+    close(primary.clustered!.standardError, 0.07027283689263066);
+    close(primary.clustered!.pValue, 0.02503101581845296, 1e-12);
+    close(primary.low!, 0.04158014416739236, 1e-9);
+    close(primary.high!, 0.40286430027705206, 1e-9);
+    assert.match(primary.verdict, /^B is better by 0\.22 \(0\.04–0\.40\)/);
     const other = summary.differences.find((difference) => !difference.primary && difference.better === null);
     if (other !== undefined) assert.match(other.verdict, /6 rows × 3 repeats/);
     assert.ok(summary.warnings.some((warning) => /6 rows were each asked 3 times/.test(warning)));
@@ -147,4 +149,22 @@ test("simulation: repeats narrow the interval as the noise split predicts", () =
     close(narrowing, Math.sqrt((1 / 12 + 1 / 24) / 0.25), 0.07);
     console.log(`repeats simulation, ${runs} experiments of ${rows} rows: SD of the mean ${single.sd.toFixed(4)} (1 answer) vs ${four.sd.toFixed(4)} (4 answers); ` +
         `noise split predicted ${four.predicted.toFixed(4)}, and ${four.once.toFixed(4)} for one answer; interval width ratio ${narrowing.toFixed(3)} vs predicted ${(four.predicted / four.once).toFixed(3)}`);
+});
+
+test("simulation: under the null, two equal variants asked three times on 30 rows get a clear verdict about 5% of the time", () => {
+    // Each row's pass chance p ~ U(0, 1) is shared by both variants, each answer drawn apart: no difference, but
+    // answers of one row alike. The clustered test on t with 29 degrees of freedom should reject near its 5%.
+    const random = seededRandom(29);
+    const rows = 30, runs = 1000;
+    const dataset = {columns: ["question", "answer"], labelColumns: ["answer"], rows: Array.from({length: rows}, (_unused, index) => [`q${index}`, "yes"])};
+    let clear = 0;
+    for (let run = 0; run < runs; run++) {
+        const chances = Array.from({length: rows}, () => random());
+        const draw = () => chances.map((chance) => [0, 1, 2].map(() => random() < chance ? 1 : 0));
+        const summary = summarizeExperiment(repeatedExperiment(3), dataset, [...chatCells(0, draw()), ...chatCells(1, draw())]);
+        if (summary.differences.find((difference) => difference.primary)?.better != null) clear++;
+    }
+    const rate = clear / runs;
+    console.log(`repeats null simulation: ${clear} of ${runs} experiments (${(rate * 100).toFixed(1)}%) called a difference`);
+    assert.ok(rate > 0.025 && rate < 0.075, `${rate}`);
 });

@@ -69,3 +69,8 @@ export function rowClusters(columnClusters: Clusters | undefined, rows: number, 
     });
     return {column: columnClusters?.column ?? "row", of, members};
 }
+
+/** The cells of an experiment's run on `rows` rows: one per row, variant and repeat. */
+export function experimentCells(spec: Pick<ExperimentSpec, "variants" | "repeats">, rows: number): number {
+    return rows * spec.variants.length * repeatsOf(spec);
+}

@@ -2,7 +2,8 @@ import type {ConnectionRef, Difference, ExperimentSpec, ExperimentSummary, Metri
 import {describeSample} from "./dataset.ts";
 import type {SheetRow} from "../scoring/types.ts";
 import {repeatColumns, repeatNote, repeatRows} from "./repeatStatsText.ts";
-import {describeClustering, designEffectDefinition, formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
+import {describeClustering, designEffectDefinition, formatCost, formatCount, formatInterval, formatLevel, formatLatency, formatMetric, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "./metricDefinitions.ts";
+import {testColumnDefinition, testText} from "./verdictText.ts";
 import {colorOf, differenceChart, escapeHtml, reliabilityCharts} from "./reportCharts.ts";
 import {describeDisagreementCount, spreadDefinition, spreadName} from "./disagreements.ts";
 import {graderAgreementColumns, graderAgreementNote, graderAgreementRows} from "./graderAgreementText.ts";
@@ -121,15 +122,15 @@ function verdictsTable(summary: ExperimentSummary, differences: readonly Differe
         const interval = difference.delta === null || difference.low === null || difference.high === null ? "–" :
             `${formatInterval(difference.delta, difference.low, difference.high)}${difference.level === 0.95 ? "" : `, ${formatLevel(difference.level)}`}`;
         const method = difference.method === "exact" ? "McNemar's exact interval (Clopper–Pearson on the rows only one variant got right, widened over the share of such rows)"
-            : difference.method === "cluster" ? "the difference ± z × its clustered (Liang–Zeger) standard error, over clusters" : summary.clustering === undefined ? "paired bootstrap over rows" : "paired bootstrap over clusters";
-        const mcnemar = difference.mcnemar ? `${formatPValue(difference.mcnemar.pValue)} (${difference.mcnemar.onlyA} / ${difference.mcnemar.onlyB})` : "";
+            : difference.method === "cluster" ? "the difference ± t × its clustered (Liang–Zeger) standard error, over clusters, t on clusters − 1 degrees of freedom" : summary.clustering === undefined ? "paired bootstrap over rows" : "paired bootstrap over clusters";
+        const test = testText(difference);
         const title = metricTitle(difference.metric, difference.question, difference.calibrated) + (difference.primary ? " (primary)" : "");
         const verdictClass = difference.better === null ? "muted" : difference.primary ? "better" : undefined;
         return `<tr>${cell(title, undefined, metricHover(difference.metric, difference.kind))}${cell(names)}` +
             `${cell(`${formatMetric(difference.valueA)} → ${formatMetric(difference.valueB)}`, "num")}${cell(interval, "num", method)}` +
-            `${cell(difference.verdict, verdictClass)}${cell(mcnemar, "num", "McNemar's exact test on the rows only one variant got right (only first / only second), before any correction")}</tr>`;
+            `${cell(difference.verdict, verdictClass)}${cell(test, "num", testColumnDefinition)}</tr>`;
     }).join("");
-    return `<table>${header(["Metric", "Comparison", "First → second", "Difference (95% interval unless noted)", "Verdict", "McNemar"])}${rows}</table>`;
+    return `<table>${header(["Metric", "Comparison", "First → second", "Difference (95% interval unless noted)", "Verdict", "Test"])}${rows}</table>`;
 }
 
 function disagreementsTable(summary: ExperimentSummary, options: ReportOptions): string {

@@ -9,7 +9,7 @@ import {metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
 import {detectableDifference} from "./power.ts";
 import {verdictText} from "./verdictText.ts";
-import {clusteredPaired, clusteredRate, clustersOf, clusterWarnings, fewClusters, waldInterval, type Clusters} from "./clusters.ts";
+import {clusterDegrees, clusteredPaired, clusteredRate, clustersOf, clusterWarnings, fewClusters, waldInterval, type Clusters} from "./clusters.ts";
 import {graderAgreements} from "./graderAgreement.ts";
 import {repeatsOf, rowClusters} from "./repeats.ts";
 import {repeatStats} from "./repeatStats.ts";
@@ -302,7 +302,7 @@ function differencesOf(comparison: Comparison, intervals: ReadonlyArray<Interval
             const {onlyA, onlyB} = discordance(outcomeA, outcomeB, common);
             const paired = pairedExact(onlyA, onlyB, common.length, defaultLevel);
             mcnemar = {onlyA, onlyB, pValue: paired.pValue};
-            if (delta !== null) interval = robust === null ? {low: paired.low, high: paired.high} : waldInterval(robust.delta, robust.standardError, defaultLevel);
+            if (delta !== null) interval = robust === null ? {low: paired.low, high: paired.high} : waldInterval(robust.delta, robust.standardError, defaultLevel, clusterDegrees(robust.clusters));
         } else if (delta !== null) interval = intervals?.[index] ?? null;
         const difference: Difference = {
             metric,
@@ -342,7 +342,7 @@ function correctPrimaries(differences: readonly Difference[]): void {
     tested.forEach((difference, index) => {
         const {onlyA, onlyB} = difference.mcnemar!;
         const paired = difference.clustered === undefined ? pairedExact(onlyA, onlyB, difference.n, corrected[index].level)
-            : waldInterval(difference.delta!, difference.clustered.standardError, corrected[index].level);
+            : waldInterval(difference.delta!, difference.clustered.standardError, corrected[index].level, clusterDegrees(difference.clustered.clusters));
         difference.low = paired.low;
         difference.high = paired.high;
         difference.level = corrected[index].level;

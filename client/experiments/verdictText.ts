@@ -59,3 +59,15 @@ export function verdictText(difference: VerdictInput, names: readonly string[], 
     if (better === null) text += detectableText(difference, rowCount);
     return difference.provisional ? `provisional, on ${n} of ${repeats > 1 ? `${rows} answers` : plainRowCount(rows)}: ${text}` : text;
 }
+
+/** The definition of the test column, for its heading's hover. */
+export const testColumnDefinition = "The test the verdict rests on, its p-value before any correction: McNemar's exact test on the rows only one variant got right " +
+    "(only first / only second), or, when rows are clustered (a cluster column, or a row's repeats), the cluster-robust test: the mean per-row difference over " +
+    "its clustered standard error (Liang–Zeger, times G/(G − 1)) against Student's t on G − 1 degrees of freedom for G clusters.";
+
+/** A difference's test in a cell: "p = 0.125 (0 / 3)" for McNemar's, "clustered p = 0.025, 6 clusters" for the cluster-robust one; "" without one. */
+export function testText(difference: Pick<Difference, "mcnemar" | "clustered" | "method">): string {
+    if (difference.method === "cluster" && difference.clustered !== undefined)
+        return `clustered ${formatPValue(difference.clustered.pValue)}, ${difference.clustered.clusters} clusters`;
+    return difference.mcnemar ? `${formatPValue(difference.mcnemar.pValue)} (${difference.mcnemar.onlyA} / ${difference.mcnemar.onlyB})` : "";
+}

@@ -1,3 +1,4 @@
+import {experimentCells} from "../repeats.ts";
 import {createHash} from "node:crypto";
 import {readFile, stat} from "node:fs/promises";
 import {SqliteResultStore} from "../../scoring/node/SqliteResultStore.ts";
@@ -100,7 +101,7 @@ async function storedRun(file: string, places: StoredRunPlaces): Promise<RunData
             if ((await store.getJob(jobId)) === null) continue;
             const inSample = new Set(rowIndexes);
             const cells = (await readStoredCells(store, jobId)).filter((cell) => inSample.has(cell.rowIndex));
-            const expected = rowIndexes.length * spec.variants.length;
+            const expected = experimentCells(spec, rowIndexes.length);
             if (cells.length < expected)
                 throw new StoredRunError(`${file}: its run in ${database} is not finished (${cells.length} of ${expected} cells stored); finish it with svc-studio eval ${file}` +
                     `${database === places.db && database !== defaultResultsDatabase(file) ? ` --db ${database}` : ""}, or give the results file it wrote`);

@@ -7,7 +7,7 @@ import {describeSample} from "../../../../client/experiments/dataset.ts";
 import {jointRun, type KeptRun} from "../../../../client/experiments/jointRuns.ts";
 import {formatCost, formatCount, formatLatency, formatRate, metricHover, metricTitle, rateIntervalDefinition} from "../../../../client/experiments/metricDefinitions.ts";
 import type {ExperimentSummary, MetricValue} from "../../../../client/experiments/types.ts";
-import {cellKey} from "./experimentStore.ts";
+import {storedCellKey} from "./experimentStore.ts";
 import {VerdictsCard} from "./MetricsMatrix.tsx";
 import {keptRun, savedExperiments} from "./savedExperiments.ts";
 import {summarizeOnce} from "./summaryClient.ts";
@@ -16,7 +16,7 @@ type Side = {name: string, summary: ExperimentSummary, run: KeptRun};
 
 async function summaryOf(id: string): Promise<Side> {
     const run = keptRun(await savedExperiments.load(id, () => undefined));
-    const cells = new Map(run.cells.map((cell) => [cellKey(cell.rowIndex, cell.variant, run.spec.variants.length), cell]));
+    const cells = new Map(run.cells.map((cell) => [storedCellKey(cell, run.spec), cell]));
     return {name: run.name, run, summary: await summarizeOnce({spec: run.spec, dataset: run.dataset, rowIndexes: [...run.rowIndexes], cells})};
 }
 
@@ -24,7 +24,7 @@ async function summaryOf(id: string): Promise<Side> {
 async function testedTogether(first: Side, second: Side): Promise<ExperimentSummary | null> {
     const joint = jointRun(first.run, second.run);
     if (joint === null) return null;
-    const cells = new Map(joint.cells.map((cell) => [cellKey(cell.rowIndex, cell.variant, joint.spec.variants.length), cell]));
+    const cells = new Map(joint.cells.map((cell) => [storedCellKey(cell, joint.spec), cell]));
     return summarizeOnce({spec: joint.spec, dataset: joint.dataset, rowIndexes: joint.rowIndexes, cells}, joint.pairs);
 }
 

@@ -9,6 +9,7 @@ import {formatLatency, formatMetric} from "../../../../client/experiments/metric
 import type {CellResult, Disagreement, ExperimentSummary, Variant} from "../../../../client/experiments/types.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {cellKey, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {repeatsOf} from "../../../../client/experiments/repeats.ts";
 
 /** Height of every row of the grid, header included: the rows are placed at multiples of it. */
 const rowHeight = 32;
@@ -84,7 +85,10 @@ function json(value: unknown): string {
 export function RowDetail({open, rowIndex, onClose}: {open: OpenExperiment, rowIndex: number, onClose: () => void}) {
     const row = open.dataset.rows[rowIndex] ?? [];
     const variants = open.spec.variants;
-    const cells: Array<CellResult | undefined> = variants.map((_variant, index) => open.cells.get(cellKey(rowIndex, index, variants.length)));
+    const repeats = repeatsOf(open.spec);
+    // Each variant's answers to the row: one, or with repeats each asking in turn.
+    const cells: Array<Array<CellResult | undefined>> = variants.map((_variant, index) =>
+        Array.from({length: repeats}, (_unused, repeat) => open.cells.get(cellKey(rowIndex, index, variants.length, repeat, repeats))));
     return (
         <div className="exp-detail" data-testid="exp-row-detail" role="region" aria-label={`Row ${rowIndex + 1}`}>
             <div className="card-title-row">
@@ -97,12 +101,33 @@ export function RowDetail({open, rowIndex, onClose}: {open: OpenExperiment, rowI
                 ))}
             </dl>
             <div className="exp-detail-variants">
-                {variants.map((variant, index) => {
-                    const cell = cells[index];
-                    return (
-                        <div key={variant.name} className="exp-detail-variant" data-testid="exp-detail-variant" data-name={variant.name}>
-                            <h5 className="mono">{variant.name} <span className="muted small">{variant.version.itemName} v{variant.version.version}</span></h5>
-                            {cell === undefined ? <div className="muted small">Not sent yet.</div> : <>
+                {variants.map((variant, index) => (
+                    <div key={variant.name} className="exp-detail-variant" data-testid="exp-detail-variant" data-name={variant.name}>
+                        <h5 className="mono">{variant.name} <span className="muted small">{variant.version.itemName} v{variant.version.version}</span></h5>
+                        {repeats > 1 && <div className="muted small" data-testid="exp-detail-repeats">{repeatsPassed(cells[index])}</div>}
+                        {cells[index].map((cell, repeat) => (
+                            <div key={repeat} className={repeats > 1 ? "exp-detail-repeat" : undefined} data-testid={repeats > 1 ? "exp-detail-repeat" : undefined}>
+                                {repeats > 1 && <div className="card-label">Repeat {repeat + 1} of {repeats}</div>}
+                                <CellDetail variant={variant} cell={cell} />
+                            </div>
+                        ))}
+                    </div>
+                ))}
+            </div>
+        </div>
+    );
+}
+
+/** "2 of 3 answers passed every check": a row's repeats of one variant, in a line. */
+function repeatsPassed(cells: ReadonlyArray<CellResult | undefined>): string {
+    const answered = cells.filter((cell): cell is CellResult => cell !== undefined);
+    const passed = answered.filter((cell) => cell.ok && (cell.checks ?? []).every((check) => check.pass)).length;
+    return `${passed} of ${cells.length} answers passed every check${answered.length < cells.length ? ` (${cells.length - answered.length} not sent yet)` : ""}`;
+}
+
+/** One answer: how it went, its reply and checks or decision answers, and the request and response as sent. */
+function CellDetail({variant, cell}: {variant: Variant, cell: CellResult | undefined}) {
+    return cell === undefined ? <div className="muted small">Not sent yet.</div> : <>
                                 <div className="muted small">{cell.ok ? "answered" : "failed"} in {formatLatency(cell.latencyMs)}, {cell.attempts} attempt{cell.attempts === 1 ? "" : "s"}</div>
                                 {cell.error && <div className="field-error">{cell.error.code}: {cell.error.message}</div>}
                                 {cell.reply !== undefined && <><div className="card-label">Reply</div><pre className="small-code" data-testid="exp-detail-reply">{cell.reply}</pre></>}
@@ -118,13 +143,7 @@ export function RowDetail({open, rowIndex, onClose}: {open: OpenExperiment, rowI
                                 {cell.ok && <DecisionAnswers variant={variant} response={cell.response} />}
                                 <details><summary>Request</summary><pre className="small-code" data-testid="exp-detail-request">{json(cell.request)}</pre></details>
                                 <details><summary>Response</summary><pre className="small-code" data-testid="exp-detail-response">{json(cell.response ?? null)}</pre></details>
-                            </>}
-                        </div>
-                    );
-                })}
-            </div>
-        </div>
-    );
+                            </>;
 }
 
 /** A decision variant's answers per question: the option picked and its probability (the raw JSON stays under Response). */

@@ -7,6 +7,7 @@ import {DisagreementsCard} from "./Disagreements.tsx";
 import {ExportsBar} from "./ExportsBar.tsx";
 import {MetricsMatrix, UsageCard, VerdictsCard} from "./MetricsMatrix.tsx";
 import {GraderAgreementCard} from "./GraderAgreementCard.tsx";
+import {RepeatsCard} from "./RepeatsCard.tsx";
 import {BaselineCard} from "./BaselineCard.tsx";
 import {HistoryPanel} from "./HistoryPanel.tsx";
 import {RunCard} from "./RunCard.tsx";
@@ -71,6 +72,7 @@ function ResultsPanel() {
             )}
             {summary === null ? <div className="muted small" data-testid="exp-summarising">Summarising…</div> : <>
                 <MetricsMatrix summary={summary} />
+                <RepeatsCard summary={summary} />
                 <GraderAgreementCard summary={summary} />
                 <VerdictsCard summary={summary} />
                 <BaselineCard open={open} />

@@ -3,7 +3,8 @@
 // behind them and McNemar's test, and per variant its usage, cost and latency. Every number is written by
 // client/experiments/metricDefinitions, as in the HTML report and the CLI.
 import {useState} from "react";
-import {describeClustering, designEffectDefinition, formatCost, formatCount, formatLatency, formatPValue, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
+import {describeClustering, designEffectDefinition, formatCost, formatCount, formatLatency, formatRate, metricHover, metricTitle, rateIntervalDefinition, verdictRule} from "../../../../client/experiments/metricDefinitions.ts";
+import {testColumnDefinition, testText} from "../../../../client/experiments/verdictText.ts";
 import type {ExperimentSummary, MetricKey, MetricValue, QuestionKind} from "../../../../client/experiments/types.ts";
 
 type MatrixRow = {key: string, metric: MetricKey, question?: string, kind?: QuestionKind, calibrated: boolean, values: Array<MetricValue | undefined>};
@@ -100,7 +101,7 @@ export function VerdictsCard({summary}: {summary: ExperimentSummary}) {
             </div>
             <div className="table-scroll">
                 <table className="table compact">
-                    <thead><tr><th scope="col">Metric</th><th scope="col">Compared</th><th scope="col">Verdict</th><th scope="col" title="McNemar's exact test on the rows only one variant got right">McNemar</th></tr></thead>
+                    <thead><tr><th scope="col">Metric</th><th scope="col">Compared</th><th scope="col">Verdict</th><th scope="col" title={testColumnDefinition}>Test</th></tr></thead>
                     <tbody>
                         {differences.map((difference) => (
                             <tr key={`${difference.question ?? ""}-${difference.metric}-${difference.calibrated}-${difference.a}-${difference.b}`} data-testid="exp-verdict"
@@ -108,8 +109,8 @@ export function VerdictsCard({summary}: {summary: ExperimentSummary}) {
                                 <th scope="row" title={metricHover(difference.metric, difference.kind)} className="exp-metric-name">{metricTitle(difference.metric, difference.question, difference.calibrated)}{difference.primary ? " (primary)" : ""}</th>
                                 <td className="mono">{name(difference.b)} vs {name(difference.a)}</td>
                                 <td data-testid="exp-verdict-text">{difference.verdict}</td>
-                                <td className="mono" title={difference.mcnemar ? `${name(difference.a)} only right: ${difference.mcnemar.onlyA}; ${name(difference.b)} only right: ${difference.mcnemar.onlyB}` : undefined}>
-                                    {difference.mcnemar ? formatPValue(difference.mcnemar.pValue) : "–"}
+                                <td className="mono" data-testid="exp-verdict-test" title={difference.mcnemar ? `${name(difference.a)} only right: ${difference.mcnemar.onlyA}; ${name(difference.b)} only right: ${difference.mcnemar.onlyB}` : undefined}>
+                                    {testText(difference) || "–"}
                                 </td>
                             </tr>
                         ))}

@@ -4,6 +4,7 @@ import {formatCount} from "../../../../client/experiments/metricDefinitions.ts";
 import {Icon} from "../../ui/controls.tsx";
 import {cancelExperiment, continueExperiment, pauseExperiment, resumeExperiment} from "./experimentRun.ts";
 import {useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {experimentCells} from "../../../../client/experiments/repeats.ts";
 
 function formatDuration(seconds: number | null): string {
     if (seconds === null || !Number.isFinite(seconds)) return "–";
@@ -17,7 +18,7 @@ export function RunCard({open}: {open: OpenExperiment}) {
     const busy = useExperimentStore((state) => state.busy);
     const saveNote = useExperimentStore((state) => state.saveNote);
     useExperimentStore((state) => state.countsVersion);
-    const total = open.rowIndexes.length * open.spec.variants.length;
+    const total = experimentCells(open.spec, open.rowIndexes.length);
     const done = open.counts.reduce((sum, count) => sum + count.done, 0);
     const errors = open.counts.reduce((sum, count) => sum + count.errors, 0);
     const cached = open.counts.reduce((sum, count) => sum + count.cached, 0);

@@ -17,9 +17,13 @@ import {useCacheSetting} from "./cacheSetting.ts";
 import {experimentBusy, startExperiment} from "./experimentRun.ts";
 import {useExperimentStore} from "./experimentStore.ts";
 import {PowerEstimate} from "./PowerEstimate.tsx";
+import {maxRepeats} from "../../../../client/experiments/repeats.ts";
 
 const clusterHover = "A column whose rows belong together (a passage, a conversation, a topic, a user): intervals then resample its values instead of rows, " +
     "pass/fail differences are tested on their clustered variance, and each rate's design effect is shown. A blank cell is a cluster of its own row.";
+
+const repeatsHover = "How many times each row is asked (chat variants at a temperature above 0): each answer is a cell of its own with its own seed; " +
+    "the results show each row's repeats as one row with its spread, pass@k, pass^k and how much of the variance is the model's own noise. Question sets answer the same every time and take 1.";
 
 export function SetupPanel() {
     const draft = useDraftStore((state) => state.draft);
@@ -48,6 +52,10 @@ export function SetupPanel() {
                             <option value="">nothing: rows are independent</option>
                             {(dataset?.columns ?? []).map((column) => <option key={column} value={column}>{column}</option>)}
                         </select>
+                    </label>
+                    <label className="field" title={repeatsHover}>Repeats
+                        <input className="input input-sm exp-repeats-input" type="number" min={1} max={maxRepeats} step={1} value={draft.repeats ?? 1} data-testid="exp-repeats-count"
+                            onChange={(event) => set({repeats: Math.min(maxRepeats, Math.max(1, Math.floor(Number(event.target.value) || 1)))})} />
                     </label>
                 </div>
                 {datasets.length === 0 && (

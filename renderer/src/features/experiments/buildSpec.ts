@@ -127,6 +127,7 @@ export function buildSpec(draft: ExperimentDraft, dataset: Dataset | null): Buil
             checks: [...checks.filter((check): check is Check => check !== null), ...draft.keptChecks ?? []],
             seed: draft.seed,
             ...(draft.cluster ? {cluster: draft.cluster} : {}),
+            ...((draft.repeats ?? 1) > 1 ? {repeats: draft.repeats} : {}),
             concurrency: draft.concurrency,
             createdAt: Date.now()
         }

@@ -52,6 +52,8 @@ export type ExperimentDraft = {
     keptChecks?: Check[],
     /** The column whose rows belong together (the experiment's `cluster`); absent or null: rows are independent. */
     cluster?: string | null,
+    /** How many times each chat row is asked (the experiment's `repeats`); absent or 1: once. */
+    repeats?: number,
     seed: number,
     concurrency: number
 };

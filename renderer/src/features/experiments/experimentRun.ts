@@ -2,6 +2,7 @@
 // time. The cells go through client/experiments' ExperimentRunner (the one runner scoring uses too) into the app's data
 // folder, so a reload mid-run loses no finished cell and the next run never sends one twice.
 import {defaultExperimentConcurrency, ExperimentRunner, type ModelGroup} from "../../../../client/experiments/ExperimentRunner.ts";
+import {experimentCells} from "../../../../client/experiments/repeats.ts";
 import {sampleIndexes} from "../../../../client/experiments/dataset.ts";
 import type {CellResult, ConnectionRef, ExperimentSpec} from "../../../../client/experiments/types.ts";
 import {SvcClient} from "../../../../client/sdk/index.ts";
@@ -10,7 +11,7 @@ import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
 import {gatewayResponseCache} from "../../gateway/responseCache.ts";
 import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
-import {addCell, cellKey, countCells, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
+import {addCell, countCells, storedCellKey, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
 import {paceRecorder} from "./pace.ts";
@@ -131,12 +132,11 @@ export async function importExperimentFile(name: string, text: string): Promise<
     const {experiment, rowIndexes, cells} = results;
     // A new id: the same file imported twice is two kept experiments, and never mixes with the one it came from.
     const spec = {...experiment, id: `${experiment.id}-${Date.now().toString(36)}`};
-    const variants = spec.variants.length;
     set({busy: true, error: null});
     try {
         const created = await savedExperiments.create(spec, experiment.dataset, rowIndexes, savingFailed(spec.id));
-        for (const cell of cells) await created.store.putResult(spec.id, {rowIndex: cellKey(cell.rowIndex, cell.variant, variants), ok: cell.ok, completedAt: cell.completedAt, cell});
-        const complete = cells.length === rowIndexes.length * variants;
+        for (const cell of cells) await created.store.putResult(spec.id, {rowIndex: storedCellKey(cell, spec), ok: cell.ok, completedAt: cell.completedAt, cell});
+        const complete = cells.length === experimentCells(spec, rowIndexes.length);
         if (complete) await created.store.updateJob(spec.id, {status: "completed"});
         show(await savedExperiments.load(spec.id, savingFailed(spec.id)), !complete);
     } catch (error) {
@@ -145,7 +145,8 @@ export async function importExperimentFile(name: string, text: string): Promise<
         set({busy: false});
         void refreshSavedExperiments();
     }
-    return {ok: true, text: `Opened ${name}: ${cells.length.toLocaleString("en-US")} of ${(rowIndexes.length * variants).toLocaleString("en-US")} cells${cells.length < rowIndexes.length * variants ? "; Resume sends the rest" : ""}.`};
+    const total = experimentCells(spec, rowIndexes.length);
+    return {ok: true, text: `Opened ${name}: ${cells.length.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} cells${cells.length < total ? "; Resume sends the rest" : ""}.`};
 }
 
 /** Sends the open experiment's cells that have no result yet (an interrupted or cancelled run goes on). */
@@ -182,7 +183,6 @@ async function loadModel(group: ModelGroup) {
 async function run() {
     const experiment = loaded!;
     const open = useExperimentStore.getState().open!;
-    const variants = experiment.spec.variants.length;
     set({busy: true, error: null, open: {...open, interrupted: false}});
     const pace = paceRecorder(experiment.spec.variants, experiment.spec.concurrency ?? defaultExperimentConcurrency);
     try {
@@ -201,7 +201,7 @@ async function run() {
                 // Constant work per cell: the map, one counter, the summary worker's queue.
                 const current = useExperimentStore.getState().open;
                 if (current?.id !== experiment.record.jobId) return;
-                current.cells.set(cell.rowIndex * variants + cell.variant, cell);
+                current.cells.set(storedCellKey(cell, current.spec), cell);
                 addCell(current.counts[cell.variant], cell);
                 // A cell from the cache took no time now: it says nothing of the connection's pace.
                 if (!cell.cached) pace.add(cell);

@@ -16,7 +16,7 @@ export type OpenExperiment = {
     dataset: Dataset,
     /** Dataset rows the experiment runs on (its sample), in order. */
     rowIndexes: number[],
-    /** Cells by key (`rowIndex * variants + variant`); filled as they arrive. */
+    /** Cells by their store key (storedCellKey: row, variant and repeat); filled as they arrive. */
     cells: Map<number, CellResult>,
     counts: VariantCounts[],
     /** Stored as running or paused when read back: the page closed mid-run; Resume goes on where it stopped. */
@@ -83,8 +83,8 @@ export const useExperimentStore = create<ExperimentState>()((set) => ({
     set: (change) => set(change)
 }));
 
-/** The key a cell is stored under: one per (row, variant), as the runner stores it. */
-export {cellKey} from "../../../../client/experiments/ExperimentRunner.ts";
+/** The key a cell is stored under: one per (row, variant, repeat), as the runner stores it. */
+export {cellKey, storedCellKey} from "../../../../client/experiments/ExperimentRunner.ts";
 
 /** Counts of `cells` per variant (an experiment read back). */
 export function countCells(cells: Iterable<CellResult>, variants: number): VariantCounts[] {

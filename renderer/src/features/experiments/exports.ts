@@ -8,6 +8,7 @@ import {renderExperimentReport} from "../../../../client/experiments/report.ts";
 import type {CellResult, ExperimentSummary} from "../../../../client/experiments/types.ts";
 import {buildXlsxInWorker} from "../scoring/ResultsCard.tsx";
 import {cellKey, type OpenExperiment} from "./experimentStore.ts";
+import {repeatsOf} from "../../../../client/experiments/repeats.ts";
 
 /** The experiment file: the spec as it ran, its dataset inline, so `svc-studio eval` runs it anywhere. */
 export function experimentFileText(open: OpenExperiment): string {
@@ -22,12 +23,13 @@ export function resultsFileText(open: OpenExperiment): string {
 /** The open experiment's cells, in sample order. */
 function cellsOf(open: OpenExperiment): CellResult[] {
     const cells: CellResult[] = [];
-    const variants = open.spec.variants.length;
+    const variants = open.spec.variants.length, repeats = repeatsOf(open.spec);
     for (const rowIndex of open.rowIndexes)
-        for (let variant = 0; variant < variants; variant++) {
-            const cell = open.cells.get(cellKey(rowIndex, variant, variants));
-            if (cell !== undefined) cells.push(cell);
-        }
+        for (let variant = 0; variant < variants; variant++)
+            for (let repeat = 0; repeat < repeats; repeat++) {
+                const cell = open.cells.get(cellKey(rowIndex, variant, variants, repeat, repeats));
+                if (cell !== undefined) cells.push(cell);
+            }
     return cells;
 }
 

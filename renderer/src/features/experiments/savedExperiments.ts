@@ -1,6 +1,6 @@
 // Experiments kept in the app's data folder through the gateway (`/app-data/experiments`): each with its record (what
 // the runner resumes against, and the experiment itself to open it again), its dataset, and one line per finished cell.
-import {cellKey, experimentFingerprint, type ExperimentRunSpec, type StoredCell} from "../../../../client/experiments/ExperimentRunner.ts";
+import {experimentFingerprint, storedCellKey, type ExperimentRunSpec, type StoredCell} from "../../../../client/experiments/ExperimentRunner.ts";
 import type {KeptRun} from "../../../../client/experiments/jointRuns.ts";
 import type {Dataset, ExperimentSpec} from "../../../../client/experiments/types.ts";
 import type {JobRecord} from "../../../../client/scoring/index.ts";
@@ -8,6 +8,7 @@ import type {SavedJobInfo, SavedJobRecord} from "../../../../protocol/gateway/co
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
 import {reportSavedItemProblems} from "../../gateway/savedItemProblems.ts";
 import {ExperimentCellStore} from "./cellStore.ts";
+import {experimentCells} from "../../../../client/experiments/repeats.ts";
 import type {SavedExperimentInfo} from "./experimentStore.ts";
 
 /** The record's spec: the runner's (id, fingerprint) with the experiment (its dataset apart) and its sample's rows. */
@@ -55,7 +56,7 @@ export const savedExperiments = {
         const now = Date.now();
         const runSpec: SavedExperimentSpec = {kind: "experiment", experimentId: spec.id, name: spec.name, variants: spec.variants.length,
             fingerprint: experimentFingerprint(spec, dataset), experiment: withoutRows(spec), rowIndexes};
-        const record: JobRecord<SavedExperimentSpec> = {jobId: spec.id, spec: runSpec, status: "running", totalRows: rowIndexes.length * spec.variants.length,
+        const record: JobRecord<SavedExperimentSpec> = {jobId: spec.id, spec: runSpec, status: "running", totalRows: experimentCells(spec, rowIndexes.length),
             error: null, createdAt: now, updatedAt: now};
         await gatewayApi.createExperiment(record as unknown as SavedJobRecord, dataset);
         return {record, spec, dataset, rowIndexes, store: new ExperimentCellStore<StoredCell, SavedExperimentSpec>(record, [], onFailure), baseline: null};
@@ -88,8 +89,7 @@ export const savedExperiments = {
 
 /** A loaded experiment as a run of its rows: one cell per (row, variant), as the summary and the baseline test read it. */
 export function keptRun(loaded: LoadedExperiment): KeptRun {
-    const variants = loaded.spec.variants.length;
-    const cells = new Map([...loaded.store.all()].map((stored) => [cellKey(stored.cell.rowIndex, stored.cell.variant, variants), stored.cell]));
+    const cells = new Map([...loaded.store.all()].map((stored) => [storedCellKey(stored.cell, loaded.spec), stored.cell]));
     return {name: loaded.spec.name, spec: loaded.spec, dataset: loaded.dataset, rowIndexes: loaded.rowIndexes, cells: [...cells.values()]};
 }
 

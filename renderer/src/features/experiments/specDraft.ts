@@ -32,7 +32,7 @@ export function draftFromSpec(spec: ExperimentSpec, latest: boolean): Experiment
         else keptChecks.push(check);
     }
     return {name: spec.name, datasetId: "id" in spec.dataset ? spec.dataset.id : null, sample: spec.sample, variants, checks, grader: grader ?? defaultGrader,
-        ...(keptChecks.length > 0 ? {keptChecks} : {}), ...(spec.cluster === undefined ? {} : {cluster: spec.cluster}), seed: spec.seed, concurrency: spec.concurrency ?? 4};
+        ...(keptChecks.length > 0 ? {keptChecks} : {}), ...(spec.cluster === undefined ? {} : {cluster: spec.cluster}), ...(spec.repeats === undefined ? {} : {repeats: spec.repeats}), seed: spec.seed, concurrency: spec.concurrency ?? 4};
 }
 
 /** The screen's draft of a check it edits; null for the kinds it does not (kept as they are). */
