@@ -10,6 +10,7 @@ import {experimentBench} from "./experimentBench.ts";
 import {upstreamBench} from "./upstreamBench.ts";
 import {experimentUiBench} from "./experimentUiBench.ts";
 import {appDataBench} from "./appDataBench.ts";
+import {summaryBench} from "./experimentSummary.ts";
 import {threadSweep} from "./threadSweep.ts";
 import {decisionAnchors} from "./decisionAnchors.ts";
 import {llamaBenchRates, llamaServerBench} from "./llamaServerBench.ts";
@@ -18,7 +19,7 @@ import {gpuArgument} from "../../native/build/buildEngine.ts";
 import {ensureShapedGguf, modelShapes} from "../fixtures/gguf/writeShapedGguf.ts";
 
 // `npm run bench [-- --threads N --requests N --rounds N --only a,b --gpu cuda]`: prints ratios against baselines measured
-// in the same run. Sections: http, logprobs, metering, fronts, decisions, scoring, experiment, experiment-ui, app-data, upstream, threads, llama (against llama.cpp's own
+// in the same run. Sections: http, logprobs, metering, fronts, decisions, scoring, experiment, experiment-ui, app-data, summary, upstream, threads, llama (against llama.cpp's own
 // server and llama-bench, built once by `npm run bench:llama-server`, about 15 minutes on 2 cores, then cached). With
 // `--gpu cuda` the llama section runs both sides with every layer on the GPU (`npm run bench:llama-server -- --gpu cuda`
 // and `npm run build:engine -- --gpu cuda` build them); the other sections stay on CPU.
@@ -73,6 +74,8 @@ const sections: Array<[string, string, () => Promise<void>]> = [
             `scrolling: longest task ${result.longestScrollTaskMs} ms, ${result.scrollTasksOver50Ms} over 50 ms (goal 0)`);
         console.log(`gateway peak memory ${result.gatewayPeakMb} MB (goal < 300 MB); one row edit committed: p50 ${result.editP50Ms} ms, p95 ${result.editP95Ms} ms over ${result.edits} edits (goal p95 < 10 ms)`);
     }],
+    ["summary", "Experiment summary: 100,000 rows x 3 decision variants x 5 questions, 2,000 bootstrap resamples (goal < 2 s; with clusters of 20 rows < 4 s)",
+        () => summaryBench()],
     ["upstream", "Decisions through `serve --upstream` (llama-server) vs the local engine, same model and threads", () => upstreamBench(model, threads)],
     ["threads", "Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread", () => threadSweep()]
 ];
