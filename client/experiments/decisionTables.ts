@@ -74,8 +74,15 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
         correct[position] = term.predicted === row.label ? 1 : 0;
         // ECE bins hold [weight of outcome 1, sum of x, weight of outcome 0, sum of x]; the AUC all yes levels, then all no.
         const level = levelOf.get(row.answer.probabilities[0]);
-        terms.set([correct[position], term.brier, term.logLoss, term.absoluteError, term.eceX, row.label * k + term.predicted,
-            reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2), level === undefined ? -1 : level + (term.eceHit ? 0 : levels.length)], index * termWidth);
+        const at = index * termWidth;
+        terms[at] = correct[position];
+        terms[at + 1] = term.brier;
+        terms[at + 2] = term.logLoss;
+        terms[at + 3] = term.absoluteError;
+        terms[at + 4] = term.eceX;
+        terms[at + 5] = row.label * k + term.predicted;
+        terms[at + 6] = reliabilityBinIndex(term.eceX, eceBinCount) * 4 + (term.eceHit ? 0 : 2);
+        terms[at + 7] = level === undefined ? -1 : level + (term.eceHit ? 0 : levels.length);
     });
     const patterns = new QuestionPatterns(rows.map((row) => row.position), terms, positions, {cells: k * k, bins: eceBinCount, aucSlots: levels.length * 2});
     const metrics = metricsOf(info.kind);
