@@ -36,3 +36,12 @@ test("chat variants export their reply, pass and check scores; a reply that star
     assert.deepEqual(table.columns, ["row", "question", "A.reply", "A.pass", "A.check.grounded", "A.error", "A.prompt_tokens", "A.completion_tokens", "A.latency_ms"]);
     assert.deepEqual(table.rows, [[1, "q", "'-1 is the answer", true, 0.8, null, null, null, 50]]);
 });
+
+test("with repeats the export has a line per row and repeat, numbered in a repeat column", () => {
+    const spec = {...experiment([chatVariant("A", "small")]), repeats: 2};
+    const answer = (rowIndex: number, repeat: number, reply: string): CellResult => ({rowIndex, variant: 0, ...(repeat === 0 ? {} : {repeat}), ok: true, request: {}, reply,
+        checks: [{name: "grounded", pass: reply === "yes", score: reply === "yes" ? 1 : 0}], latencyMs: 10, attempts: 1, completedAt: 0});
+    const table = experimentExportTable(spec, {columns: ["question"], rows: [["q"], ["r"]]}, [answer(0, 1, "no"), answer(0, 0, "yes"), answer(1, 0, "no")]);
+    assert.deepEqual(table.columns.slice(0, 4), ["row", "repeat", "question", "A.reply"]);
+    assert.deepEqual(table.rows.map((row) => row.slice(0, 5)), [[1, 1, "q", "yes", true], [1, 2, "q", "no", false], [2, 1, "r", "no", false], [2, 2, "r", null, null]]);
+});

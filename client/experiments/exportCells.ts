@@ -1,3 +1,4 @@
+import {repeatsOf} from "./repeats.ts";
 import type {CellResult, ExperimentSpec, Variant} from "./types.ts";
 import type {CellValue, RowResult, SheetRow} from "../scoring/types.ts";
 import {parseQuestionSet, questionInfos, type StoredResponse} from "../scoring/questions.ts";
@@ -77,7 +78,8 @@ function chatColumns(names: readonly string[]): VariantColumns {
 }
 
 /**
- * The export table: `row` (1-based, as the screens number rows), the dataset's columns, then per variant its
+ * The export table: `row` (1-based, as the screens number rows), with repeats `repeat` (a line per answer), the
+ * dataset's columns, then per variant its
  * columns prefixed `<variant>.`. `rowIndexes` are the sample's rows (default every row); every cell is defused.
  */
 export function experimentExportTable(spec: ExperimentSpec, dataset: DecisionDataset, cells: readonly CellResult[], rowIndexes?: readonly number[]): ExportTable {
@@ -90,15 +92,17 @@ export function experimentExportTable(spec: ExperimentSpec, dataset: DecisionDat
             return chatColumns([]);
         }
     });
+    // With repeats, a line per row and repeat, numbered in a `repeat` column (1-based) after `row`.
+    const repeats = repeatsOf(spec);
     const cellAt = spec.variants.map(() => new Map<number, CellResult>());
-    for (const cell of cells) cellAt[cell.variant]?.set(cell.rowIndex, cell);
-    const columns = ["row", ...dataset.columns, ...perVariant.flatMap((entry, variant) => entry.columns.map((column) => `${spec.variants[variant].name}.${column}`))];
-    const rows = (rowIndexes ?? dataset.rows.map((_row, index) => index)).map((rowIndex) => {
+    for (const cell of cells) cellAt[cell.variant]?.set(cell.rowIndex * repeats + (cell.repeat ?? 0), cell);
+    const columns = ["row", ...(repeats > 1 ? ["repeat"] : []), ...dataset.columns, ...perVariant.flatMap((entry, variant) => entry.columns.map((column) => `${spec.variants[variant].name}.${column}`))];
+    const rows = (rowIndexes ?? dataset.rows.map((_row, index) => index)).flatMap((rowIndex) => Array.from({length: repeats}, (_unused, repeat) => {
         const row = dataset.rows[rowIndex] ?? [];
-        const values: CellValue[] = [rowIndex + 1, ...dataset.columns.map((_column, index) => row[index] ?? null)];
-        perVariant.forEach((entry, variant) => values.push(...entry.cells(cellAt[variant].get(rowIndex), row)));
+        const values: CellValue[] = [rowIndex + 1, ...(repeats > 1 ? [repeat + 1] : []), ...dataset.columns.map((_column, index) => row[index] ?? null)];
+        perVariant.forEach((entry, variant) => values.push(...entry.cells(cellAt[variant].get(rowIndex * repeats + repeat), row)));
         return values.map(defuseCell);
-    });
+    }));
     return {columns: columns.map((column) => defuseCell(column) as string), rows};
 }
 
