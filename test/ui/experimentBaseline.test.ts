@@ -5,21 +5,14 @@
 // one-sided test and its verdict, each column defined on hover. The numbers are counted here again from the cells the
 // app's database holds; the pin survives a reload and Unpin takes it back. Screenshots at 1024x768 and 1440x900,
 // light and dark, with axe.
-import {after, before, describe, test} from "node:test";
+import {describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, rm} from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import type {Browser, Page} from "playwright-core";
-import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
-import {newAppPage} from "./utils/appPage.ts";
-import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {noChromium} from "./utils/launchChromium.ts";
 import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {readSavedResults} from "./utils/readAppData.ts";
-import {datasetAndTopicWriter} from "./utils/topicWriter.ts";
-import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+import {datasetAndTopicWriter, topicWriterExperiment} from "./utils/topicWriter.ts";
+import {appSession} from "./utils/appSession.ts";
 import {baselineColumns} from "../../client/experiments/baselineText.ts";
 import type {CellResult} from "../../client/experiments/types.ts";
 
@@ -52,38 +45,13 @@ function holmAdjusted(pValues: number[]): number[] {
 const pText = (p: number) => p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
 
 describe("Experiments: a kept earlier run pinned as the baseline", {skip: noChromium ?? false, timeout: 300_000}, () => {
-    let gateway: WebGateway;
-    let browser: Browser;
-    let page: Page;
-    let scratch: string;
-    const pageErrors: string[] = [];
+    const session = appSession("baseline");
     let firstName = "";
 
-    before(async () => {
-        ensureRendererBuilt();
-        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-baseline-"));
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
-        browser = await launchChromium();
-        page = await newAppPage(browser, pageErrors, {viewport: {width: 1440, height: 900}});
-        await page.goto(gateway.url);
-    });
-
-    after(async () => {
-        await browser?.close();
-        await gateway?.stop();
-        await rm(scratch, {recursive: true, force: true});
-    });
-
     test("a run whose check every reply passes, then the same replies judged by a check none passes", async () => {
+        const {page, scratch} = session;
         await datasetAndTopicWriter(page, scratch, "topics.csv", csvText);
-        await page.getByTestId("nav-experiments").click();
-        await page.getByTestId("exp-tabs-setup").click();
-        await page.getByTestId("exp-dataset").selectOption({label: "topics (8 rows)"});
-        const variants = page.getByTestId("exp-variant");
-        for (const [index, version] of ["1", "2"].entries()) {
-            await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Topic writer (Chat)"});
-            await variants.nth(index).getByTestId("exp-variant-version").selectOption(version);
-        }
+        await topicWriterExperiment(page, "topics (8 rows)");
         await page.getByTestId("exp-add-check").click();
         const check = page.getByTestId("exp-check").nth(0);
         await check.getByTestId("exp-check-kind").selectOption("regex");
@@ -103,6 +71,7 @@ describe("Experiments: a kept earlier run pinned as the baseline", {skip: noChro
     });
 
     test("the earlier run pinned: per variant and metric, its improved, regressed and unchanged rows and one-sided test, as counted from the stored cells", async () => {
+        const {page, gateway} = session;
         const card = page.getByTestId("exp-baseline");
         await card.waitFor();
         assert.ok((await card.getByTestId("exp-baseline-pick").locator("option").first().textContent() ?? "").startsWith(`${firstName} · `));
@@ -148,6 +117,7 @@ describe("Experiments: a kept earlier run pinned as the baseline", {skip: noChro
     });
 
     test("the pin is kept with the experiment: after a reload it is pinned and tested again; Unpin takes it back", async () => {
+        const {page, pageErrors} = session;
         const before = await page.getByTestId("exp-baseline-row").evaluateAll((rows) => rows.map((row) => row.textContent));
         await page.reload();
         await page.locator("main[data-screen=experiments]").waitFor();

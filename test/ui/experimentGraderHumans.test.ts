@@ -2,58 +2,26 @@
 // column of people's verdicts, a chat prompt graded by a decision question whose "Human labels" is that column; the
 // results show the grader's sensitivity, specificity, ECE, κ and corrected pass rate, each column defined on hover;
 // then a calibration fitted from those rows and the experiment run with it (screenshots at two sizes and themes, axe).
-import {after, before, describe, test} from "node:test";
+import {describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, rm} from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import type {Browser, Page} from "playwright-core";
-import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
-import {newAppPage} from "./utils/appPage.ts";
-import {launchChromium, noChromium} from "./utils/launchChromium.ts";
-import {datasetAndTopicWriter} from "./utils/topicWriter.ts";
+import {noChromium} from "./utils/launchChromium.ts";
+import {datasetAndTopicWriter, topicWriterExperiment} from "./utils/topicWriter.ts";
+import {appSession} from "./utils/appSession.ts";
 import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
-import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 import {graderAgreementColumns} from "../../client/experiments/graderAgreementText.ts";
 
 // "polite_label" is a label column by its name, so no prompt is sent with it; rows 5 and 6 have no verdict.
 const csvText = "topic,polite_label\ncats,yes\ndogs,no\nbirds,yes\nfish,no\ntrees,\nrain,\n";
 
 describe("Experiments: a grader against human labels", {skip: noChromium ?? false, timeout: 240_000}, () => {
-    let gateway: WebGateway;
-    let browser: Browser;
-    let page: Page;
-    let scratch: string;
-    const pageErrors: string[] = [];
-
-    before(async () => {
-        ensureRendererBuilt();
-        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-grader-humans-"));
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
-        browser = await launchChromium();
-        page = await newAppPage(browser, pageErrors, {viewport: {width: 1440, height: 900}});
-        await page.goto(gateway.url);
-    });
-
-    after(async () => {
-        await browser?.close();
-        await gateway?.stop();
-        await rm(scratch, {recursive: true, force: true});
-    });
+    const session = appSession("grader-humans");
 
     test("the grader's human label column is chosen in the setup and its agreement shown in the results, with definitions on hover", async () => {
+        const {page, scratch, pageErrors} = session;
         await datasetAndTopicWriter(page, scratch, "polite.csv", csvText);
 
-        await page.getByTestId("nav-experiments").click();
-        await page.getByTestId("exp-tabs-setup").click();
-        await page.getByTestId("exp-dataset").selectOption({label: "polite (6 rows)"});
-        const variants = page.getByTestId("exp-variant");
-        for (const [index, version] of ["1", "2"].entries()) {
-            await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Topic writer (Chat)"});
-            await variants.nth(index).getByTestId("exp-variant-version").selectOption(version);
-        }
+        await topicWriterExperiment(page, "polite (6 rows)");
         await page.getByTestId("exp-grader-enabled").check();
         await page.getByTestId("exp-grader-template").fill("Topic: {{topic}}\nReply: {{reply}}");
         await page.getByTestId("exp-grader-human").selectOption("polite_label");
@@ -79,6 +47,7 @@ describe("Experiments: a grader against human labels", {skip: noChromium ?? fals
     });
 
     test("a calibration fitted from the labelled rows says where it was measured, and a run with it judges the grader through it", async () => {
+        const {page, pageErrors} = session;
         const fit = page.getByTestId("exp-grader-fit");
         await fit.getByTestId("exp-grader-fit-button").click();
         // 4 labelled rows × 2 variants: too few to measure it out of fold, which it says.

@@ -2,19 +2,12 @@
 // times. The requests stored as sent carry each repeat's own seed; the results show the repeats card (pass@k, pass^k,
 // the noise split, each column defined on hover), a row's repeats as one disagreement with its spread, and every
 // answer in the row's detail. Both sizes and themes are checked.
-import {after, before, describe, test} from "node:test";
+import {describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, rm} from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import type {Browser, Page} from "playwright-core";
-import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {eventually, expectCount, expectText} from "./utils/expect.ts";
-import {newAppPage} from "./utils/appPage.ts";
-import {launchChromium, noChromium} from "./utils/launchChromium.ts";
-import {datasetAndTopicWriter} from "./utils/topicWriter.ts";
-import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+import {noChromium} from "./utils/launchChromium.ts";
+import {datasetAndTopicWriter, topicWriterExperiment} from "./utils/topicWriter.ts";
+import {appSession} from "./utils/appSession.ts";
 import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {readSavedResults} from "./utils/readAppData.ts";
 import {repeatColumns} from "../../client/experiments/repeatStatsText.ts";
@@ -23,37 +16,12 @@ import type {CellResult} from "../../client/experiments/types.ts";
 const csvText = "topic,expected\ncats,cat\ndogs,dog\nbirds,bird\nfish,fish\n";
 
 describe("Experiments: each row asked three times", {skip: noChromium ?? false, timeout: 300_000}, () => {
-    let gateway: WebGateway;
-    let browser: Browser;
-    let page: Page;
-    let scratch: string;
-    const pageErrors: string[] = [];
-
-    before(async () => {
-        ensureRendererBuilt();
-        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-repeats-"));
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
-        browser = await launchChromium();
-        page = await newAppPage(browser, pageErrors, {viewport: {width: 1440, height: 900}});
-        await page.goto(gateway.url);
-    });
-
-    after(async () => {
-        await browser?.close();
-        await gateway?.stop();
-        await rm(scratch, {recursive: true, force: true});
-    });
+    const session = appSession("repeats");
 
     test("three repeats run with seeds 1–3 per row; the results show them as one row with its spread, pass@k, pass^k and the noise split", async () => {
+        const {page, gateway, scratch, pageErrors} = session;
         await datasetAndTopicWriter(page, scratch, "topics.csv", csvText);
-        await page.getByTestId("nav-experiments").click();
-        await page.getByTestId("exp-tabs-setup").click();
-        await page.getByTestId("exp-dataset").selectOption({label: "topics (4 rows)"});
-        const variants = page.getByTestId("exp-variant");
-        for (const [index, version] of ["1", "2"].entries()) {
-            await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Topic writer (Chat)"});
-            await variants.nth(index).getByTestId("exp-variant-version").selectOption(version);
-        }
+        await topicWriterExperiment(page, "topics (4 rows)");
         await page.getByTestId("exp-add-check").click();
         await page.getByTestId("exp-check").nth(0).getByTestId("exp-check-kind").selectOption("regex");
         await page.getByTestId("exp-check").nth(0).getByTestId("exp-check-pattern").fill("^\\s");

@@ -25,3 +25,15 @@ export async function datasetAndTopicWriter(page: Page, scratch: string, fileNam
         await expectText(form.getByTestId("version-message"), `Saved version ${index + 1} of "Topic writer".`);
     }
 }
+
+/** On the Experiments setup: the dataset `datasetLabel` ("topics (4 rows)"), variant A Topic writer v1, B v2. */
+export async function topicWriterExperiment(page: Page, datasetLabel: string): Promise<void> {
+    await page.getByTestId("nav-experiments").click();
+    await page.getByTestId("exp-tabs-setup").click();
+    await page.getByTestId("exp-dataset").selectOption({label: datasetLabel});
+    const variants = page.getByTestId("exp-variant");
+    for (const [index, version] of ["1", "2"].entries()) {
+        await variants.nth(index).getByTestId("exp-variant-item").selectOption({label: "Topic writer (Chat)"});
+        await variants.nth(index).getByTestId("exp-variant-version").selectOption(version);
+    }
+}

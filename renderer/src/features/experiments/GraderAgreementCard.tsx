@@ -8,6 +8,7 @@ import {describeCalibrationFit, graderAgreementColumns, graderAgreementNote, gra
 import type {ExperimentSummary} from "../../../../client/experiments/types.ts";
 import {useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {fitOpenGrader, runWithCalibration, type GraderFit} from "./graderCalibrationRun.ts";
+import {DefinitionTable} from "./DefinitionTable.tsx";
 
 /** What the fit's button says on hover: how it is fitted, and why its figures are measured out of fold. */
 const fitDefinition = "Fits Platt scaling of the grader's score to the replies people labelled (the calibration question sets use: " +
@@ -23,20 +24,7 @@ export function GraderAgreementCard({summary}: {summary: ExperimentSummary}) {
     return (
         <section className="card exp-graders" data-testid="exp-graders">
             <div className="card-title-row"><h3>Graders against human labels</h3></div>
-            <div className="table-scroll" tabIndex={0} role="region" aria-label="Graders against human labels">
-                <table className="table compact">
-                    <thead>
-                        <tr>{graderAgreementColumns.map((column) => <th key={column.label} scope="col" title={column.definition} className="exp-metric-name">{column.label}</th>)}</tr>
-                    </thead>
-                    <tbody>
-                        {rows.map((row) => (
-                            <tr key={`${row[0]}\u0000${row[1]}`} data-testid="exp-grader-row">
-                                {row.map((text, index) => <td key={graderAgreementColumns[index].label} className={index < 2 ? undefined : "num mono"} title={graderAgreementColumns[index].definition}>{text}</td>)}
-                            </tr>
-                        ))}
-                    </tbody>
-                </table>
-            </div>
+            <DefinitionTable columns={graderAgreementColumns} rows={rows} rowTestId="exp-grader-row" label="Graders against human labels" />
             <div className="muted small">{graderAgreementNote}</div>
             {open !== null && open.spec.checks.map((check, index) => check.kind === "grader" && check.humanLabelColumn !== undefined
                 ? <CalibrationFit key={index} open={open} checkIndex={index} name={check.name} /> : null)}

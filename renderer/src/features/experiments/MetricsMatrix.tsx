@@ -55,7 +55,7 @@ export function MetricsMatrix({summary}: {summary: ExperimentSummary}) {
                 )}
             </div>
             {rows.length === 0 ? <div className="muted small">No metric yet: the first cells are on their way.</div> : (
-                <div className="table-scroll">
+                <div className="table-scroll" tabIndex={0} role="region" aria-label="Metrics per variant">
                     <table className="table compact">
                         <thead>
                             <tr>
@@ -99,7 +99,7 @@ export function VerdictsCard({summary}: {summary: ExperimentSummary}) {
                     how a verdict is reached
                 </span>
             </div>
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Which is better, per metric">
                 <table className="table compact">
                     <thead><tr><th scope="col">Metric</th><th scope="col">Compared</th><th scope="col">Verdict</th><th scope="col" title={testColumnDefinition}>Test</th></tr></thead>
                     <tbody>
@@ -125,7 +125,7 @@ export function UsageCard({summary}: {summary: ExperimentSummary}) {
     return (
         <section className="card exp-usage" data-testid="exp-usage">
             <div className="card-title-row"><h3>Usage, cost and latency</h3></div>
-            <div className="table-scroll">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Usage, cost and latency per variant">
                 <table className="table compact">
                     <thead>
                         <tr>
