@@ -28,6 +28,7 @@ describe("Experiments: each row asked three times", {skip: noChromium ?? false, 
         await page.getByTestId("exp-repeats-count").fill("3");
         await expectCount(page.getByTestId("exp-problems"), 0);
         await expectText(page.getByTestId("exp-estimate-requests"), "24");
+        await expectText(page.getByTestId("exp-power-repeats"), /Each row asked 3 times: these figures count each row once/);
         await page.getByTestId("exp-run").click();
         await expectText(page.getByTestId("exp-status"), "completed", {timeoutMs: 120_000});
         await expectText(page.getByTestId("exp-done"), "24 / 24");

@@ -37,6 +37,11 @@ export function PowerEstimate({spec, rows}: {spec: ExperimentSpec, rows: number}
                     {`Rows grouped by ${spec.cluster}: these figures take the rows as independent; with a design effect D (shown after a run), the run detects what ${formatCount(rows)} / D independent rows would.`}
                 </span>
             )}
+            {(spec.repeats ?? 1) > 1 && (
+                <span className="muted small" data-testid="exp-power-repeats">
+                    {`Each row asked ${spec.repeats} times: these figures count each row once. Repeats average away only the model's own noise, so the run detects something between what ${formatCount(rows)} and ${formatCount(rows * spec.repeats!)} independent rows would; after the run the Repeats card says how much they narrowed the interval.`}
+                </span>
+            )}
             <span className="muted small" data-testid="exp-power-source">
                 {measured !== undefined
                     ? `Discordance ${formatMetric(measured.discordance)}: the share of rows only one variant got right in “${measured.experiment}” on this dataset (${formatCount(measured.rows)} rows).`
