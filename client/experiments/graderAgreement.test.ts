@@ -153,6 +153,7 @@ test("simulated graders: the corrected rate's interval covers the true rate abou
         correctedSum += corrected.value;
     }
     const coverage = covered / experiments;
+    console.log(`corrected grader rate, ${experiments} runs: interval coverage ${coverage}, raw interval coverage ${rawCovered / experiments}; mean raw ${(rawSum / experiments).toFixed(4)}, mean corrected ${(correctedSum / experiments).toFixed(4)} (truth 0.3)`);
     // 400 runs: the coverage's own standard error at 95% is about 0.011; ±0.03 is nearly 3 of them.
     assert.ok(coverage >= 0.92 && coverage <= 0.98, `corrected coverage ${coverage}`);
     assert.ok(rawCovered / experiments < 0.7, `the raw rate's Wilson interval covers the truth only ${rawCovered / experiments} of the time`);

@@ -64,6 +64,7 @@ test("McNemar's power figure matches the simulated rejection rate (seeded, 2,000
             if (a + b > 0 && (b - a) / Math.sqrt(a + b) > 1.959963984540054) asymptotic++;
             if (b > a && mcnemarExact(a, b) < 0.05) exact++;
         }
+        console.log(`McNemar power, ψ ${discordance}, δ ${delta}, n ${n}: predicted ${predicted.toFixed(3)}, simulated ${(asymptotic / experiments).toFixed(3)} (large-sample test), ${(exact / experiments).toFixed(3)} (exact test)`);
         // The closed form is the large-sample test's power: within 0.04 of its rejection rate (the simulation's own
         // standard error is about 0.009). The exact test the summary runs is conservative: a few points lower.
         close(asymptotic / experiments, predicted, 0.04, `ψ ${discordance}, δ ${delta}, n ${n}: asymptotic test`);
@@ -83,6 +84,7 @@ test("the paired normal approximation's figure matches the simulated rejection r
         const variance = differences.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1);
         if (mean / Math.sqrt(variance / n) > 1.959963984540054) rejected++;
     }
+    console.log(`paired normal power, n ${n}: predicted 0.800, simulated ${(rejected / experiments).toFixed(3)}`);
     close(rejected / experiments, 0.8, 0.03, "rejection rate at the detectable difference");
 });
 
