@@ -2,7 +2,7 @@ import {test} from "node:test";
 import assert from "node:assert/strict";
 import {jointRun, sameRows, type KeptRun} from "./jointRuns.ts";
 import {summarizeExperiment} from "./summary.ts";
-import {decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell, urgentSet} from "./testExperiment.ts";
 import type {Dataset} from "./types.ts";
 
 const dataset = (rows: number): Dataset => ({id: "d", name: "tickets", columns: ["ticket", "urgent"], columnTypes: ["string", "string"],
@@ -43,4 +43,12 @@ test("runs on different rows, or on rows whose cells differ, are not tested agai
     shifted.dataset.rows = [...all(20).map((row) => [`x${row}`, "no"]), ...all(20).map((row) => [`t${row}`, "yes"])];
     assert.equal(sameRows(run("small", 20, all(20), () => false), shifted), true);
     assert.deepEqual(jointRun(run("small", 20, all(20), () => false), shifted)!.cells.filter((cell) => cell.variant === 1).map((cell) => cell.rowIndex), all(20));
+});
+
+test("two runs that asked each row a different number of times are not tested together", () => {
+    const rows = dataset(2);
+    const chat = {...experiment([{...chatVariant("A", "m"), params: {temperature: 1}}]), dataset: rows};
+    const asked = (repeats: number): KeptRun => ({name: `${repeats}`, spec: {...chat, repeats}, dataset: rows, rowIndexes: [0, 1], cells: []});
+    assert.equal(jointRun(asked(3), asked(2)), null);
+    assert.notEqual(jointRun(asked(3), asked(3)), null);
 });

@@ -1,4 +1,5 @@
 import type {CellResult, Dataset, ExperimentSpec} from "./types.ts";
+import {repeatsOf} from "./repeats.ts";
 
 // Two kept experiments compared as one: when both ran on the same rows of the same data, their variants go side by
 // side in one experiment (named #1 A, #2 A...) and each variant of the second is tested against its namesake in the
@@ -16,10 +17,11 @@ export function sameRows(a: KeptRun, b: KeptRun): boolean {
 /**
  * The two runs as one experiment on the first's rows (the second's cells moved to the first's row indexes), with
  * the pairs to test: each variant of the second against the first's variant of the same name and kind, else the
- * first's first variant of its kind. Null when they did not run on the same rows.
+ * first's first variant of its kind. Null when they did not run on the same rows, or asked them a different number of times.
  */
 export function jointRun(a: KeptRun, b: KeptRun): {spec: ExperimentSpec, dataset: Dataset, rowIndexes: number[], cells: CellResult[], pairs: Array<[number, number]>} | null {
-    if (!sameRows(a, b)) return null;
+    // A row's answers are one cluster of K: two runs are tested together at the same number of repeats.
+    if (!sameRows(a, b) || repeatsOf(a.spec) !== repeatsOf(b.spec)) return null;
     const offset = a.spec.variants.length;
     const rowOf = new Map(b.rowIndexes.map((rowIndex, position) => [rowIndex, a.rowIndexes[position]]));
     const variants = [...a.spec.variants.map((variant) => ({...variant, name: `#1 ${variant.name}`})), ...b.spec.variants.map((variant) => ({...variant, name: `#2 ${variant.name}`}))];

@@ -85,7 +85,12 @@ export function CompareExperiments({ids}: {ids: [string, string]}) {
                 </table>
             </div>
             {tested === undefined && <div className="muted small" data-testid="exp-compare-testing">Testing the difference…</div>}
-            {tested === null && (
+            {tested === null && (sides[0].summary.repeats ?? 1) !== (sides[1].summary.repeats ?? 1) && (
+                <div className="field-warning" data-testid="exp-compare-untested">
+                    No test: #1 asked each row {sides[0].summary.repeats ?? 1} times and #2 {sides[1].summary.repeats ?? 1}; their answers are tested row by row only at the same number of repeats.
+                </div>
+            )}
+            {tested === null && (sides[0].summary.repeats ?? 1) === (sides[1].summary.repeats ?? 1) && (
                 <div className="field-warning" data-testid="exp-compare-untested">
                     No test: the two ran on different rows ({formatCount(sides[0].summary.rows)} and {formatCount(sides[1].summary.rows)}), so a difference between them
                     mixes the change with the rows. Run both on the same sample of the same dataset to test it.
