@@ -111,7 +111,7 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
         key: `question\u0000${info.name}\u0000${calibrated}`, question: info.name, kind: info.kind, calibrated, metrics,
         used,
         evaluate: (at, counts) => valuesOf(patterns.summed(at, counts)),
-        evaluateLanes: (at, counts) => patterns.summedLanes(at, counts, valuesOf),
+        evaluateLanes: (at, counts) => patterns.summedLanes(at, counts).map(valuesOf),
         outcomes: new Map([["accuracy", correct]]),
         reliability: (at) => reliability(patterns.summed(at, null)).reliability
     };

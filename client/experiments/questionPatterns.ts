@@ -1,5 +1,5 @@
 import {RowPatterns} from "./rowPatterns.ts";
-import {LaneBuffers, unpackLanes, type PackedCounts} from "./resampleLanes.ts";
+import type {PackedCounts} from "./resampleLanes.ts";
 
 // A question's rows as patterns of their terms, and the weighted sums its metrics are computed from, for any
 // weighting of the rows: unweighted, one bootstrap resample, or a batch of resamples packed in lanes
@@ -30,18 +30,25 @@ export type QuestionSums = {
 
 export type QuestionShape = {cells: number, bins: number, aucSlots: number};
 
+/** Per lane: [total, hits, Brier sum, log-loss sum, |error| sum]. */
+const scalarWidth = 5;
+
 export class QuestionPatterns {
     private readonly main: RowPatterns;
     /** With an uncompressible question, its Brier, log-loss and |error| terms, each grouped on its own. */
     private readonly means: RowPatterns[] = [];
     /** The main patterns' slots as whole numbers, for indexing: [cell, bin slot, AUC slot] each. */
     private readonly slots: Int32Array;
-    private readonly sums: QuestionSums;
-    private readonly lanes = new LaneBuffers();
-    private readonly meanLanes: LaneBuffers[];
+    private readonly shape: QuestionShape;
+    // Every lane's sums side by side, kept from batch to batch.
+    private scalars = new Float64Array(0);
+    private confusion = new Float64Array(0);
+    private bins = new Float64Array(0);
+    private auc = new Float64Array(0);
 
     /** `terms` holds `termWidth` numbers per row of `rowPositions`, in that order. */
     public constructor(rowPositions: readonly number[], terms: Float64Array, positions: number, shape: QuestionShape) {
+        this.shape = {...shape, bins: shape.bins * 4};
         this.main = patternsOf(rowPositions, terms, positions, false);
         if (this.main.count > Math.max(256, rowPositions.length * compressible)) {
             this.main = patternsOf(rowPositions, terms, positions, true);
@@ -51,56 +58,79 @@ export class QuestionPatterns {
                 return patterns;
             });
         }
-        this.meanLanes = this.means.map(() => new LaneBuffers());
         const values = this.main.values;
         this.slots = Int32Array.from({length: this.main.count * 3}, (_unused, index) => values[Math.floor(index / 3) * termWidth + 5 + index % 3]);
-        this.sums = {total: 0, hits: 0, brierSum: 0, logLossSum: 0, errorSum: 0, confusion: new Float64Array(shape.cells), bins: new Float64Array(shape.bins * 4), auc: new Float64Array(shape.aucSlots)};
     }
 
     /** The sums over the rows at `positions`, each counted `counts[position]` times (once when null); reused by the next call. */
     public summed(positions: Int32Array, counts: Int32Array | null): QuestionSums {
-        return this.add(this.main.weigh(positions, counts), this.means.map((patterns) => patterns.weigh(positions, counts)));
+        return this.accumulate(positions, counts, 1, 53)[0];
     }
 
-    /** The sums of each resample in a batch, one lane at a time (`each` reads them before the next lane's). */
-    public summedLanes<T>(positions: Int32Array, counts: PackedCounts, each: (sums: QuestionSums) => T): T[] {
-        const {lanes, bits, packed} = counts;
-        const main = this.lanes.take(lanes, this.main.count);
-        unpackLanes(this.main.weigh(positions, packed), lanes, bits, main);
-        const means = this.means.map((patterns, term) => {
-            const buffers = this.meanLanes[term].take(lanes, patterns.count);
-            unpackLanes(patterns.weigh(positions, packed), lanes, bits, buffers);
-            return buffers;
-        });
-        return Array.from({length: lanes}, (_unused, lane) => each(this.add(main[lane], means.map((buffers) => buffers[lane]))));
+    /** The sums of each resample in a batch (lane); reused by the next call. */
+    public summedLanes(positions: Int32Array, counts: PackedCounts): QuestionSums[] {
+        return this.accumulate(positions, counts.packed, counts.lanes, counts.bits);
     }
 
-    private add(weights: Float64Array, meanWeights: readonly Float64Array[]): QuestionSums {
-        const sums = this.sums, values = this.main.values, slots = this.slots;
-        const {confusion, bins, auc} = sums;
+    /**
+     * One pass over each pattern set: a pattern's weight (packed in lanes, or a plain count with one lane) split into
+     * its lanes, and each lane's weight added to that lane's sums.
+     */
+    private accumulate(positions: Int32Array, counts: Int32Array | Float64Array | null, lanes: number, bits: number): QuestionSums[] {
+        const {cells, bins: binWidth, aucSlots} = this.shape;
+        if (this.scalars.length !== lanes * scalarWidth) {
+            this.scalars = new Float64Array(lanes * scalarWidth);
+            this.confusion = new Float64Array(lanes * cells);
+            this.bins = new Float64Array(lanes * binWidth);
+            this.auc = new Float64Array(lanes * aucSlots);
+        }
+        const {scalars, confusion, bins, auc, slots} = this;
+        scalars.fill(0);
         confusion.fill(0);
         bins.fill(0);
         auc.fill(0);
-        let total = 0, hits = 0, brierSum = 0, logLossSum = 0, errorSum = 0;
-        for (let pattern = 0; pattern < this.main.count; pattern++) {
-            const weight = weights[pattern];
-            if (weight === 0) continue;
+        const weights = this.main.weigh(positions, counts), values = this.main.values, patterns = this.main.count;
+        const unit = 2 ** bits, inverse = 2 ** -bits, last = lanes - 1;
+        for (let pattern = 0; pattern < patterns; pattern++) {
+            let rest = weights[pattern];
+            if (rest === 0) continue;
             const term = pattern * termWidth, slot = pattern * 3;
-            total += weight;
-            hits += weight * values[term];
-            brierSum += weight * values[term + 1];
-            logLossSum += weight * values[term + 2];
-            errorSum += weight * values[term + 3];
-            confusion[slots[slot]] += weight;
-            const bin = slots[slot + 1];
-            bins[bin] += weight;
-            bins[bin + 1] += weight * values[term + 4];
-            const level = slots[slot + 2];
-            if (level >= 0) auc[level] += weight;
+            // The lanes of the packed weight, lowest first: whole numbers below 2^53 times a power of two, floored, are exact.
+            for (let lane = 0; lane < lanes; lane++) {
+                const above = lane === last ? 0 : Math.floor(rest * inverse);
+                const weight = rest - above * unit;
+                rest = above;
+                if (weight === 0) continue;
+                const scalar = lane * scalarWidth;
+                scalars[scalar] += weight;
+                scalars[scalar + 1] += weight * values[term];
+                scalars[scalar + 2] += weight * values[term + 1];
+                scalars[scalar + 3] += weight * values[term + 2];
+                scalars[scalar + 4] += weight * values[term + 3];
+                confusion[lane * cells + slots[slot]] += weight;
+                const bin = lane * binWidth + slots[slot + 1];
+                bins[bin] += weight;
+                bins[bin + 1] += weight * values[term + 4];
+                const level = slots[slot + 2];
+                if (level >= 0) auc[lane * aucSlots + level] += weight;
+            }
         }
-        const [brier, logLoss, error] = this.means.map((patterns, term) => weightedSum(patterns, meanWeights[term]));
-        Object.assign(sums, {total, hits, brierSum: brierSum + (brier ?? 0), logLossSum: logLossSum + (logLoss ?? 0), errorSum: errorSum + (error ?? 0)});
-        return sums;
+        this.means.forEach((meanPatterns, term) => {
+            const meanWeights = meanPatterns.weigh(positions, counts), meanValues = meanPatterns.values, count = meanPatterns.count;
+            for (let pattern = 0; pattern < count; pattern++) {
+                let rest = meanWeights[pattern];
+                for (let lane = 0; rest !== 0; lane++) {
+                    const above = lane === last ? 0 : Math.floor(rest * inverse);
+                    scalars[lane * scalarWidth + 2 + term] += (rest - above * unit) * meanValues[pattern];
+                    rest = above;
+                }
+            }
+        });
+        return Array.from({length: lanes}, (_unused, lane): QuestionSums => {
+            const scalar = lane * scalarWidth;
+            return {total: scalars[scalar], hits: scalars[scalar + 1], brierSum: scalars[scalar + 2], logLossSum: scalars[scalar + 3], errorSum: scalars[scalar + 4],
+                confusion: confusion.subarray(lane * cells, (lane + 1) * cells), bins: bins.subarray(lane * binWidth, (lane + 1) * binWidth), auc: auc.subarray(lane * aucSlots, (lane + 1) * aucSlots)};
+        });
     }
 }
 
@@ -114,12 +144,4 @@ function patternsOf(rowPositions: readonly number[], terms: Float64Array, positi
         patterns.add(position, key);
     });
     return patterns;
-}
-
-/** Σ weight × value over the patterns of a one-number pattern set. */
-function weightedSum(patterns: RowPatterns, weights: Float64Array): number {
-    const values = patterns.values;
-    let sum = 0;
-    for (let pattern = 0; pattern < patterns.count; pattern++) sum += weights[pattern] * values[pattern];
-    return sum;
 }

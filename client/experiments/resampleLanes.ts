@@ -25,23 +25,6 @@ export function laneUnits(bits: number, lanes: number): number[] {
     return Array.from({length: lanes}, (_unused, lane) => 2 ** (bits * lane));
 }
 
-/**
- * Unpacks `lanes` sums packed in each of `packed` into `into[lane]`. Whole numbers below 2^53 divided by a power of
- * two and floored are exact, so each lane is the remainder below the next.
- */
-export function unpackLanes(packed: ArrayLike<number>, lanes: number, bits: number, into: Float64Array[]): void {
-    const unit = 2 ** bits, inverse = 2 ** -bits;
-    for (let index = 0; index < packed.length; index++) {
-        let rest = packed[index];
-        for (let lane = 0; lane < lanes - 1; lane++) {
-            const above = Math.floor(rest * inverse);
-            into[lane][index] = rest - above * unit;
-            rest = above;
-        }
-        into[lanes - 1][index] = rest;
-    }
-}
-
 /** One lane's counts per position, for a statistic that reads a single resample. */
 export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array): Int32Array {
     const unit = 2 ** counts.bits, below = 2 ** -(counts.bits * lane);
@@ -51,14 +34,4 @@ export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array)
         into[position] = rest - Math.floor(rest / unit) * unit;
     }
     return into;
-}
-
-/** Float64Arrays of `length`, one per lane, kept while the length fits (tables weigh thousands of batches). */
-export class LaneBuffers {
-    private buffers: Float64Array[] = [];
-
-    public take(lanes: number, length: number): Float64Array[] {
-        if (this.buffers.length < lanes || this.buffers[0].length !== length) this.buffers = Array.from({length: Math.max(lanes, this.buffers.length)}, () => new Float64Array(length));
-        return this.buffers;
-    }
 }

@@ -27,6 +27,8 @@ export class RowPatterns {
     private slots = new Int32Array(1024);
     // Reused by every weighing (thousands per summary), each read before the next one starts.
     private weights = new Float64Array(0);
+    /** The patterns of the positions in as few bytes as they fit (a weighing reads them all), made at the first one. */
+    private ids: Uint16Array | Int32Array | null = null;
 
     public constructor(positions: number, public readonly width: number) {
         this.of = new Int32Array(positions).fill(-1);
@@ -47,6 +49,7 @@ export class RowPatterns {
     public add(position: number, vector: ArrayLike<number>): number {
         const pattern = this.find(vector);
         this.of[position] = pattern;
+        this.ids = null;
         return pattern;
     }
 
@@ -56,14 +59,13 @@ export class RowPatterns {
      */
     public weigh(positions: Int32Array, counts: Int32Array | Float64Array | null): Float64Array {
         if (this.weights.length !== this.patterns) this.weights = new Float64Array(this.patterns);
-        const weights = this.weights.fill(0), of = this.of;
-        if (counts === null) for (let index = 0; index < positions.length; index++) weights[of[positions[index]]]++;
+        // Positions without a pattern are never weighed, so they may read as pattern 0 there.
+        this.ids ??= this.patterns <= 0xffff ? Uint16Array.from(this.of, (pattern) => Math.max(0, pattern)) : this.of;
+        const weights = this.weights.fill(0);
+        if (counts === null) countPositions(weights, this.ids, positions);
         // Every position, in order (positions are distinct and ascending): no need to read them.
-        else if (positions.length === of.length) for (let position = 0; position < of.length; position++) weights[of[position]] += counts[position];
-        else for (let index = 0; index < positions.length; index++) {
-            const position = positions[index];
-            weights[of[position]] += counts[position];
-        }
+        else if (positions.length === this.of.length) weighEvery(weights, this.ids, counts);
+        else weighPositions(weights, this.ids, positions, counts);
         return weights;
     }
 
@@ -104,4 +106,34 @@ export class RowPatterns {
         for (let index = 0; index < this.width; index++) if (!Object.is(this.vectors[offset + index], vector[index])) return false;
         return true;
     }
+}
+
+// The weighing loops, each on its own so that V8 optimises each for the arrays it meets; four rows a step, which V8
+// runs more than twice as fast as one.
+
+function countPositions(weights: Float64Array, of: Uint16Array | Int32Array, positions: Int32Array): void {
+    for (let index = 0; index < positions.length; index++) weights[of[positions[index]]]++;
+}
+
+function weighEvery(weights: Float64Array, of: Uint16Array | Int32Array, counts: Int32Array | Float64Array): void {
+    const end = of.length - of.length % 4;
+    for (let position = 0; position < end; position += 4) {
+        weights[of[position]] += counts[position];
+        weights[of[position + 1]] += counts[position + 1];
+        weights[of[position + 2]] += counts[position + 2];
+        weights[of[position + 3]] += counts[position + 3];
+    }
+    for (let position = end; position < of.length; position++) weights[of[position]] += counts[position];
+}
+
+function weighPositions(weights: Float64Array, of: Uint16Array | Int32Array, positions: Int32Array, counts: Int32Array | Float64Array): void {
+    const end = positions.length - positions.length % 4;
+    for (let index = 0; index < end; index += 4) {
+        const first = positions[index], second = positions[index + 1], third = positions[index + 2], fourth = positions[index + 3];
+        weights[of[first]] += counts[first];
+        weights[of[second]] += counts[second];
+        weights[of[third]] += counts[third];
+        weights[of[fourth]] += counts[fourth];
+    }
+    for (let index = end; index < positions.length; index++) weights[of[positions[index]]] += counts[positions[index]];
 }

@@ -218,8 +218,20 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
         // The resamples one after another from the one generator: the same draws whatever the batch size.
         for (let lane = 0; lane < batch; lane++) {
             const unit = units[lane];
-            if (groups === undefined) for (let draw = 0; draw < n; draw++) packed[Math.floor(random() * n)] += unit;
-            else for (let draw = 0; draw < groups.length; draw++) for (const member of groups[Math.floor(random() * groups.length)]) packed[member] += unit;
+            if (groups === undefined) {
+                // Four draws a step, in order, which V8 runs faster than one.
+                let draw = 0;
+                for (; draw + 3 < n; draw += 4) {
+                    packed[Math.floor(random() * n)] += unit;
+                    packed[Math.floor(random() * n)] += unit;
+                    packed[Math.floor(random() * n)] += unit;
+                    packed[Math.floor(random() * n)] += unit;
+                }
+                for (; draw < n; draw++) packed[Math.floor(random() * n)] += unit;
+            } else for (let draw = 0; draw < groups.length; draw++) {
+                const members = groups[Math.floor(random() * groups.length)];
+                for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
+            }
         }
         const drawn: PackedCounts = {packed, lanes: batch, bits, first};
         statistics.forEach((statistic, index) => {
