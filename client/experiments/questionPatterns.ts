@@ -28,6 +28,7 @@ export type QuestionSums = {
     auc: Float64Array
 };
 
+/** How many confusion cells, ECE bins and AUC slots a question has. */
 export type QuestionShape = {cells: number, bins: number, aucSlots: number};
 
 /** Per lane: [total, hits, Brier sum, log-loss sum, |error| sum]. */
@@ -39,7 +40,8 @@ export class QuestionPatterns {
     private readonly means: RowPatterns[] = [];
     /** The main patterns' slots as whole numbers, for indexing: [cell, bin slot, AUC slot] each. */
     private readonly slots: Int32Array;
-    private readonly shape: QuestionShape;
+    /** Numbers per lane: confusion cells, ECE bin slots (4 per bin), AUC slots. */
+    private readonly sizes: {cells: number, binSlots: number, aucSlots: number};
     // Every lane's sums side by side, kept from batch to batch.
     private scalars = new Float64Array(0);
     private confusion = new Float64Array(0);
@@ -48,7 +50,7 @@ export class QuestionPatterns {
 
     /** `terms` holds `termWidth` numbers per row of `rowPositions`, in that order. */
     public constructor(rowPositions: readonly number[], terms: Float64Array, positions: number, shape: QuestionShape) {
-        this.shape = {...shape, bins: shape.bins * 4};
+        this.sizes = {cells: shape.cells, binSlots: shape.bins * 4, aucSlots: shape.aucSlots};
         this.main = patternsOf(rowPositions, terms, positions, false);
         if (this.main.count > Math.max(256, rowPositions.length * compressible)) {
             this.main = patternsOf(rowPositions, terms, positions, true);
@@ -77,7 +79,7 @@ export class QuestionPatterns {
      * its lanes, and each lane's weight added to that lane's sums.
      */
     private accumulate(positions: Int32Array, counts: Int32Array | Float64Array | null, lanes: number, bits: number): QuestionSums[] {
-        const {cells, bins: binWidth, aucSlots} = this.shape;
+        const {cells, binSlots: binWidth, aucSlots} = this.sizes;
         if (this.scalars.length !== lanes * scalarWidth) {
             this.scalars = new Float64Array(lanes * scalarWidth);
             this.confusion = new Float64Array(lanes * cells);
