@@ -53,6 +53,12 @@ function rowTerms(info: QuestionInfo, row: LabelledRow) {
 }
 
 /**
+ * The rows' terms while a question's patterns are made from them, one buffer for every question in turn: a summary
+ * of 100,000 rows would otherwise let go of megabytes per question, which the garbage collector pays for.
+ */
+let termScratch = new Float64Array(0);
+
+/**
  * One question's rows, raw or calibrated, kept as per-row terms so that any weighting of them (a bootstrap
  * resample) is evaluated in one pass: the Brier score, log loss, accuracy and MAE are weighted means of the terms;
  * the macro F1 comes from the weighted confusion matrix (macroF1OfConfusion); the ECE from reliabilityBins given
@@ -66,7 +72,8 @@ function questionTable(info: QuestionInfo, calibrated: boolean, positions: numbe
     // Distinct P(yes), highest first, for the AUC's sweep.
     const levels = info.kind === "yesno" ? [...new Set(rows.map((row) => row.answer.probabilities[0]))].sort((a, b) => b - a) : [];
     const levelOf = new Map(levels.map((probability, index) => [probability, index]));
-    const terms = new Float64Array(rows.length * termWidth);
+    if (termScratch.length < rows.length * termWidth) termScratch = new Float64Array(rows.length * termWidth);
+    const terms = termScratch;
     rows.forEach((row, index) => {
         const term = rowTerms(info, row);
         const {position} = row;

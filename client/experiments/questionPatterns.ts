@@ -51,12 +51,17 @@ export class QuestionPatterns {
     /** `terms` holds `termWidth` numbers per row of `rowPositions`, in that order. */
     public constructor(rowPositions: readonly number[], terms: Float64Array, positions: number, shape: QuestionShape) {
         this.sizes = {cells: shape.cells, binSlots: shape.bins * 4, aucSlots: shape.aucSlots};
-        this.main = patternsOf(rowPositions, terms, positions, false);
-        if (this.main.count > Math.max(256, rowPositions.length * compressible)) {
-            this.main = patternsOf(rowPositions, terms, positions, true);
+        const whole = patternsOf(rowPositions, terms, positions, false, Math.max(256, rowPositions.length * compressible));
+        if (whole !== null) this.main = whole;
+        else {
+            this.main = patternsOf(rowPositions, terms, positions, true, Infinity)!;
+            const key = new Float64Array(1);
             this.means = [0, 1, 2].map((term) => {
                 const patterns = new RowPatterns(positions, 1);
-                rowPositions.forEach((position, row) => patterns.add(position, [terms[row * termWidth + meanTerms + term]]));
+                rowPositions.forEach((position, row) => {
+                    key[0] = terms[row * termWidth + meanTerms + term];
+                    patterns.add(position, key);
+                });
                 return patterns;
             });
         }
@@ -136,14 +141,18 @@ export class QuestionPatterns {
     }
 }
 
-/** The rows' patterns of all their terms, or with `withoutMeans`, of all but the Brier, log-loss and |error| terms. */
-function patternsOf(rowPositions: readonly number[], terms: Float64Array, positions: number, withoutMeans: boolean): RowPatterns {
+/**
+ * The rows' patterns of all their terms, or with `withoutMeans`, of all but the Brier, log-loss and |error| terms;
+ * null as soon as there are more than `most`.
+ */
+function patternsOf(rowPositions: readonly number[], terms: Float64Array, positions: number, withoutMeans: boolean, most: number): RowPatterns | null {
     const patterns = new RowPatterns(positions, termWidth);
     const key = new Float64Array(termWidth);
-    rowPositions.forEach((position, row) => {
+    for (let row = 0; row < rowPositions.length; row++) {
         for (let term = 0; term < termWidth; term++) key[term] = terms[row * termWidth + term];
         if (withoutMeans) key.fill(0, meanTerms, meanTerms + 3);
-        patterns.add(position, key);
-    });
+        patterns.add(rowPositions[row], key);
+        if (patterns.count > most) return null;
+    }
     return patterns;
 }
