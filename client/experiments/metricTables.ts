@@ -36,11 +36,11 @@ export type MetricTable = {
 
 /** The positions a table uses, in order. */
 export function usedPositions(used: Uint8Array): Int32Array {
-    const positions: number[] = [];
-    used.forEach((flag, position) => {
-        if (flag === 1) positions.push(position);
-    });
-    return Int32Array.from(positions);
+    let count = 0;
+    for (let position = 0; position < used.length; position++) if (used[position] === 1) count++;
+    const positions = new Int32Array(count);
+    for (let position = 0, at = 0; position < used.length; position++) if (used[position] === 1) positions[at++] = position;
+    return positions;
 }
 
 /** The lanes' counts for tables that read one resample at a time, reused from call to call. */
