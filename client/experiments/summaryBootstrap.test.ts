@@ -35,14 +35,16 @@ function distribution(random: () => number, size: number, rounded: boolean): num
 
 /**
  * `rows` rows of three variants; the tone (score) question's probabilities unrounded, so that nearly every row has a
- * Brier term of its own (the patterns then group those terms apart from the rest).
+ * Brier term of its own (the patterns then group those terms apart from the rest). With `gaps`, every 11th row has no
+ * topic label and variant B failed on every 7th row, so comparisons run on the rows both variants have.
  */
-function experimentOf(rows: number) {
+function experimentOf(rows: number, gaps: boolean) {
     const random = seededRandom(31);
     const dataset = {columns: ["urgent", "topic", "tone", "passage"], labelColumns: ["urgent", "topic", "tone"],
-        rows: Array.from({length: rows}, (_unused, row) => [random() < 0.4 ? "yes" : "no", topics[Math.floor(random() * 3)], levels[Math.floor(random() * 4)], `passage ${Math.floor(row / 8)}`])};
+        rows: Array.from({length: rows}, (_unused, row) => [random() < 0.4 ? "yes" : "no", gaps && row % 11 === 0 ? "" : topics[Math.floor(random() * 3)], levels[Math.floor(random() * 4)], `passage ${Math.floor(row / 8)}`])};
     const cells: CellResult[] = [0, 1, 2].flatMap((variant) => dataset.rows.map((_row, rowIndex) => {
         const topic = distribution(random, 3, true), tone = distribution(random, 4, false);
+        if (gaps && variant === 1 && rowIndex % 7 === 0) return {...predicateCell(rowIndex, variant, 0), ok: false, response: undefined, error: {status: 500, code: "server_error", message: "boom"}};
         return predicateCell(rowIndex, variant, 0, {response: {answers: [
             {type: "predicate", name: "urgent", probability: round(random())},
             {type: "choice", name: "topic", choice: topics[topic.indexOf(Math.max(...topic))], confidence: Math.max(...topic), probabilities: topic.map((probability, at) => ({value: topics[at], probability}))},
@@ -68,21 +70,24 @@ function resampledRows(rows: number, resamples: number, seed: number, clusterSiz
     });
 }
 
-function compareWithPlainBootstrap(rows: number, resamples: number, clusterSize: number): void {
-    const {dataset, cells} = experimentOf(rows);
+function compareWithPlainBootstrap(rows: number, resamples: number, clusterSize: number, gaps = false): void {
+    const {dataset, cells} = experimentOf(rows, gaps);
     const variants = ["A", "B", "C"].map((name, index) => decisionVariant(name, set, index + 1));
     const spec = {...experiment(variants, 13), ...(clusterSize > 0 ? {cluster: "passage"} : {})};
     const summary = summarizeExperiment(spec, dataset, cells, {resamples});
     assert.equal(summary.resamples, resamples);
     const infos = questionInfos(parseQuestionSet(set).normalized);
-    const answers = [0, 1, 2].map((variant) => cells.filter((cell) => cell.variant === variant).map((cell) => readAnswers("decisions", infos, cell.response as never)));
+    const answers = [0, 1, 2].map((variant) => cells.filter((cell) => cell.variant === variant).map((cell) => cell.ok ? readAnswers("decisions", infos, cell.response as never) : null));
     const draws = resampledRows(rows, resamples, spec.seed, clusterSize);
     let compared = 0;
     infos.forEach((info, question) => {
-        const labels = dataset.rows.map((row) => readLabel(info, row[question]) as number);
-        const reports = (variant: number) => draws.map((drawn) => reportOf(info, drawn.map((row): {answer: NormalizedAnswer, label: number} => ({answer: answers[variant][row][question], label: labels[row]}))));
-        const [reportsA, ...others] = [0, 1, 2].map(reports);
-        others.forEach((reportsB, index) => {
+        const labels = dataset.rows.map((row) => readLabel(info, row[question]));
+        // A comparison reads the drawn rows that both its variants answered and that have a label.
+        const reports = (variant: number, other: number) => draws.map((drawn) => reportOf(info, drawn
+            .filter((row) => typeof labels[row] === "number" && answers[variant][row] !== null && answers[other][row] !== null)
+            .map((row): {answer: NormalizedAnswer, label: number} => ({answer: answers[variant][row]![question], label: labels[row] as number}))));
+        [1, 2].forEach((b, index) => {
+            const reportsA = reports(0, b), reportsB = reports(b, 0);
             for (const [metric, read] of Object.entries(metricOf) as Array<[MetricKey, (report: Report) => number | null]>) {
                 const difference = summary.differences.find((entry) => entry.question === info.name && entry.metric === metric && entry.a === 0 && entry.b === index + 1);
                 if (difference === undefined) continue;
@@ -107,6 +112,10 @@ test("the summary's bootstrap intervals equal those of resamples written out row
 
 test("with a cluster column, the same intervals as clusters of rows written out and scored by reportOf", () => {
     compareWithPlainBootstrap(403, 100, 8);
+});
+
+test("with rows one variant failed and rows without a label, the same intervals over the rows both variants have", () => {
+    compareWithPlainBootstrap(400, 100, 0, true);
 });
 
 test("packed lanes hold counts up to the largest sum exactly", () => {
