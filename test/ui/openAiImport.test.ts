@@ -4,51 +4,28 @@
 // import of the same prompt saves nothing; Experiments → History → Open a file… with an eval export keeps the eval as
 // an experiment whose cells run on the local engine, and OpenAI's run beside it with its outputs (a run picked without
 // its eval is said, and nothing kept).
-import {after, before, describe, test} from "node:test";
+import {after, describe, test} from "node:test";
 import assert from "node:assert/strict";
-import {mkdtemp, readFile, rm, writeFile} from "node:fs/promises";
-import os from "node:os";
+import {readFile, writeFile} from "node:fs/promises";
 import path from "node:path";
-import type {Browser, Page} from "playwright-core";
-import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {expectCount, expectText} from "./utils/expect.ts";
-import {newAppPage} from "./utils/appPage.ts";
-import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {noChromium} from "./utils/launchChromium.ts";
+import {appSession} from "./utils/appSession.ts";
 import {layoutProblemsAtSizes} from "./utils/layoutAtSizes.ts";
 import {readPromptItems, readPromptVersions, readSavedResults} from "./utils/readAppData.ts";
 import {repoRoot} from "./utils/startProcess.ts";
-import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const promptFixture = path.join(repoRoot, "test/fixtures/openai-prompts/support-reply.json");
 const evalFixture = (name: string) => path.join(repoRoot, "test/fixtures/openai-evals", name);
 const promptId = "pmpt_68a1f0c2b7e48190a3d2c5e6f7a8b9c0";
 
 describe("OpenAI prompt objects and eval exports open in the app", {skip: noChromium ?? false, timeout: 300_000}, () => {
-    let gateway: WebGateway;
-    let browser: Browser;
-    let page: Page;
-    let scratch: string;
-    const pageErrors: string[] = [];
-
-    before(async () => {
-        ensureRendererBuilt();
-        scratch = await mkdtemp(path.join(os.tmpdir(), "svc-studio-openai-"));
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
-        browser = await launchChromium();
-        page = await newAppPage(browser, pageErrors, {viewport: {width: 1024, height: 768}, colorScheme: "light"});
-        await page.goto(gateway.url);
-        await page.getByTestId("nav-versions").click();
-    });
-
-    after(async () => {
-        await browser?.close();
-        await gateway?.stop();
-        await rm(scratch, {recursive: true, force: true});
-        assert.deepEqual(pageErrors, []);
-    });
+    const session = appSession("openai", {viewport: {width: 1024, height: 768}, colorScheme: "light"});
+    after(() => assert.deepEqual(session.pageErrors, []));
 
     test("a malformed prompt file: its file and line said, nothing saved", async () => {
+        const {page, gateway, scratch} = session;
+        await page.getByTestId("nav-versions").click();
         const broken = path.join(scratch, "broken-prompt.json");
         await writeFile(broken, "{\n  \"id\": \"pmpt_1\",\n  \"version\": \"1\",\n  \"input\": \"{{q}}\",\n}\n");
         await page.getByTestId("versions-import-openai-input").setInputFiles(broken);
@@ -57,6 +34,7 @@ describe("OpenAI prompt objects and eval exports open in the app", {skip: noChro
     });
 
     test("a prompt's three versions saved as one Responses prompt, each with its note, read back from the database", async () => {
+        const {page, gateway} = session;
         await page.getByTestId("versions-import-openai-input").setInputFiles(promptFixture);
         await expectText(page.getByTestId("versions-message"), new RegExp(`^Saved "Support reply" \\(OpenAI prompt ${promptId}\\) with its 3 versions from support-reply\\.json\\. From the file: not imported: support-reply\\.json:21: data\\[0\\]\\.store`));
         await expectCount(page.getByTestId("version-row"), 3);
@@ -77,12 +55,14 @@ describe("OpenAI prompt objects and eval exports open in the app", {skip: noChro
     });
 
     test("the same prompt imported again: said, nothing more saved", async () => {
+        const {page, gateway} = session;
         await page.getByTestId("versions-import-openai-input").setInputFiles(promptFixture);
         await expectText(page.getByTestId("versions-message"), /support-reply\.json: "Support reply" \(OpenAI prompt pmpt_\w+\) is saved already, with 3 versions: delete it on the Versions screen to import the file again\. Nothing was saved\.$/);
         assert.equal((await readPromptVersions(gateway.dataDir, `openai-${promptId}`)).length, 3);
     });
 
     test("the imported prompt at 1024x768 and 1440x900 in both themes: nothing cut off, no serious accessibility violation", async () => {
+        const {page} = session;
         await page.getByTestId("versions-import-openai").hover();
         const problems = await layoutProblemsAtSizes(page, "openai-prompt-import", async () => {
             await page.getByTestId("versions-message").scrollIntoViewIfNeeded();
@@ -92,6 +72,7 @@ describe("OpenAI prompt objects and eval exports open in the app", {skip: noChro
     });
 
     test("an eval export opened in History: kept as an experiment run on the local engine, OpenAI's run beside it", async () => {
+        const {page, gateway, scratch} = session;
         // The built-in model's context is 2,048 tokens: the run's 2,048 output tokens are lowered to 16.
         const run = JSON.parse(await readFile(evalFixture("run.json"), "utf8")) as {data_source: {sampling_params: Record<string, number>}};
         run.data_source.sampling_params.max_completions_tokens = 16;
