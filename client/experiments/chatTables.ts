@@ -37,6 +37,7 @@ function meansTable(key: string, metrics: MetricKey[], groups: GroupedRows<Float
         metrics,
         used: groups.used(),
         evaluate: (at, counts) => weightedMeans(groups.members, groups.weigh(at, counts), metrics.length),
+        evaluateLanes: (at, counts) => groups.weighLanes(at, counts).map((weights) => weightedMeans(groups.members, weights, metrics.length)),
         outcomes
     };
 }

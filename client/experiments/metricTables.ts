@@ -90,6 +90,28 @@ export class GroupedRows<T> {
         return weights;
     }
 
+    /**
+     * The weights of a batch of resamples at once, one array per lane: the packed counts summed per group in one pass
+     * over the rows (exact, resampleLanes.ts), then each group's sum unpacked into its lanes.
+     */
+    public weighLanes(positions: Int32Array, counts: PackedCounts): Float64Array[] {
+        const sums = new Float64Array(this.members.length);
+        const {packed} = counts;
+        for (let index = 0; index < positions.length; index++) {
+            const position = positions[index];
+            const count = packed[position];
+            if (count !== 0) sums[this.groupOf[position]] += count;
+        }
+        const unit = 2 ** counts.bits;
+        return Array.from({length: counts.lanes}, (_unused, lane) => {
+            const below = 2 ** -(counts.bits * lane);
+            return sums.map((sum) => {
+                const rest = Math.floor(sum * below);
+                return rest - Math.floor(rest / unit) * unit;
+            });
+        });
+    }
+
     public used(): Uint8Array {
         return Uint8Array.from(this.groupOf, (group) => group >= 0 ? 1 : 0);
     }

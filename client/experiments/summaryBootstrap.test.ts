@@ -1,7 +1,7 @@
 import {test} from "node:test";
 import assert from "node:assert/strict";
 import {summarizeExperiment} from "./summary.ts";
-import {decisionVariant, experiment, predicateCell} from "./testExperiment.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell} from "./testExperiment.ts";
 import {percentile} from "./stats.ts";
 import type {CellResult, MetricKey} from "./types.ts";
 import {parseQuestionSet, questionInfos, readAnswers, type NormalizedAnswer, type QuestionSet} from "../scoring/questions.ts";
@@ -9,6 +9,7 @@ import {readLabel, reportOf, type Report} from "../scoring/evaluation.ts";
 import {seededRandom} from "../../base/common/seededRandom.ts";
 import {laneCounts, laneLayout, laneUnits} from "./resampleLanes.ts";
 import {RowPatterns} from "./rowPatterns.ts";
+import {GroupedRows} from "./metricTables.ts";
 
 // The summary's bootstrap (rows grouped into patterns, resamples weighed three at a time in packed lanes) against the
 // plainest one: each resample's rows written out, drawn with the same seeded generator in the same order, and every
@@ -142,4 +143,44 @@ test("rows with equal vectors share a pattern, and a pattern's weight is its row
     for (let position = 0; position < 5000; position++) many.add(position, [position % 1500]);
     assert.equal(many.count, 1500);
     assert.equal(many.of[4999], 4999 % 1500);
+});
+
+test("a chat table weighs a batch of resamples at once: each lane's group weights equal those of that lane's counts alone", () => {
+    const groups = new GroupedRows<Float64Array>(7);
+    [0.2, 0.9, 0.2, 0.5, 0.9, 0.2, 0.5].forEach((score, position) => groups.add(position, String(score), () => Float64Array.of(score)));
+    const {bits, lanes} = laneLayout(7);
+    const units = laneUnits(bits, lanes);
+    const random = seededRandom(5);
+    const laneValues = Array.from({length: lanes}, () => Array.from({length: 7}, () => Math.floor(random() * 4)));
+    const packed = Float64Array.from({length: 7}, (_unused, position) => laneValues.reduce((sum, values, lane) => sum + values[position] * units[lane], 0));
+    const positions = Int32Array.of(0, 1, 2, 4, 5, 6);
+    const together = groups.weighLanes(positions, {packed, lanes, bits, first: 0});
+    for (let lane = 0; lane < lanes; lane++)
+        assert.deepEqual(Array.from(together[lane]), Array.from(groups.weigh(positions, Int32Array.from(laneValues[lane]))), `lane ${lane}`);
+});
+
+test("a chat summary's grader-score interval is the one a resample at a time gives", () => {
+    const random = seededRandom(8);
+    const rows = 300;
+    const dataset = {columns: ["question"], labelColumns: [], rows: Array.from({length: rows}, (_unused, row) => [`q${row}`])};
+    const cells: CellResult[] = [0, 1].flatMap((variant) => Array.from({length: rows}, (_unused, rowIndex): CellResult => {
+        const score = Math.round(random() * (variant === 0 ? 80 : 100)) / 100;
+        return {rowIndex, variant, ok: true, request: {}, reply: "r", checks: [{name: "grounded", pass: score >= 0.5, score}], latencyMs: 1, attempts: 1, completedAt: 0};
+    }));
+    const spec = {...experiment([chatVariant("A", "m"), chatVariant("B", "m")]), checks: [{kind: "grader" as const, name: "grounded", question: "Grounded?", template: "{{reply}}"}]};
+    const difference = summarizeExperiment(spec, dataset, cells, {resamples: 400}).differences.find((entry) => entry.metric === "score:grounded")!;
+    // The plain bootstrap: the same draws, each resample's rows written out and their mean scores subtracted.
+    const draw = seededRandom(spec.seed);
+    const scoreOf = (variant: number) => cells.filter((cell) => cell.variant === variant).map((cell) => cell.checks![0].score);
+    const [a, b] = [scoreOf(0), scoreOf(1)];
+    const deltas = Array.from({length: 400}, () => {
+        let sum = 0;
+        for (let draws = 0; draws < rows; draws++) {
+            const row = Math.floor(draw() * rows);
+            sum += b[row] - a[row];
+        }
+        return sum / rows;
+    }).sort((x, y) => x - y);
+    assert.ok(Math.abs(difference.low! - percentile(deltas, 0.025)!) < 1e-9, `${difference.low} vs ${percentile(deltas, 0.025)}`);
+    assert.ok(Math.abs(difference.high! - percentile(deltas, 0.975)!) < 1e-9, `${difference.high} vs ${percentile(deltas, 0.975)}`);
 });

@@ -7,7 +7,7 @@ import {performance} from "node:perf_hooks";
 import {pathToFileURL} from "node:url";
 import {seededRandom} from "../support/seededRandom.ts";
 import {summarizeExperiment} from "../../client/experiments/summary.ts";
-import {decisionVariant, experiment} from "../../client/experiments/testExperiment.ts";
+import {chatVariant, decisionVariant, experiment, predicateCell, urgentSet} from "../../client/experiments/testExperiment.ts";
 import {percentile} from "../../client/experiments/stats.ts";
 import type {CellResult, ExperimentSpec} from "../../client/experiments/types.ts";
 import {parseQuestionSet, questionInfos, readAnswers, type QuestionSet} from "../../client/scoring/questions.ts";
@@ -123,6 +123,37 @@ export async function summaryBench(rows = 100_000, resamples = 2000): Promise<vo
         console.log(`  bootstrap ${bootstrapMs.toFixed(0)} ms CPU (the summary with 1 resample: ${fixed.cpuMs.toFixed(0)} ms CPU); per row and resample ` +
             `${(perRowResample * 1e6).toFixed(1)} ns for 15 variant questions, the plain bootstrap (rows written out, each variant question's reportOf) ` +
             `${(plainMs * 1e6).toFixed(0)} ns on 2,000 rows × 20 resamples: ${perRowResample > 0 ? `${(plainMs / perRowResample).toFixed(0)}x` : "too short to tell"}`);
+    }
+}
+
+/** Two other shapes of a 100,000-row × 3-variant experiment: one yes/no question, and chat replies with a check and a grader. */
+function otherShapes(rows: number): BenchExperiment[] {
+    const random = seededRandom(3);
+    const labels = Array.from({length: rows}, () => random() < 0.4);
+    const dataset = {columns: ["text", "urgent"], labelColumns: ["urgent"], rows: labels.map((label, index) => [`ticket ${index}`, label ? "yes" : "no"])};
+    const skills = [0.6, 0.9, 1.2];
+    const yesNo: CellResult[] = skills.flatMap((skill, variant) => labels.map((label, rowIndex) =>
+        predicateCell(rowIndex, variant, round(Math.min(1, Math.max(0, (label ? 0.5 + skill / 4 : 0.5 - skill / 4) + (random() - 0.5) * 0.8))))));
+    const chat: CellResult[] = skills.flatMap((skill, variant) => labels.map((_label, rowIndex): CellResult => {
+        const grade = round(Math.min(1, random() * skill));
+        return {rowIndex, variant, ok: true, request: {}, reply: "r", latencyMs: 1, attempts: 1, completedAt: 0,
+            checks: [{name: "regex", pass: random() < skill / 1.5, score: 1}, {name: "grounded", pass: grade >= 0.5, score: grade}]};
+    }));
+    const chatVariants = skills.map((_skill, index) => ({...chatVariant(String.fromCharCode(65 + index), "m"), params: {temperature: 1}}));
+    return [
+        {spec: experiment(skills.map((_skill, index) => decisionVariant(String.fromCharCode(65 + index), urgentSet, index + 1))), dataset, cells: yesNo},
+        {spec: {...experiment(chatVariants), checks: [{kind: "regex", pattern: "r"}, {kind: "grader", name: "grounded", question: "Grounded?", template: "{{reply}}"}]}, dataset, cells: chat}
+    ];
+}
+
+/** The other shapes' times: the better of two runs each. */
+export function otherShapesBench(rows = 100_000, resamples = 2000): void {
+    const [yesNo, chat] = otherShapes(rows);
+    for (const [name, bench] of [["1 yes/no question", yesNo], ["chat replies, a check and a grader's score", chat]] as const) {
+        const runs = [timedSummary(bench, resamples), timedSummary(bench, resamples)];
+        const best = runs.reduce((x, y) => x.cpuMs <= y.cpuMs ? x : y);
+        console.log(`${rows.toLocaleString("en-US")} rows × 3 variants, ${name}, ${best.summary.resamples} resamples: ${runs.map((run) => `${run.wallMs.toFixed(0)} ms wall / ${run.cpuMs.toFixed(0)} ms CPU`).join(", ")} ` +
+            `(goal < ${goals.plain.toLocaleString("en-US")} ms: ${best.wallMs < goals.plain ? "met" : "not met"} on the wall clock)`);
     }
 }
 

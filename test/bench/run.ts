@@ -10,7 +10,7 @@ import {experimentBench} from "./experimentBench.ts";
 import {upstreamBench} from "./upstreamBench.ts";
 import {experimentUiBench} from "./experimentUiBench.ts";
 import {appDataBench} from "./appDataBench.ts";
-import {summaryBench} from "./experimentSummary.ts";
+import {otherShapesBench, summaryBench} from "./experimentSummary.ts";
 import {threadSweep} from "./threadSweep.ts";
 import {decisionAnchors} from "./decisionAnchors.ts";
 import {llamaBenchRates, llamaServerBench} from "./llamaServerBench.ts";
@@ -74,8 +74,11 @@ const sections: Array<[string, string, () => Promise<void>]> = [
             `scrolling: longest task ${result.longestScrollTaskMs} ms, ${result.scrollTasksOver50Ms} over 50 ms (goal 0)`);
         console.log(`gateway peak memory ${result.gatewayPeakMb} MB (goal < 300 MB); one row edit committed: p50 ${result.editP50Ms} ms, p95 ${result.editP95Ms} ms over ${result.edits} edits (goal p95 < 10 ms)`);
     }],
-    ["summary", "Experiment summary: 100,000 rows x 3 decision variants x 5 questions, 2,000 bootstrap resamples (goal < 2 s; with clusters of 20 rows < 4 s)",
-        () => summaryBench()],
+    ["summary", "Experiment summary: 100,000 rows x 3 variants (5 questions; 1 question; chat with a grader), 2,000 bootstrap resamples (goal < 2 s; with clusters of 20 rows < 4 s)",
+        async () => {
+            await summaryBench();
+            otherShapesBench();
+        }],
     ["upstream", "Decisions through `serve --upstream` (llama-server) vs the local engine, same model and threads", () => upstreamBench(model, threads)],
     ["threads", "Thread sweep: generation tokens/s by thread count, 128-token completions, ratio to 1 thread", () => threadSweep()]
 ];
