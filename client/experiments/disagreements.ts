@@ -62,9 +62,8 @@ function differ(outcomes: readonly string[]): boolean {
     return outcomes.length >= 2 && outcomes.some((outcome) => outcome !== outcomes[0]);
 }
 
-function questionDisagreements(name: string, variantAnswers: ReadonlyArray<DecisionAnswers | undefined>, cellAt: ReadonlyArray<Array<CellResult | undefined>>, rowIndexOf: (position: number) => number): Disagreement[] {
+function questionDisagreements(name: string, variantAnswers: ReadonlyArray<DecisionAnswers | undefined>, cellAt: ReadonlyArray<Array<CellResult | undefined>>, positions: number, rowIndexOf: (position: number) => number): Disagreement[] {
     const found: Disagreement[] = [];
-    const positions = cellAt[0]?.length ?? 0;
     // Each variant's pick on the current row (-1: none), reused across rows: most rows are read and let go.
     const picks = new Int32Array(variantAnswers.length);
     const outcomes: string[] = [];
@@ -160,9 +159,18 @@ function checkDisagreements(variants: readonly number[], cellsOf: (variant: numb
  * first (then by row). `answers[variant]` is null for a chat variant.
  */
 export function findDisagreements(variantCount: number, cellsByVariant: ReadonlyArray<readonly CellResult[]>, answers: ReadonlyArray<DecisionAnswers[] | null>, positions: Pick<Positions, "rows" | "rowPositionOf">): Disagreement[] {
-    const cellAt = cellsByVariant.map((cells) => {
-        const at = new Array<CellResult | undefined>(positions.rows).fill(undefined);
-        for (const cell of cells) if ((cell.repeat ?? 0) === 0) at[positions.rowPositionOf(cell.rowIndex)] = cell;
+    const isChat = (variant: number) => answers[variant] === null;
+    // Each variant's cells by row, once: a decision variant's one answer per row, a chat variant's repeats in order.
+    const cellAt = cellsByVariant.map((cells, variant) => {
+        const at = new Array<CellResult | undefined>(isChat(variant) ? 0 : positions.rows).fill(undefined);
+        if (!isChat(variant)) for (const cell of cells) at[positions.rowPositionOf(cell.rowIndex)] = cell;
+        return at;
+    });
+    const repeatsAt = cellsByVariant.map((cells, variant) => {
+        if (!isChat(variant)) return [];
+        const at = Array.from({length: positions.rows}, () => [] as CellResult[]);
+        for (const cell of cells) at[positions.rowPositionOf(cell.rowIndex)].push(cell);
+        for (const list of at) if (list.length > 1) list.sort((x, y) => (x.repeat ?? 0) - (y.repeat ?? 0));
         return at;
     });
     const rowIndexes = new Array<number>(positions.rows).fill(-1);
@@ -173,19 +181,10 @@ export function findDisagreements(variantCount: number, cellsByVariant: Readonly
     const questions = [...new Set(answers.flatMap((entries) => entries?.map((entry) => entry.info.name) ?? []))];
     for (const name of questions) {
         const perVariant = Array.from({length: variantCount}, (_unused, variant) => answers[variant]?.find((entry) => entry.info.name === name));
-        found.push(...questionDisagreements(name, perVariant, cellAt, rowIndexOf));
+        found.push(...questionDisagreements(name, perVariant, cellAt, positions.rows, rowIndexOf));
     }
-    const chatVariants = Array.from({length: variantCount}, (_unused, variant) => variant).filter((variant) => answers[variant] === null);
-    if (chatVariants.length > 0) {
-        // A chat row's repeats, in the order of their repeat number.
-        const repeatsAt = cellsByVariant.map((cells) => {
-            const at = Array.from({length: positions.rows}, () => [] as CellResult[]);
-            for (const cell of cells) at[positions.rowPositionOf(cell.rowIndex)].push(cell);
-            for (const list of at) if (list.length > 1) list.sort((x, y) => (x.repeat ?? 0) - (y.repeat ?? 0));
-            return at;
-        });
-        found.push(...checkDisagreements(chatVariants, (variant, row) => repeatsAt[variant][row], positions.rows, rowIndexOf));
-    }
+    const chatVariants = Array.from({length: variantCount}, (_unused, variant) => variant).filter(isChat);
+    if (chatVariants.length > 0) found.push(...checkDisagreements(chatVariants, (variant, row) => repeatsAt[variant][row], positions.rows, rowIndexOf));
     return found.sort((x, y) => y.size - x.size || x.rowIndex - y.rowIndex || (x.question ?? "").localeCompare(y.question ?? ""));
 }
 
