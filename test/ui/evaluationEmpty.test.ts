@@ -1,35 +1,16 @@
 // The Evaluation screen with no job open: it says what to do, naming the saved jobs when there are some.
-import {after, before, describe, test} from "node:test";
+import {describe, test} from "node:test";
 import assert from "node:assert/strict";
-import type {Browser, Page} from "playwright-core";
-import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {newAppPage} from "./utils/appPage.ts";
-import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {expectText} from "./utils/expect.ts";
 import {gatewayApi} from "./utils/gatewayApi.ts";
-import {launchChromium, noChromium} from "./utils/launchChromium.ts";
-import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
+import {noChromium} from "./utils/launchChromium.ts";
+import {appSession} from "./utils/appSession.ts";
 
 describe("Evaluation with no job open", {skip: noChromium ?? false, timeout: 180_000}, () => {
-    let gateway: WebGateway;
-    let browser: Browser;
-    let page: Page;
-    const pageErrors: string[] = [];
-
-    before(async () => {
-        ensureRendererBuilt();
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
-        browser = await launchChromium();
-        page = await newAppPage(browser, pageErrors);
-        await page.goto(gateway.url);
-    });
-
-    after(async () => {
-        await browser?.close();
-        await gateway?.stop();
-    });
+    const session = appSession("evaluation-empty");
 
     test("with no saved job it asks for a scored table; with one it points to the saved jobs", async () => {
+        const {page, pageErrors} = session;
         await page.getByTestId("nav-evaluation").click();
         await expectText(page.getByTestId("evaluation-empty"), /^Score a table first: Spreadsheet scoring\./);
 

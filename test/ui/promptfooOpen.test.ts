@@ -3,52 +3,34 @@
 // kept experiment, says what was not imported, and its cells run on the local engine with the config's checks; a
 // named file left out of the pick is said by name, and nothing is kept. The Export bar's promptfoo config of it sends
 // to the local engine's own address.
-import {after, before, describe, test} from "node:test";
+import {after, describe, test} from "node:test";
 import assert from "node:assert/strict";
 import {readFile} from "node:fs/promises";
 import path from "node:path";
-import type {Browser, Page} from "playwright-core";
 import {parse} from "yaml";
-import {ensureTinyGguf} from "../fixtures/gguf/ensureTinyGguf.ts";
-import {ensureRendererBuilt} from "./utils/ensureRendererBuilt.ts";
 import {expectCount, expectText} from "./utils/expect.ts";
-import {newAppPage} from "./utils/appPage.ts";
-import {launchChromium, noChromium} from "./utils/launchChromium.ts";
+import {noChromium} from "./utils/launchChromium.ts";
+import {appSession} from "./utils/appSession.ts";
 import {readSavedResults} from "./utils/readAppData.ts";
 import {repoRoot} from "./utils/startProcess.ts";
-import {startWebGateway, type WebGateway} from "./utils/startWebGateway.ts";
 
 const fixture = (name: string) => path.join(repoRoot, "test/fixtures/promptfoo/simple-csv", name);
 
 describe("A promptfoo config opens in the app, and goes out again", {skip: noChromium ?? false, timeout: 240_000}, () => {
-    let gateway: WebGateway;
-    let browser: Browser;
-    let page: Page;
-    const pageErrors: string[] = [];
-
-    before(async () => {
-        ensureRendererBuilt();
-        gateway = await startWebGateway({model: await ensureTinyGguf()});
-        browser = await launchChromium();
-        page = await newAppPage(browser, pageErrors, {viewport: {width: 1024, height: 768}, colorScheme: "light"});
-        await page.goto(gateway.url);
-        await page.getByTestId("nav-experiments").click();
-        await page.getByTestId("exp-tabs-history").click();
-    });
-
-    after(async () => {
-        await browser?.close();
-        await gateway?.stop();
-        assert.deepEqual(pageErrors, []);
-    });
+    const session = appSession("promptfoo-open", {viewport: {width: 1024, height: 768}, colorScheme: "light"});
+    after(() => assert.deepEqual(session.pageErrors, []));
 
     test("a file the config names, left out of the pick: said by name, nothing kept", async () => {
+        const {page} = session;
+        await page.getByTestId("nav-experiments").click();
+        await page.getByTestId("exp-tabs-history").click();
         await page.getByTestId("exp-import-input").setInputFiles([fixture("promptfooconfig.yaml"), fixture("prompts.txt")]);
         await expectText(page.getByTestId("exp-import-message"), /promptfooconfig\.yaml:6: tests: no such file: tests\.csv \(pick it together with promptfooconfig\.yaml\)/);
         await expectCount(page.getByTestId("exp-saved"), 0);
     });
 
     test("the config with its files: kept, the report said, and its cells run with the config's checks", async () => {
+        const {page, gateway} = session;
         await page.getByTestId("exp-import-input").setInputFiles([fixture("promptfooconfig.yaml"), fixture("prompts.txt"), fixture("tests.csv")]);
         await expectText(page.getByTestId("exp-import-message"), /^Opened promptfooconfig\.yaml: 0 of 4 cells; Resume sends the rest\. From the config: not imported: promptfooconfig\.yaml:3: prompts\[0\]: this prompt is not imported/);
         await page.getByTestId("exp-tabs-history").click();
@@ -73,6 +55,7 @@ describe("A promptfoo config opens in the app, and goes out again", {skip: noChr
     });
 
     test("the Export bar's promptfoo config: the variant a provider at the local engine's address, the rows its tests", async () => {
+        const {page} = session;
         const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId("exp-export-promptfoo").click()]);
         assert.match(download.suggestedFilename(), /\.promptfooconfig\.yaml$/);
         const config = parse(await readFile(await download.path(), "utf8")) as {providers: Array<{id: string, config: {apiBaseUrl: string}}>, tests: Array<{vars: Record<string, string>, assert: Array<{type: string, value: string}>}>};
