@@ -4,7 +4,7 @@ import {runSettings, TaskRunner, type RunSettings, type WorkUnit} from "../scori
 import type {JobProgress, JobStatus, ResultStore} from "../scoring/types.ts";
 import {compileCellTask, type CellTask, type ConnectionCaller} from "./cellTasks.ts";
 import type {CellResult, ConnectionRef, Dataset, ExperimentSpec, Variant} from "./types.ts";
-import {repeatRequest, repeatsOf} from "./repeats.ts";
+import {experimentCells, repeatRequest, repeatsOf} from "./repeats.ts";
 
 /**
  * One cell as a ResultStore keeps it: `rowIndex` is the store's key (cellKey: the dataset row times the number of
@@ -158,7 +158,7 @@ export class ExperimentRunner {
                 if (stored.fingerprint !== fingerprint || stored.variants !== variantCount) throw new ExperimentMismatchError(this.jobId);
             },
             units: (done) => this.cells(rows, done, variantCount, repeats),
-            totalUnits: rows.length * variantCount * repeats,
+            totalUnits: experimentCells(spec, rows.length),
             inScope: (key) => inSample.has(Math.floor(key / (variantCount * repeats))),
             perform: async (unit, context) => {
                 const task = this.tasks[unit.variant];

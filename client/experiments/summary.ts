@@ -3,7 +3,6 @@ import {evaluateLanes, type MetricTable, usedPositions} from "./metricTables.ts"
 import type {PackedCounts} from "./resampleLanes.ts";
 import type {DecisionDataset} from "./decisionTables.ts";
 import {positionsOf, variantTables, type Positions} from "./variantTables.ts";
-import {checkNames as specCheckNames} from "./checks.ts";
 import {bootstrapIntervals, defaultResamples, holm, medianAndP95, pairedExact, wilsonInterval, type Interval, type ResampledStatistic} from "./stats.ts";
 import {metricDefinition} from "./metricDefinitions.ts";
 import {findDisagreements} from "./disagreements.ts";
@@ -54,7 +53,7 @@ const defaultMaxBootstrapWork = 4e9;
 export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDataset, cells: readonly CellResult[], options: SummaryOptions = {}): ExperimentSummary {
     const repeats = repeatsOf(spec);
     const positions = positionsOf(dataset, options.rowIndexes, repeats);
-    const {byVariant, tables, answers, warnings} = variantTables(spec, dataset, cells, positions);
+    const {byVariant, tables, answers, graders: graderNames, warnings} = variantTables(spec, dataset, cells, positions);
     const clusterColumn = spec.cluster === undefined ? -1 : dataset.columns.indexOf(spec.cluster);
     const columnClusters = clusterColumn < 0 ? undefined : clustersOf(dataset.rows, options.rowIndexes ?? dataset.rows.map((_row, index) => index), clusterColumn, spec.cluster!);
     // A row's repeats are one cluster (within the cluster column's, when there is one): intervals resample rows
@@ -66,7 +65,6 @@ export function summarizeExperiment(spec: ExperimentSpec, dataset: SummaryDatase
     else if (repeats > 1 && positions.rows < fewClusters)
         warnings.push(`The ${positions.rows} rows were each asked ${repeats} times: a row's answers count as one cluster, and with fewer than ${fewClusters} rows its intervals and tests are rough.`);
     if (repeats > 1) {
-        const graderNames = specCheckNames(spec.checks).filter((_name, index) => spec.checks[index].kind === "grader");
         variants.forEach((summary, index) => {
             if (spec.variants[index].version.prompt.kind === "chat" && byVariant[index].length > 0)
                 summary.repeats = repeatStats(byVariant[index], repeats, (cell) => positions.rowPositionOf(cell.rowIndex), graderNames);

@@ -41,6 +41,8 @@ export type VariantTables = {
     tables: MetricTable[][],
     /** Decision variants: their answers, for the disagreements; null for chat variants. */
     answers: Array<DecisionAnswers[] | null>,
+    /** The names of the experiment's grader checks, whose scores the chat tables average. */
+    graders: string[],
     warnings: string[]
 };
 
@@ -65,5 +67,5 @@ export function variantTables(spec: ExperimentSpec, dataset: DecisionDataset, ce
             answers.push(null);
         }
     });
-    return {byVariant, tables, answers, warnings};
+    return {byVariant, tables, answers, graders: [...graders], warnings};
 }
