@@ -164,6 +164,38 @@ test("stopped mid-run and resumed on the same store: no stored cell is sent agai
     }
 });
 
+test("with repeats each row of each variant is three cells with seeds 1, 2, 3; stopped and resumed, none is sent twice", async () => {
+    const server = await startTestServer([apiReply(8)]);
+    try {
+        const store = new MemoryResultStore<StoredCell, ExperimentRunSpec>();
+        // A and B differ by temperature, which tells the server's log which variant a request was.
+        const hot = (name: string, temperature: number): Variant => ({...chatVariant(name, {baseUrl: server.url}), params: {temperature}});
+        const experiment = spec([hot("A", 1), hot("B", 0.9)], {checks: [], repeats: 3});
+        const keyOf = (body: {temperature: number, seed: number}, row: number) => cellKey(row, body.temperature === 1 ? 0 : 1, 2, body.seed - 1, 3);
+        let first: ExperimentRunner | undefined = undefined;
+        first = runner(server.url, store, experiment, {onResult: () => {
+            if (first!.progress().scoredThisRun >= 10) first!.cancel();
+        }});
+        assert.equal((await first.run()).status, "cancelled");
+        const kept = new Set((await store.readResults("exp")).map((stored) => stored.rowIndex));
+        assert.ok(kept.size >= 10 && kept.size < 72, `${kept.size} stored`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const before = server.requests.length;
+        const resumed = await runner(server.url, store, experiment).run();
+        assert.equal(resumed.status, "completed");
+        assert.deepEqual(resumed.variants, [{done: 36, failed: 0, total: 36}, {done: 36, failed: 0, total: 36}]);
+        // The resumed run sent exactly the cells not stored, each (row, variant, seed) once.
+        const again = server.requests.slice(before).map((request) => keyOf(JSON.parse(request.body), rowOf(request)));
+        assert.equal(again.length, 72 - kept.size);
+        assert.ok(again.every((key) => !kept.has(key)), "no stored cell was sent again");
+        assert.equal(new Set([...kept, ...again]).size, 72);
+        const cells = (await store.readResults("exp")).map((stored) => stored.cell);
+        assert.deepEqual(cells.filter((cell) => cell.rowIndex === 4 && cell.variant === 1).map((cell) => [cell.repeat ?? 0, cell.request.seed]).sort(), [[0, 1], [1, 2], [2, 3]]);
+    } finally {
+        await server.close();
+    }
+});
+
 test("a high concurrency keeps few abort listeners on any one signal: no MaxListenersExceededWarning", async () => {
     const server = await startTestServer([apiReply(2)]);
     const warnings: string[] = [];
