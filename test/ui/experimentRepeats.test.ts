@@ -73,6 +73,13 @@ describe("Experiments: each row asked three times", {skip: noChromium ?? false, 
 
         const problems = await layoutProblemsAtSizes(page, "experiments-repeats", async () => card.scrollIntoViewIfNeeded());
         assert.deepEqual(problems, []);
+
+        // After a reload the kept experiment opens again with its repeats, and the setup keeps the repeat count.
+        await page.reload();
+        await expectText(page.getByTestId("exp-repeats"), /Each row was asked 3 times/, {timeoutMs: 30_000});
+        await expectText(page.getByTestId("exp-done"), "24 / 24");
+        await page.getByTestId("exp-tabs-setup").click();
+        await eventually(async () => assert.equal(await page.getByTestId("exp-repeats-count").inputValue(), "3"));
         assert.deepEqual(pageErrors, []);
     });
 });
