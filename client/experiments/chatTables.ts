@@ -1,5 +1,6 @@
 import type {CellResult, MetricKey} from "./types.ts";
-import {type MetricTable, GroupedRows} from "./metricTables.ts";
+import type {MetricTable} from "./metricTables.ts";
+import {RowPatterns} from "./rowPatterns.ts";
 import {passMetric, scoreMetric} from "./metricDefinitions.ts";
 import type {Positions} from "./variantTables.ts";
 
@@ -16,28 +17,28 @@ export function checkNames(cells: readonly CellResult[]): string[] {
     return [...names];
 }
 
-/** Each metric's weighted mean over the groups: pass_rate is the mean of 1 (passed all) / 0. */
-function weightedMeans(values: readonly Float64Array[], weights: Float64Array, width: number): Float64Array {
+/** Each metric's weighted mean over the groups (each `width` values in `values`): pass_rate is the mean of 1 (passed all) / 0. */
+function weightedMeans(values: Float64Array, weights: Float64Array, width: number): Float64Array {
     const sums = new Float64Array(width);
     let total = 0;
-    values.forEach((row, group) => {
+    for (let group = 0; group < weights.length; group++) {
         const weight = weights[group];
-        if (weight === 0) return;
+        if (weight === 0) continue;
         total += weight;
-        for (let metric = 0; metric < width; metric++) sums[metric] += weight * row[metric];
-    });
+        for (let metric = 0; metric < width; metric++) sums[metric] += weight * values[group * width + metric];
+    }
     return sums.map((sum) => total === 0 ? Number.NaN : sum / total);
 }
 
-/** A table of weighted means over grouped rows (rows with the same values share a group). */
-function meansTable(key: string, metrics: MetricKey[], groups: GroupedRows<Float64Array>, outcomes: ReadonlyMap<MetricKey, Uint8Array>): MetricTable {
+/** A table of weighted means over rows grouped by their values (rowPatterns.ts: rows with the same values share a group). */
+function meansTable(key: string, metrics: MetricKey[], groups: RowPatterns, outcomes: ReadonlyMap<MetricKey, Uint8Array>): MetricTable {
     return {
         key,
         calibrated: false,
         metrics,
-        used: groups.used(),
-        evaluate: (at, counts) => weightedMeans(groups.members, groups.weigh(at, counts), metrics.length),
-        evaluateLanes: (at, counts) => groups.weighLanes(at, counts).map((weights) => weightedMeans(groups.members, weights, metrics.length)),
+        used: Uint8Array.from(groups.of, (group) => group >= 0 ? 1 : 0),
+        evaluate: (at, counts) => weightedMeans(groups.values, groups.weigh(at, counts), metrics.length),
+        evaluateLanes: (at, counts) => groups.weighLanes(at, counts).map((weights) => weightedMeans(groups.values, weights, metrics.length)),
         outcomes
     };
 }
@@ -52,14 +53,13 @@ export function chatTables(cells: readonly CellResult[], names: readonly string[
     if (names.length === 0) return [];
     const scored = names.filter((name) => graders.has(name));
     const passMetrics: MetricKey[] = ["pass_rate", ...names.map(passMetric)];
-    const passGroups = new GroupedRows<Float64Array>(positions), scoreGroups = new GroupedRows<Float64Array>(positions);
+    const passGroups = new RowPatterns(positions, passMetrics.length), scoreGroups = new RowPatterns(positions, Math.max(1, scored.length));
     const passed = passMetrics.map(() => new Uint8Array(positions));
     for (const cell of cells) {
         const position = positionOf(cell.rowIndex, cell.repeat);
         if (position < 0) continue;
         if (!cell.ok) {
-            const row = new Float64Array(passMetrics.length);
-            passGroups.add(position, row.join(","), () => row);
+            passGroups.add(position, new Float64Array(passMetrics.length));
             continue;
         }
         if (cell.checks === undefined) continue;
@@ -67,11 +67,8 @@ export function chatTables(cells: readonly CellResult[], names: readonly string[
         if (results.some((result) => result === undefined)) continue;
         const row = Float64Array.from([results.every((result) => result!.pass) ? 1 : 0, ...results.map((result) => result!.pass ? 1 : 0)]);
         row.forEach((value, metric) => passed[metric][position] = value);
-        passGroups.add(position, row.join(","), () => row);
-        if (scored.length > 0) {
-            const scores = Float64Array.from(scored, (name) => results[names.indexOf(name)]!.score);
-            scoreGroups.add(position, scores.join(","), () => scores);
-        }
+        passGroups.add(position, row);
+        if (scored.length > 0) scoreGroups.add(position, Float64Array.from(scored, (name) => results[names.indexOf(name)]!.score));
     }
     const tables = [meansTable("checks", passMetrics, passGroups, new Map(passMetrics.map((metric, index) => [metric, passed[index]])))];
     if (scored.length > 0) tables.push(meansTable("scores", scored.map(scoreMetric), scoreGroups, new Map()));

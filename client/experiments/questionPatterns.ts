@@ -1,5 +1,5 @@
 import {RowPatterns} from "./rowPatterns.ts";
-import type {PackedCounts} from "./resampleLanes.ts";
+import {unpackLanes, type PackedCounts} from "./resampleLanes.ts";
 
 // A question's rows as patterns of their terms, and the weighted sums its metrics are computed from, for any
 // weighting of the rows: unweighted, one bootstrap resample, or a batch of resamples packed in lanes
@@ -47,6 +47,9 @@ export class QuestionPatterns {
     private confusion = new Float64Array(0);
     private bins = new Float64Array(0);
     private auc = new Float64Array(0);
+    /** Each lane's weights per pattern, reused from batch to batch. */
+    private laneWeights: Float64Array[] = [];
+    private meanLaneWeights: Float64Array[][] = [];
 
     /** `terms` holds `termWidth` numbers per row of `rowPositions`, in that order. */
     public constructor(rowPositions: readonly number[], terms: Float64Array, positions: number, shape: QuestionShape) {
@@ -96,42 +99,17 @@ export class QuestionPatterns {
         confusion.fill(0);
         bins.fill(0);
         auc.fill(0);
-        const weights = this.main.weigh(positions, counts), values = this.main.values, patterns = this.main.count;
-        const unit = 2 ** bits, inverse = 2 ** -bits, last = lanes - 1;
-        for (let pattern = 0; pattern < patterns; pattern++) {
-            let rest = weights[pattern];
-            if (rest === 0) continue;
-            const term = pattern * termWidth, slot = pattern * 3;
-            // The lanes of the packed weight, lowest first: whole numbers below 2^53 times a power of two, floored, are exact.
-            for (let lane = 0; lane < lanes; lane++) {
-                const above = lane === last ? 0 : Math.floor(rest * inverse);
-                const weight = rest - above * unit;
-                rest = above;
-                if (weight === 0) continue;
-                const scalar = lane * scalarWidth;
-                scalars[scalar] += weight;
-                scalars[scalar + 1] += weight * values[term];
-                scalars[scalar + 2] += weight * values[term + 1];
-                scalars[scalar + 3] += weight * values[term + 2];
-                scalars[scalar + 4] += weight * values[term + 3];
-                confusion[lane * cells + slots[slot]] += weight;
-                const bin = lane * binWidth + slots[slot + 1];
-                bins[bin] += weight;
-                bins[bin + 1] += weight * values[term + 4];
-                const level = slots[slot + 2];
-                if (level >= 0) auc[lane * aucSlots + level] += weight;
-            }
+        const weights = this.main.weigh(positions, counts), patterns = this.main.count;
+        const laneWeights = lanes === 1 ? [weights] : this.laneWeights = unpackLanes(weights, {lanes, bits}, this.laneWeights);
+        for (let lane = 0; lane < lanes; lane++) {
+            const sums = sumPatterns(laneWeights[lane], patterns, this.main.values, slots, confusion.subarray(lane * cells, (lane + 1) * cells),
+                bins.subarray(lane * binWidth, (lane + 1) * binWidth), auc.subarray(lane * aucSlots, (lane + 1) * aucSlots));
+            scalars.set(sums, lane * scalarWidth);
         }
         this.means.forEach((meanPatterns, term) => {
-            const meanWeights = meanPatterns.weigh(positions, counts), meanValues = meanPatterns.values, count = meanPatterns.count;
-            for (let pattern = 0; pattern < count; pattern++) {
-                let rest = meanWeights[pattern];
-                for (let lane = 0; rest !== 0; lane++) {
-                    const above = lane === last ? 0 : Math.floor(rest * inverse);
-                    scalars[lane * scalarWidth + 2 + term] += (rest - above * unit) * meanValues[pattern];
-                    rest = above;
-                }
-            }
+            const meanWeights = meanPatterns.weigh(positions, counts);
+            const perLane = lanes === 1 ? [meanWeights] : this.meanLaneWeights[term] = unpackLanes(meanWeights, {lanes, bits}, this.meanLaneWeights[term]);
+            for (let lane = 0; lane < lanes; lane++) scalars[lane * scalarWidth + 2 + term] += dot(perLane[lane], meanPatterns.values, meanPatterns.count);
         });
         return Array.from({length: lanes}, (_unused, lane): QuestionSums => {
             const scalar = lane * scalarWidth;
@@ -139,6 +117,46 @@ export class QuestionPatterns {
                 confusion: confusion.subarray(lane * cells, (lane + 1) * cells), bins: bins.subarray(lane * binWidth, (lane + 1) * binWidth), auc: auc.subarray(lane * aucSlots, (lane + 1) * aucSlots)};
         });
     }
+}
+
+/** Σ weights[i] · values[i] over the first `count`. */
+function dot(weights: Float64Array, values: Float64Array, count: number): number {
+    let sum = 0;
+    for (let index = 0; index < count; index++) sum += weights[index] * values[index];
+    return sum;
+}
+
+/** Per-lane scalar sums, reused: [total, hits, Brier sum, log-loss sum, |error| sum]. */
+const laneScalars = new Float64Array(scalarWidth);
+
+/**
+ * One resample's sums over a question's patterns, each weighed `weights[pattern]`: the scalar sums (returned, and
+ * reused by the next call) in locals, the confusion cells, ECE bins and AUC slots added to the arrays given.
+ */
+function sumPatterns(weights: Float64Array, patterns: number, values: Float64Array, slots: Int32Array, confusion: Float64Array, bins: Float64Array, auc: Float64Array): Float64Array {
+    let total = 0, hits = 0, brier = 0, logLoss = 0, error = 0;
+    for (let pattern = 0; pattern < patterns; pattern++) {
+        const weight = weights[pattern];
+        if (weight === 0) continue;
+        const term = pattern * termWidth, slot = pattern * 3;
+        total += weight;
+        hits += weight * values[term];
+        brier += weight * values[term + 1];
+        logLoss += weight * values[term + 2];
+        error += weight * values[term + 3];
+        confusion[slots[slot]] += weight;
+        const bin = slots[slot + 1];
+        bins[bin] += weight;
+        bins[bin + 1] += weight * values[term + 4];
+        const level = slots[slot + 2];
+        if (level >= 0) auc[level] += weight;
+    }
+    laneScalars[0] = total;
+    laneScalars[1] = hits;
+    laneScalars[2] = brier;
+    laneScalars[3] = logLoss;
+    laneScalars[4] = error;
+    return laneScalars;
 }
 
 /**

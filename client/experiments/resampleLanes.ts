@@ -25,6 +25,26 @@ export function laneUnits(bits: number, lanes: number): number[] {
     return Array.from({length: lanes}, (_unused, lane) => 2 ** (bits * lane));
 }
 
+/**
+ * Whole-number sums of packed counts (one per group of rows) split into each lane's sums, one array per lane;
+ * `into`, when given arrays of the right size, is filled and returned instead of new arrays.
+ */
+export function unpackLanes(sums: Float64Array, counts: Pick<PackedCounts, "lanes" | "bits">, into?: Float64Array[]): Float64Array[] {
+    const unit = 2 ** counts.bits, inverse = 2 ** -counts.bits, last = counts.lanes - 1;
+    const reuse = into !== undefined && into.length === counts.lanes && into.every((lane) => lane.length === sums.length);
+    const lanes = reuse ? into : Array.from({length: counts.lanes}, () => new Float64Array(sums.length));
+    if (reuse) for (const lane of lanes) lane.fill(0);
+    for (let group = 0; group < sums.length; group++) {
+        let rest = sums[group];
+        for (let lane = 0; rest !== 0; lane++) {
+            const above = lane === last ? 0 : Math.floor(rest * inverse);
+            lanes[lane][group] = rest - above * unit;
+            rest = above;
+        }
+    }
+    return lanes;
+}
+
 /** One lane's counts per position, for a statistic that reads a single resample. */
 export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array): Int32Array {
     const unit = 2 ** counts.bits, below = 2 ** -(counts.bits * lane);
@@ -34,4 +54,39 @@ export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array)
         into[position] = rest - Math.floor(rest / unit) * unit;
     }
     return into;
+}
+
+/**
+ * The bootstrap's draws: seededRandom's generator (mulberry32) with its state held here, so that drawing a
+ * resample's rows is one tight loop, which V8 compiles the same however the rest of the summary ran. The numbers,
+ * and so the draws, are those of seededRandom(seed) called one after another.
+ */
+export class SeededDraws {
+    private state: number;
+
+    public constructor(seed: number) {
+        this.state = seed;
+    }
+
+    /** The next number in [0, 1). */
+    public next(): number {
+        const state = this.state = (this.state + 0x6d2b79f5) >>> 0;
+        let t = Math.imul(state ^ (state >>> 15), state | 1);
+        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    }
+
+    /** Draws `n` rows of `n` with replacement: adds `unit` to `packed` at each, as floor(next() · n) would pick. */
+    public rows(packed: Float64Array, n: number, unit: number): void {
+        // (u / 2^32) · n and u · (n / 2^32) are the same number: scaling by a power of two is exact.
+        const scale = n / 4294967296;
+        let state = this.state | 0;
+        for (let draw = 0; draw < n; draw++) {
+            state = (state + 0x6d2b79f5) | 0;
+            let t = Math.imul(state ^ (state >>> 15), state | 1);
+            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+            packed[Math.floor(((t ^ (t >>> 14)) >>> 0) * scale)] += unit;
+        }
+        this.state = state >>> 0;
+    }
 }

@@ -4,6 +4,8 @@
 // rounded to hundredths, as the API sends them, a question's 100,000 rows fall into a few hundred or thousand
 // patterns. The sums are the same as over the rows (each pattern's terms times the weight of its rows).
 
+import {unpackLanes, type PackedCounts} from "./resampleLanes.ts";
+
 /** Bits of a number, for hashing a vector. */
 const bits = new Float64Array(1);
 const words = new Uint32Array(bits.buffer);
@@ -67,6 +69,11 @@ export class RowPatterns {
         else if (positions.length === this.of.length) weighEvery(weights, this.ids, counts);
         else weighPositions(weights, this.ids, positions, counts);
         return weights;
+    }
+
+    /** The weights per pattern of each resample in a batch (one array per lane) of the rows at `positions`. */
+    public weighLanes(positions: Int32Array, counts: PackedCounts): Float64Array[] {
+        return unpackLanes(this.weigh(positions, counts.packed), counts);
     }
 
     /** Open addressing over the vectors' hashes; slots hold pattern + 1 (0: empty), kept under half full. */

@@ -1,7 +1,6 @@
-import {seededRandom} from "../../base/common/seededRandom.ts";
 import {normalQuantile} from "./normal.ts";
 import type {Clusters} from "./clusters.ts";
-import {laneCounts, laneLayout, laneUnits, type PackedCounts} from "./resampleLanes.ts";
+import {laneCounts, laneLayout, laneUnits, SeededDraws, type PackedCounts} from "./resampleLanes.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
 // interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
@@ -203,9 +202,9 @@ export const defaultResamples = 2000;
 export function bootstrapIntervals(n: number, statistics: readonly ResampledStatistic[], options: BootstrapOptions): Array<Array<Interval | null>> {
     const resamples = Math.max(1, Math.floor(options.resamples ?? defaultResamples));
     const alpha = (1 - (options.level ?? 0.95)) / 2;
-    const draws = statistics.map((statistic) => Array.from({length: statistic.width}, () => new Float64Array(resamples)));
+    const values = statistics.map((statistic) => Array.from({length: statistic.width}, () => new Float64Array(resamples)));
     if (n === 0) return statistics.map((statistic) => new Array<Interval | null>(statistic.width).fill(null));
-    const random = seededRandom(options.seed);
+    const draws = new SeededDraws(options.seed);
     const groups = options.clusters?.members;
     // A resample's counts sum to n, or with clusters to the rows of the clusters drawn, at most this many.
     const largest = groups === undefined ? n : groups.length * groups.reduce((most, group) => Math.max(most, group.length), 0);
@@ -218,30 +217,21 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
         // The resamples one after another from the one generator: the same draws whatever the batch size.
         for (let lane = 0; lane < batch; lane++) {
             const unit = units[lane];
-            if (groups === undefined) {
-                // Four draws a step, in order, which V8 runs faster than one.
-                let draw = 0;
-                for (; draw + 3 < n; draw += 4) {
-                    packed[Math.floor(random() * n)] += unit;
-                    packed[Math.floor(random() * n)] += unit;
-                    packed[Math.floor(random() * n)] += unit;
-                    packed[Math.floor(random() * n)] += unit;
-                }
-                for (; draw < n; draw++) packed[Math.floor(random() * n)] += unit;
-            } else for (let draw = 0; draw < groups.length; draw++) {
-                const members = groups[Math.floor(random() * groups.length)];
+            if (groups === undefined) draws.rows(packed, n, unit);
+            else for (let draw = 0; draw < groups.length; draw++) {
+                const members = groups[Math.floor(draws.next() * groups.length)];
                 for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
             }
         }
         const drawn: PackedCounts = {packed, lanes: batch, bits, first};
         statistics.forEach((statistic, index) => {
-            const values = "evaluateLanes" in statistic ? statistic.evaluateLanes(drawn)
+            const lanesOf = "evaluateLanes" in statistic ? statistic.evaluateLanes(drawn)
                 : Array.from({length: batch}, (_unused, lane) => Array.from(statistic.evaluate(laneCounts(drawn, lane, counts), first + lane)));
-            for (let lane = 0; lane < batch; lane++) for (let output = 0; output < statistic.width; output++) draws[index][output][first + lane] = values[lane][output];
+            for (let lane = 0; lane < batch; lane++) for (let output = 0; output < statistic.width; output++) values[index][output][first + lane] = lanesOf[lane][output];
         });
     }
-    return draws.map((outputs) => outputs.map((values) => {
-        const finite = values.filter(Number.isFinite).sort();
+    return values.map((outputs) => outputs.map((resampled) => {
+        const finite = resampled.filter(Number.isFinite).sort();
         if (finite.length * 2 < resamples) return null;
         return {low: percentile(finite, alpha)!, high: percentile(finite, 1 - alpha)!};
     }));

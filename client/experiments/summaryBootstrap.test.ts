@@ -9,7 +9,6 @@ import {readLabel, reportOf, type Report} from "../scoring/evaluation.ts";
 import {seededRandom} from "../../base/common/seededRandom.ts";
 import {laneCounts, laneLayout, laneUnits} from "./resampleLanes.ts";
 import {RowPatterns} from "./rowPatterns.ts";
-import {GroupedRows} from "./metricTables.ts";
 
 // The summary's bootstrap (rows grouped into patterns, resamples weighed three at a time in packed lanes) against the
 // plainest one: each resample's rows written out, drawn with the same seeded generator in the same order, and every
@@ -146,8 +145,8 @@ test("rows with equal vectors share a pattern, and a pattern's weight is its row
 });
 
 test("a chat table weighs a batch of resamples at once: each lane's group weights equal those of that lane's counts alone", () => {
-    const groups = new GroupedRows<Float64Array>(7);
-    [0.2, 0.9, 0.2, 0.5, 0.9, 0.2, 0.5].forEach((score, position) => groups.add(position, String(score), () => Float64Array.of(score)));
+    const groups = new RowPatterns(7, 1);
+    [0.2, 0.9, 0.2, 0.5, 0.9, 0.2, 0.5].forEach((score, position) => groups.add(position, [score]));
     const {bits, lanes} = laneLayout(7);
     const units = laneUnits(bits, lanes);
     const random = seededRandom(5);
@@ -157,6 +156,7 @@ test("a chat table weighs a batch of resamples at once: each lane's group weight
     const together = groups.weighLanes(positions, {packed, lanes, bits, first: 0});
     for (let lane = 0; lane < lanes; lane++)
         assert.deepEqual(Array.from(together[lane]), Array.from(groups.weigh(positions, Int32Array.from(laneValues[lane]))), `lane ${lane}`);
+    assert.equal(groups.count, 3);
 });
 
 test("a chat summary's grader-score interval is the one a resample at a time gives", () => {

@@ -127,7 +127,7 @@ export async function summaryBench(rows = 100_000, resamples = 2000): Promise<vo
 }
 
 /** Two other shapes of a 100,000-row × 3-variant experiment: one yes/no question, and chat replies with a check and a grader. */
-function otherShapes(rows: number): BenchExperiment[] {
+export function otherShapesFor(rows: number): BenchExperiment[] {
     const random = seededRandom(3);
     const labels = Array.from({length: rows}, () => random() < 0.4);
     const dataset = {columns: ["text", "urgent"], labelColumns: ["urgent"], rows: labels.map((label, index) => [`ticket ${index}`, label ? "yes" : "no"])};
@@ -148,7 +148,7 @@ function otherShapes(rows: number): BenchExperiment[] {
 
 /** The other shapes' times: the better of two runs each. */
 export function otherShapesBench(rows = 100_000, resamples = 2000): void {
-    const [yesNo, chat] = otherShapes(rows);
+    const [yesNo, chat] = otherShapesFor(rows);
     for (const [name, bench] of [["1 yes/no question", yesNo], ["chat replies, a check and a grader's score", chat]] as const) {
         const runs = [timedSummary(bench, resamples), timedSummary(bench, resamples)];
         const best = runs.reduce((x, y) => x.cpuMs <= y.cpuMs ? x : y);
@@ -160,7 +160,7 @@ export function otherShapesBench(rows = 100_000, resamples = 2000): void {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     const rows = Number(process.argv[2] ?? 10_000);
     const bench = summaryExperiment(rows, Number(process.env.CLUSTER_SIZE ?? 0));
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < Number(process.env.RUNS ?? 3); run++) {
         const {wallMs, cpuMs, summary} = timedSummary(bench, Number(process.env.RESAMPLES ?? 2000));
         console.log(`${rows} rows × ${bench.spec.variants.length} variants × 5 questions: ${wallMs.toFixed(0)} ms wall, ${cpuMs.toFixed(0)} ms CPU, ${summary.differences.length} differences, ` +
             `${summary.resamples} resamples, ${summary.disagreements.length} disagreements${summary.clustering ? `, ${summary.clustering.clusters} clusters` : ""}`);
