@@ -63,40 +63,56 @@ function differ(outcomes: readonly string[]): boolean {
 }
 
 function questionDisagreements(name: string, variantAnswers: ReadonlyArray<DecisionAnswers | undefined>, cellAt: ReadonlyArray<Array<CellResult | undefined>>, positions: number, rowIndexOf: (position: number) => number): Disagreement[] {
-    const found: Disagreement[] = [];
-    // Each variant's pick on the current row (-1: none), reused across rows: most rows are read and let go.
-    const picks = new Int32Array(variantAnswers.length);
-    const outcomes: string[] = [];
-    for (let position = 0; position < positions; position++) {
-        outcomes.length = 0;
-        variantAnswers.forEach((entry, variant) => {
-            picks[variant] = -1;
-            const cell = cellAt[variant][position];
-            if (entry === undefined || cell === undefined) return;
+    // Each outcome as a number, so that most rows (where the variants agree) are compared and let go without a string:
+    // per variant and position, the outcome's id (-1: no result) and the option picked (-1: none).
+    const ids = new Map<string, number>();
+    const idOf = (outcome: string) => ids.get(outcome) ?? ids.set(outcome, ids.size).get(outcome)!;
+    const outcomes = variantAnswers.map((entry, variant) => {
+        const outcome = new Int32Array(positions).fill(-1), picks = new Int32Array(positions).fill(-1);
+        if (entry === undefined) return {outcome, picks};
+        // Compared by the option's value: two versions of a question may order or extend their options differently.
+        const picked = entry.info.options.map((option) => idOf(`picked ${JSON.stringify(option.value)}`));
+        const unreadable = idOf("no readable answer");
+        const cells = cellAt[variant];
+        for (let position = 0; position < positions; position++) {
+            const cell = cells[position];
+            if (cell === undefined) continue;
             if (!cell.ok) {
-                outcomes.push(failure(cell));
-                return;
+                outcome[position] = idOf(failure(cell));
+                continue;
             }
             const answer = entry.answers[position];
             if (answer === null) {
-                outcomes.push("no readable answer");
-                return;
+                outcome[position] = unreadable;
+                continue;
             }
-            picks[variant] = predictedIndex(entry.info, answer);
-            // Compared by the option's value: two versions of a question may order or extend their options differently.
-            outcomes.push(`picked ${JSON.stringify(entry.info.options[picks[variant]].value)}`);
-        });
-        if (!differ(outcomes)) continue;
+            picks[position] = predictedIndex(entry.info, answer);
+            outcome[position] = picked[picks[position]];
+        }
+        return {outcome, picks};
+    });
+    const found: Disagreement[] = [];
+    for (let position = 0; position < positions; position++) {
+        let first = -1, seen = 0, differs = false;
+        for (const {outcome} of outcomes) {
+            const id = outcome[position];
+            if (id < 0) continue;
+            seen++;
+            if (first < 0) first = id;
+            else if (id !== first) differs = true;
+        }
+        if (seen < 2 || !differs) continue;
         const cells: Cell[] = [];
         let reference = -1;
         variantAnswers.forEach((entry, variant) => {
             const cell = cellAt[variant][position];
             if (entry === undefined || cell === undefined) return;
+            const pick = outcomes[variant].picks[position];
             if (!cell.ok) cells.push(errorCell(variant, cell));
-            else if (picks[variant] >= 0) {
+            else if (pick >= 0) {
                 const answer = entry.answers[position]!, label = entry.labels[position];
-                if (reference < 0) reference = picks[variant];
-                cells.push({variant, summary: answerSummary(entry.info, answer, picks[variant]), correct: label === null ? null : picks[variant] === label,
+                if (reference < 0) reference = pick;
+                cells.push({variant, summary: answerSummary(entry.info, answer, pick), correct: label === null ? null : pick === label,
                     score: answer.probabilities[label ?? reference] ?? null});
             } else cells.push({variant, summary: "no readable answer", correct: null, score: null});
         });

@@ -99,7 +99,9 @@ export class QuestionPatterns {
         confusion.fill(0);
         bins.fill(0);
         auc.fill(0);
-        const weights = this.main.weigh(positions, counts), patterns = this.main.count;
+        // A question with its mean terms apart weighs its four pattern sets in one pass over the rows.
+        const together = this.means.length === 3 && counts instanceof Float64Array ? this.main.weighFour([this.means[0], this.means[1], this.means[2]], positions, counts) : null;
+        const weights = together?.[0] ?? this.main.weigh(positions, counts), patterns = this.main.count;
         const laneWeights = lanes === 1 ? [weights] : this.laneWeights = unpackLanes(weights, {lanes, bits}, this.laneWeights);
         for (let lane = 0; lane < lanes; lane++) {
             const sums = sumPatterns(laneWeights[lane], patterns, this.main.values, slots, confusion.subarray(lane * cells, (lane + 1) * cells),
@@ -107,7 +109,7 @@ export class QuestionPatterns {
             scalars.set(sums, lane * scalarWidth);
         }
         this.means.forEach((meanPatterns, term) => {
-            const meanWeights = meanPatterns.weigh(positions, counts);
+            const meanWeights = together?.[term + 1] ?? meanPatterns.weigh(positions, counts);
             const perLane = lanes === 1 ? [meanWeights] : this.meanLaneWeights[term] = unpackLanes(meanWeights, {lanes, bits}, this.meanLaneWeights[term]);
             for (let lane = 0; lane < lanes; lane++) scalars[lane * scalarWidth + 2 + term] += dot(perLane[lane], meanPatterns.values, meanPatterns.count);
         });

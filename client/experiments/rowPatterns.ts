@@ -30,7 +30,7 @@ export class RowPatterns {
     // Reused by every weighing (thousands per summary), each read before the next one starts.
     private weights = new Float64Array(0);
     /** The patterns of the positions in as few bytes as they fit (a weighing reads them all), made at the first one. */
-    private ids: Uint16Array | Int32Array | null = null;
+    private ids: Ids | null = null;
 
     public constructor(positions: number, public readonly width: number) {
         this.of = new Int32Array(positions).fill(-1);
@@ -60,15 +60,30 @@ export class RowPatterns {
      * packed in lanes (resampleLanes.ts) give their packed sums. Reused by the next call.
      */
     public weigh(positions: Int32Array, counts: Int32Array | Float64Array | null): Float64Array {
+        const {weights, ids} = this.cleared();
+        if (counts === null) countPositions(weights, ids, positions);
+        // Every position, in order (positions are distinct and ascending): no need to read them.
+        else if (positions.length === this.of.length) weighEvery(weights, ids, counts);
+        else weighPositions(weights, ids, positions, counts);
+        return weights;
+    }
+
+    /**
+     * `weigh` for this and three other pattern sets over the same rows (a score question's patterns and its three
+     * mean terms' own) in one pass, which reads each row's count once; one weights array per set, in that order.
+     */
+    public weighFour(others: readonly [RowPatterns, RowPatterns, RowPatterns], positions: Int32Array, counts: Float64Array): Float64Array[] {
+        const [a, b, c, d] = [this, ...others].map((set) => set.cleared());
+        weighFourAt(a.weights, b.weights, c.weights, d.weights, a.ids, b.ids, c.ids, d.ids, positions, counts);
+        return [a.weights, b.weights, c.weights, d.weights];
+    }
+
+    /** The weights, zeroed, with the narrow pattern ids ready. */
+    private cleared(): {weights: Float64Array, ids: Ids} {
         if (this.weights.length !== this.patterns) this.weights = new Float64Array(this.patterns);
         // Positions without a pattern are never weighed, so they may read as pattern 0 there.
-        this.ids ??= this.patterns <= 0xffff ? Uint16Array.from(this.of, (pattern) => Math.max(0, pattern)) : this.of;
-        const weights = this.weights.fill(0);
-        if (counts === null) countPositions(weights, this.ids, positions);
-        // Every position, in order (positions are distinct and ascending): no need to read them.
-        else if (positions.length === this.of.length) weighEvery(weights, this.ids, counts);
-        else weighPositions(weights, this.ids, positions, counts);
-        return weights;
+        this.ids ??= this.patterns <= 0xffff ? narrowIds(this.of) : this.of;
+        return {weights: this.weights.fill(0), ids: this.ids};
     }
 
     /** The weights per pattern of each resample in a batch (one array per lane) of the rows at `positions`. */
@@ -115,6 +130,13 @@ export class RowPatterns {
     }
 }
 
+/** The patterns as 16-bit numbers (they fit: at most 65,535 of them), -1 read as 0. */
+function narrowIds(of: Int32Array): Uint16Array {
+    const ids = new Uint16Array(of.length);
+    for (let position = 0; position < of.length; position++) ids[position] = of[position] < 0 ? 0 : of[position];
+    return ids;
+}
+
 // The weighing loops, each on its own so that V8 optimises each for the arrays it meets; four rows a step, which V8
 // runs more than twice as fast as one.
 
@@ -143,4 +165,16 @@ function weighPositions(weights: Float64Array, of: Uint16Array | Int32Array, pos
         weights[of[fourth]] += counts[fourth];
     }
     for (let index = end; index < positions.length; index++) weights[of[positions[index]]] += counts[positions[index]];
+}
+
+type Ids = Uint16Array | Int32Array;
+
+function weighFourAt(wa: Float64Array, wb: Float64Array, wc: Float64Array, wd: Float64Array, a: Ids, b: Ids, c: Ids, d: Ids, positions: Int32Array, counts: Float64Array): void {
+    for (let index = 0; index < positions.length; index++) {
+        const position = positions[index], count = counts[position];
+        wa[a[position]] += count;
+        wb[b[position]] += count;
+        wc[c[position]] += count;
+        wd[d[position]] += count;
+    }
 }

@@ -171,11 +171,15 @@ function comparedText(variants: readonly Variant[], pairs: ReadonlyArray<[number
 function variantSummary(variant: Variant, index: number, cells: readonly CellResult[], tables: readonly MetricTable[], positions: Positions, localPrices: Prices | undefined, clusters: Clusters | undefined, showDesignEffect: boolean): VariantSummary {
     const usage: CellUsage = {promptTokens: 0, completionTokens: 0, totalTokens: 0};
     const latencies: number[] = [];
-    const done = new Set<number>();
     const total = positions.count;
-    let errors = 0;
+    const answered = new Uint8Array(total);
+    let errors = 0, done = 0;
     for (const cell of cells) {
-        done.add(positions.positionOf(cell.rowIndex, cell.repeat));
+        const position = positions.positionOf(cell.rowIndex, cell.repeat);
+        if (position >= 0 && answered[position] === 0) {
+            answered[position] = 1;
+            done++;
+        }
         if (!cell.ok) errors++;
         else latencies.push(cell.latencyMs);
         usage.promptTokens += cell.usage?.promptTokens ?? 0;
@@ -207,7 +211,7 @@ function variantSummary(variant: Variant, index: number, cells: readonly CellRes
             };
         });
     });
-    return {variant: index, name: variant.name, done: done.size, total, errors, metrics, usage, cost, latencyP50Ms: p50, latencyP95Ms: p95};
+    return {variant: index, name: variant.name, done, total, errors, metrics, usage, cost, latencyP50Ms: p50, latencyP95Ms: p95};
 }
 
 /** Rows right or passed among `positions`, from a pass / fail metric's per-row outcome. */

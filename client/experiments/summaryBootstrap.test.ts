@@ -144,6 +144,20 @@ test("rows with equal vectors share a pattern, and a pattern's weight is its row
     assert.equal(many.of[4999], 4999 % 1500);
 });
 
+test("four pattern sets weighed in one pass over the rows give each set's own weights", () => {
+    const random = seededRandom(13);
+    const sets = [3, 1, 7, 2].map((kinds) => {
+        const patterns = new RowPatterns(50, 1);
+        for (let position = 0; position < 50; position++) if (position % 9 !== 4) patterns.add(position, [Math.floor(random() * kinds)]);
+        return patterns;
+    });
+    const positions = Int32Array.from({length: 50}, (_unused, position) => position).filter((position) => position % 9 !== 4);
+    const counts = Float64Array.from({length: 50}, () => Math.floor(random() * 4) + Math.floor(random() * 4) * 2 ** 17);
+    const together = sets[0].weighFour([sets[1], sets[2], sets[3]], positions, counts).map((weights) => Array.from(weights));
+    assert.deepEqual(together, sets.map((set) => Array.from(set.weigh(positions, counts))));
+    assert.ok(together.every((weights) => weights.reduce((a, b) => a + b, 0) === positions.reduce((sum, position) => sum + counts[position], 0)));
+});
+
 test("a chat table weighs a batch of resamples at once: each lane's group weights equal those of that lane's counts alone", () => {
     const groups = new RowPatterns(7, 1);
     [0.2, 0.9, 0.2, 0.5, 0.9, 0.2, 0.5].forEach((score, position) => groups.add(position, [score]));
