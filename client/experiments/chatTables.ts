@@ -30,13 +30,20 @@ function weightedMeans(values: Float64Array, weights: Float64Array, width: numbe
     return sums.map((sum) => total === 0 ? Number.NaN : sum / total);
 }
 
+/** 1 where a position has a group, else 0. */
+function usedOf(groupOf: Int32Array): Uint8Array {
+    const used = new Uint8Array(groupOf.length);
+    for (let position = 0; position < groupOf.length; position++) used[position] = groupOf[position] >= 0 ? 1 : 0;
+    return used;
+}
+
 /** A table of weighted means over rows grouped by their values (rowPatterns.ts: rows with the same values share a group). */
 function meansTable(key: string, metrics: MetricKey[], groups: RowPatterns, outcomes: ReadonlyMap<MetricKey, Uint8Array>): MetricTable {
     return {
         key,
         calibrated: false,
         metrics,
-        used: Uint8Array.from(groups.of, (group) => group >= 0 ? 1 : 0),
+        used: usedOf(groups.of),
         evaluate: (at, counts) => weightedMeans(groups.values, groups.weigh(at, counts), metrics.length),
         evaluateLanes: (at, counts) => groups.weighLanes(at, counts).map((weights) => weightedMeans(groups.values, weights, metrics.length)),
         outcomes
@@ -55,6 +62,10 @@ export function chatTables(cells: readonly CellResult[], names: readonly string[
     const passMetrics: MetricKey[] = ["pass_rate", ...names.map(passMetric)];
     const passGroups = new RowPatterns(positions, passMetrics.length), scoreGroups = new RowPatterns(positions, Math.max(1, scored.length));
     const passed = passMetrics.map(() => new Uint8Array(positions));
+    // One row's check results, pass / fail metrics and grader scores, reused: a pattern keeps its own copy.
+    const results = new Array<NonNullable<CellResult["checks"]>[number]>(names.length);
+    const row = new Float64Array(passMetrics.length), scores = new Float64Array(Math.max(1, scored.length));
+    const scoredAt = scored.map((name) => names.indexOf(name));
     for (const cell of cells) {
         const position = positionOf(cell.rowIndex, cell.repeat);
         if (position < 0) continue;
@@ -63,12 +74,26 @@ export function chatTables(cells: readonly CellResult[], names: readonly string[
             continue;
         }
         if (cell.checks === undefined) continue;
-        const results = names.map((name) => cell.checks!.find((check) => check.name === name));
-        if (results.some((result) => result === undefined)) continue;
-        const row = Float64Array.from([results.every((result) => result!.pass) ? 1 : 0, ...results.map((result) => result!.pass ? 1 : 0)]);
-        row.forEach((value, metric) => passed[metric][position] = value);
+        // The check results in the order of `names` (a cell usually holds them in that order already).
+        let complete = true;
+        for (let index = 0; index < names.length && complete; index++) {
+            const check = cell.checks[index]?.name === names[index] ? cell.checks[index] : cell.checks.find((candidate) => candidate.name === names[index]);
+            if (check === undefined) complete = false;
+            else results[index] = check;
+        }
+        if (!complete) continue;
+        let all = 1;
+        for (let index = 0; index < names.length; index++) {
+            row[index + 1] = results[index].pass ? 1 : 0;
+            all &= row[index + 1];
+        }
+        row[0] = all;
+        for (let metric = 0; metric < row.length; metric++) passed[metric][position] = row[metric];
         passGroups.add(position, row);
-        if (scored.length > 0) scoreGroups.add(position, Float64Array.from(scored, (name) => results[names.indexOf(name)]!.score));
+        if (scored.length > 0) {
+            for (let index = 0; index < scored.length; index++) scores[index] = results[scoredAt[index]].score;
+            scoreGroups.add(position, scores);
+        }
     }
     const tables = [meansTable("checks", passMetrics, passGroups, new Map(passMetrics.map((metric, index) => [metric, passed[index]])))];
     if (scored.length > 0) tables.push(meansTable("scores", scored.map(scoreMetric), scoreGroups, new Map()));

@@ -46,7 +46,7 @@ function optionName(info: QuestionInfo, index: number): string {
     return info.options[index].label;
 }
 
-function spread(cells: readonly Cell[]): number {
+function spread(cells: ReadonlyArray<Pick<Cell, "score">>): number {
     let low = Infinity, high = -Infinity, scored = 0;
     for (const {score} of cells) {
         if (score === null) continue;
@@ -132,40 +132,69 @@ function replyText(cell: CellResult): string {
     return reply.length > replyPreview ? `${reply.slice(0, replyPreview - 1)}…` : reply;
 }
 
-/** One chat variant's cell of a row: its reply's checks, or with repeats, how many of its replies passed them all. */
-function chatCell(variant: number, repeats: readonly CellResult[]): {cell: Cell, outcome: string} {
+/** What a chat variant did on a row, for telling variants apart: its checks' results, or its share of passing repeats, or its error. */
+function chatOutcome(repeats: readonly CellResult[]): string {
     if (repeats.length === 1) {
         const cell = repeats[0];
-        if (!cell.ok) return {cell: errorCell(variant, cell), outcome: failure(cell)};
+        if (!cell.ok) return failure(cell);
+        let outcome = "checks ";
+        for (const check of cell.checks ?? []) outcome += check.pass ? "1" : "0";
+        return outcome;
+    }
+    if (!repeats.some((cell) => cell.ok)) return failure(repeats[0]);
+    return `passed ${repeats.filter(passedAll).length}/${repeats.length}`;
+}
+
+function passedAll(cell: CellResult): boolean {
+    return cell.ok && (cell.checks ?? []).every((check) => check.pass);
+}
+
+/** A chat variant's score on a row: its reply's mean check score, or with repeats the mean over its answered replies; null without one. */
+function chatScore(repeats: readonly CellResult[]): number | null {
+    const scores = repeats.filter((cell) => cell.ok).map(checkScore).filter((score): score is number => score !== null);
+    return scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length;
+}
+
+/** One chat variant's cell of a row: its reply's checks, or with repeats, how many of its replies passed them all. */
+function chatCell(variant: number, repeats: readonly CellResult[]): Cell {
+    if (repeats.length === 1) {
+        const cell = repeats[0];
+        if (!cell.ok) return errorCell(variant, cell);
         const checks = cell.checks ?? [];
-        return {cell: {variant, summary: `${checks.filter((check) => check.pass).length}/${checks.length} checks · ${replyText(cell)}`, correct: checks.length === 0 ? null : checks.every((check) => check.pass), score: checkScore(cell)},
-            outcome: `checks ${checks.map((check) => check.pass ? "1" : "0").join("")}`};
+        return {variant, summary: `${checks.filter((check) => check.pass).length}/${checks.length} checks · ${replyText(cell)}`, correct: checks.length === 0 ? null : checks.every((check) => check.pass), score: checkScore(cell)};
     }
     // A row asked several times reads as one cell with its spread: the share of its replies that passed every check.
     const answered = repeats.filter((cell) => cell.ok);
-    if (answered.length === 0) return {cell: errorCell(variant, repeats[0]), outcome: failure(repeats[0])};
-    const passed = repeats.filter((cell) => cell.ok && (cell.checks ?? []).every((check) => check.pass)).length;
-    const scores = answered.map(checkScore).filter((score): score is number => score !== null);
+    if (answered.length === 0) return errorCell(variant, repeats[0]);
+    const passed = repeats.filter(passedAll).length;
     const errors = repeats.length - answered.length;
     const summary = `${passed}/${repeats.length} repeats passed${errors === 0 ? "" : ` (${errors} failed)`} · ${replyText(answered[0])}`;
-    return {cell: {variant, summary, correct: passed === repeats.length ? true : passed === 0 ? false : null, score: scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length},
-        outcome: `passed ${passed}/${repeats.length}`};
+    return {variant, summary, correct: passed === repeats.length ? true : passed === 0 ? false : null, score: chatScore(repeats)};
+}
+
+/** A row's spread from its variants' scores (spreadDefinition); 0 with fewer than two. */
+function scoreSpread(scores: ReadonlyArray<number | null>): number {
+    return spread(scores.map((score) => ({score})));
 }
 
 function checkDisagreements(variants: readonly number[], cellsOf: (variant: number, row: number) => readonly CellResult[], rows: number, rowIndexOf: (row: number) => number): Disagreement[] {
     const found: Disagreement[] = [];
+    const outcomes: string[] = [];
+    const scores: Array<number | null> = [];
     for (let row = 0; row < rows; row++) {
-        const cells: Cell[] = [];
-        const outcomes: string[] = [];
+        outcomes.length = 0;
+        scores.length = 0;
         for (const variant of variants) {
             const repeats = cellsOf(variant, row);
             if (repeats.length === 0) continue;
-            const {cell, outcome} = chatCell(variant, repeats);
-            cells.push(cell);
-            outcomes.push(outcome);
+            outcomes.push(chatOutcome(repeats));
+            // A failed reply (every repeat failed) has no score, as its cell shows.
+            scores.push(repeats.some((cell) => cell.ok) ? chatScore(repeats) : null);
         }
-        const size = spread(cells);
-        if (outcomes.length >= 2 && (differ(outcomes) || size > 0)) found.push({rowIndex: rowIndexOf(row), size, cells});
+        const size = scoreSpread(scores);
+        if (outcomes.length < 2 || !(differ(outcomes) || size > 0)) continue;
+        const cells = variants.filter((variant) => cellsOf(variant, row).length > 0).map((variant) => chatCell(variant, cellsOf(variant, row)));
+        found.push({rowIndex: rowIndexOf(row), size, cells});
     }
     return found;
 }
