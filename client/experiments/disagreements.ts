@@ -205,19 +205,30 @@ function checkDisagreements(variants: readonly number[], cellsOf: (variant: numb
  */
 export function findDisagreements(variantCount: number, cellsByVariant: ReadonlyArray<readonly CellResult[]>, answers: ReadonlyArray<DecisionAnswers[] | null>, positions: Pick<Positions, "rows" | "rowPositionOf">): Disagreement[] {
     const isChat = (variant: number) => answers[variant] === null;
-    // Each variant's cells by row, once: a decision variant's one answer per row, a chat variant's repeats in order.
-    const cellAt = cellsByVariant.map((cells, variant) => {
-        const at = new Array<CellResult | undefined>(isChat(variant) ? 0 : positions.rows).fill(undefined);
-        if (!isChat(variant)) for (const cell of cells) at[positions.rowPositionOf(cell.rowIndex)] = cell;
+    // Each variant's cells by row, once: its first cell per row, and for a row answered several times (repeats)
+    // all its cells in order, kept apart so that a run without repeats makes no list per row.
+    const cellAt = cellsByVariant.map((cells) => {
+        const at = new Array<CellResult | undefined>(positions.rows).fill(undefined);
+        for (const cell of cells) {
+            const position = positions.rowPositionOf(cell.rowIndex);
+            if (at[position] === undefined || (at[position].repeat ?? 0) > (cell.repeat ?? 0)) at[position] = cell;
+        }
         return at;
     });
     const repeatsAt = cellsByVariant.map((cells, variant) => {
-        if (!isChat(variant)) return [];
-        const at = Array.from({length: positions.rows}, () => [] as CellResult[]);
-        for (const cell of cells) at[positions.rowPositionOf(cell.rowIndex)].push(cell);
-        for (const list of at) if (list.length > 1) list.sort((x, y) => (x.repeat ?? 0) - (y.repeat ?? 0));
-        return at;
+        const more = new Map<number, CellResult[]>();
+        if (!isChat(variant)) return more;
+        for (const cell of cells) {
+            const position = positions.rowPositionOf(cell.rowIndex);
+            if (cellAt[variant][position] !== cell) more.set(position, [...(more.get(position) ?? [cellAt[variant][position]!]), cell]);
+        }
+        for (const list of more.values()) list.sort((x, y) => (x.repeat ?? 0) - (y.repeat ?? 0));
+        return more;
     });
+    const cellsOf = (variant: number, row: number): readonly CellResult[] => {
+        const first = cellAt[variant][row];
+        return repeatsAt[variant].get(row) ?? (first === undefined ? [] : [first]);
+    };
     const rowIndexes = new Array<number>(positions.rows).fill(-1);
     for (const cells of cellsByVariant) for (const cell of cells) rowIndexes[positions.rowPositionOf(cell.rowIndex)] = cell.rowIndex;
     const rowIndexOf = (position: number) => rowIndexes[position];
@@ -229,7 +240,7 @@ export function findDisagreements(variantCount: number, cellsByVariant: Readonly
         found.push(...questionDisagreements(name, perVariant, cellAt, positions.rows, rowIndexOf));
     }
     const chatVariants = Array.from({length: variantCount}, (_unused, variant) => variant).filter(isChat);
-    if (chatVariants.length > 0) found.push(...checkDisagreements(chatVariants, (variant, row) => repeatsAt[variant][row], positions.rows, rowIndexOf));
+    if (chatVariants.length > 0) found.push(...checkDisagreements(chatVariants, cellsOf, positions.rows, rowIndexOf));
     return found.sort((x, y) => y.size - x.size || x.rowIndex - y.rowIndex || (x.question ?? "").localeCompare(y.question ?? ""));
 }
 
