@@ -89,4 +89,13 @@ export class SeededDraws {
         }
         this.state = state >>> 0;
     }
+
+    /** Draws as many clusters as `groups` holds, with replacement: adds `unit` to `packed` at every row of each. */
+    public clusters(packed: Float64Array, groups: readonly Int32Array[], unit: number): void {
+        const count = groups.length;
+        for (let draw = 0; draw < count; draw++) {
+            const members = groups[Math.floor(this.next() * count)];
+            for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
+        }
+    }
 }

@@ -218,10 +218,7 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
         for (let lane = 0; lane < batch; lane++) {
             const unit = units[lane];
             if (groups === undefined) draws.rows(packed, n, unit);
-            else for (let draw = 0; draw < groups.length; draw++) {
-                const members = groups[Math.floor(draws.next() * groups.length)];
-                for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
-            }
+            else draws.clusters(packed, groups, unit);
         }
         const drawn: PackedCounts = {packed, lanes: batch, bits, first};
         statistics.forEach((statistic, index) => {
