@@ -46,9 +46,10 @@ function optionName(info: QuestionInfo, index: number): string {
     return info.options[index].label;
 }
 
-function spread(cells: ReadonlyArray<Pick<Cell, "score">>): number {
+/** The largest difference between the scores given (spreadDefinition); 0 with fewer than two. */
+function spread(scores: ReadonlyArray<number | null>): number {
     let low = Infinity, high = -Infinity, scored = 0;
-    for (const {score} of cells) {
+    for (const score of scores) {
         if (score === null) continue;
         scored++;
         low = Math.min(low, score);
@@ -116,7 +117,7 @@ function questionDisagreements(name: string, variantAnswers: ReadonlyArray<Decis
                     score: answer.probabilities[label ?? reference] ?? null});
             } else cells.push({variant, summary: "no readable answer", correct: null, score: null});
         });
-        found.push({rowIndex: rowIndexOf(position), question: name, size: spread(cells), cells});
+        found.push({rowIndex: rowIndexOf(position), question: name, size: spread(cells.map((cell) => cell.score)), cells});
     }
     return found;
 }
@@ -172,11 +173,6 @@ function chatCell(variant: number, repeats: readonly CellResult[]): Cell {
     return {variant, summary, correct: passed === repeats.length ? true : passed === 0 ? false : null, score: chatScore(repeats)};
 }
 
-/** A row's spread from its variants' scores (spreadDefinition); 0 with fewer than two. */
-function scoreSpread(scores: ReadonlyArray<number | null>): number {
-    return spread(scores.map((score) => ({score})));
-}
-
 function checkDisagreements(variants: readonly number[], cellsOf: (variant: number, row: number) => readonly CellResult[], rows: number, rowIndexOf: (row: number) => number): Disagreement[] {
     const found: Disagreement[] = [];
     const outcomes: string[] = [];
@@ -191,7 +187,7 @@ function checkDisagreements(variants: readonly number[], cellsOf: (variant: numb
             // A failed reply (every repeat failed) has no score, as its cell shows.
             scores.push(repeats.some((cell) => cell.ok) ? chatScore(repeats) : null);
         }
-        const size = scoreSpread(scores);
+        const size = spread(scores);
         if (outcomes.length < 2 || !(differ(outcomes) || size > 0)) continue;
         const cells = variants.filter((variant) => cellsOf(variant, row).length > 0).map((variant) => chatCell(variant, cellsOf(variant, row)));
         found.push({rowIndex: rowIndexOf(row), size, cells});
@@ -220,7 +216,10 @@ export function findDisagreements(variantCount: number, cellsByVariant: Readonly
         if (!isChat(variant)) return more;
         for (const cell of cells) {
             const position = positions.rowPositionOf(cell.rowIndex);
-            if (cellAt[variant][position] !== cell) more.set(position, [...(more.get(position) ?? [cellAt[variant][position]!]), cell]);
+            const first = cellAt[variant][position]!;
+            if (cell === first) continue;
+            const list = more.get(position) ?? more.set(position, [first]).get(position)!;
+            list.push(cell);
         }
         for (const list of more.values()) list.sort((x, y) => (x.repeat ?? 0) - (y.repeat ?? 0));
         return more;

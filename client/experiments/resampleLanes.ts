@@ -1,3 +1,5 @@
+import type {SeededRandom} from "../../base/common/seededRandom.ts";
+
 // Several bootstrap resamples at once. A row's count in each of a batch's resamples (its lanes) is packed into one
 // number, count₀ + count₁·2^bits + count₂·2^(2·bits) + …: adding packed counts adds every lane's counts at once, so
 // a table that sums whole counts per pattern (rowPatterns.ts) weighs a batch of resamples in one pass over its rows.
@@ -56,46 +58,11 @@ export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array)
     return into;
 }
 
-/**
- * The bootstrap's draws: seededRandom's generator (mulberry32) with its state held here, so that drawing a
- * resample's rows is one tight loop, which V8 compiles the same however the rest of the summary ran. The numbers,
- * and so the draws, are those of seededRandom(seed) called one after another.
- */
-export class SeededDraws {
-    private state: number;
-
-    public constructor(seed: number) {
-        this.state = seed;
-    }
-
-    /** The next number in [0, 1). */
-    public next(): number {
-        const state = this.state = (this.state + 0x6d2b79f5) >>> 0;
-        let t = Math.imul(state ^ (state >>> 15), state | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    }
-
-    /** Draws `n` rows of `n` with replacement: adds `unit` to `packed` at each, as floor(next() · n) would pick. */
-    public rows(packed: Float64Array, n: number, unit: number): void {
-        // (u / 2^32) · n and u · (n / 2^32) are the same number: scaling by a power of two is exact.
-        const scale = n / 4294967296;
-        let state = this.state | 0;
-        for (let draw = 0; draw < n; draw++) {
-            state = (state + 0x6d2b79f5) | 0;
-            let t = Math.imul(state ^ (state >>> 15), state | 1);
-            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-            packed[Math.floor(((t ^ (t >>> 14)) >>> 0) * scale)] += unit;
-        }
-        this.state = state >>> 0;
-    }
-
-    /** Draws as many clusters as `groups` holds, with replacement: adds `unit` to `packed` at every row of each. */
-    public clusters(packed: Float64Array, groups: readonly Int32Array[], unit: number): void {
-        const count = groups.length;
-        for (let draw = 0; draw < count; draw++) {
-            const members = groups[Math.floor(this.next() * count)];
-            for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
-        }
+/** Draws as many clusters as `groups` holds, with replacement: adds `unit` to `packed` at every row of each. */
+export function addClusterDraws(random: SeededRandom, packed: Float64Array, groups: readonly Int32Array[], unit: number): void {
+    const count = groups.length;
+    for (let draw = 0; draw < count; draw++) {
+        const members = groups[Math.floor(random.next() * count)];
+        for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
     }
 }

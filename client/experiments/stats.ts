@@ -1,6 +1,7 @@
 import {normalQuantile} from "./normal.ts";
 import type {Clusters} from "./clusters.ts";
-import {laneCounts, laneLayout, laneUnits, SeededDraws, type PackedCounts} from "./resampleLanes.ts";
+import {SeededRandom} from "../../base/common/seededRandom.ts";
+import {addClusterDraws, laneCounts, laneLayout, laneUnits, type PackedCounts} from "./resampleLanes.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
 // interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
@@ -204,7 +205,7 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
     const alpha = (1 - (options.level ?? 0.95)) / 2;
     const values = statistics.map((statistic) => Array.from({length: statistic.width}, () => new Float64Array(resamples)));
     if (n === 0) return statistics.map((statistic) => new Array<Interval | null>(statistic.width).fill(null));
-    const draws = new SeededDraws(options.seed);
+    const random = new SeededRandom(options.seed);
     const groups = options.clusters?.members;
     // A resample's counts sum to n, or with clusters to the rows of the clusters drawn, at most this many.
     const largest = groups === undefined ? n : groups.length * groups.reduce((most, group) => Math.max(most, group.length), 0);
@@ -217,8 +218,8 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
         // The resamples one after another from the one generator: the same draws whatever the batch size.
         for (let lane = 0; lane < batch; lane++) {
             const unit = units[lane];
-            if (groups === undefined) draws.rows(packed, n, unit);
-            else draws.clusters(packed, groups, unit);
+            if (groups === undefined) random.addDraws(packed, n, unit);
+            else addClusterDraws(random, packed, groups, unit);
         }
         const drawn: PackedCounts = {packed, lanes: batch, bits, first};
         statistics.forEach((statistic, index) => {
