@@ -34,7 +34,11 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
     const status = () => page.getByTestId("decision-status");
     const run = async (expected = "done") => {
         await page.getByTestId("decision-run").click();
-        await status().filter({hasText: expected}).waitFor({timeout: 60_000});
+        // A run that does not end as expected says how it stands, with the error the screen shows.
+        await status().filter({hasText: expected}).waitFor({timeout: 60_000}).catch(async (error: Error) => {
+            const result = await page.getByTestId("decision-result").textContent({timeout: 1000}).catch(() => "(no result)");
+            throw new Error(`${error.message}\nthe run is ${await status().textContent()}: ${result}`);
+        });
     };
     const questionNames = async () => Promise.all((await cards().all()).map((card) => card.getByTestId("q-name").inputValue()));
     /**
