@@ -1,5 +1,6 @@
 import {RowPatterns} from "./rowPatterns.ts";
 import {unpackLanes, type PackedCounts} from "./resampleLanes.ts";
+import {weighBatch} from "./sharedWeighing.ts";
 
 // A question's rows as patterns of their terms, and the weighted sums its metrics are computed from, for any
 // weighting of the rows: unweighted, one bootstrap resample, or a batch of resamples packed in lanes
@@ -74,19 +75,19 @@ export class QuestionPatterns {
 
     /** The sums over the rows at `positions`, each counted `counts[position]` times (once when null); reused by the next call. */
     public summed(positions: Int32Array, counts: Int32Array | null): QuestionSums {
-        return this.accumulate(positions, counts, 1, 53)[0];
+        return this.accumulate((patterns) => patterns.weigh(positions, counts), 1, 53)[0];
     }
 
     /** The sums of each resample in a batch (lane); reused by the next call. */
     public summedLanes(positions: Int32Array, counts: PackedCounts): QuestionSums[] {
-        return this.accumulate(positions, counts.packed, counts.lanes, counts.bits);
+        return this.accumulate((patterns) => weighBatch(patterns, positions, counts), counts.lanes, counts.bits);
     }
 
     /**
      * One pass over each pattern set: a pattern's weight (packed in lanes, or a plain count with one lane) split into
      * its lanes, and each lane's weight added to that lane's sums.
      */
-    private accumulate(positions: Int32Array, counts: Int32Array | Float64Array | null, lanes: number, bits: number): QuestionSums[] {
+    private accumulate(weighed: (patterns: RowPatterns) => Float64Array, lanes: number, bits: number): QuestionSums[] {
         const {cells, binSlots: binWidth, aucSlots} = this.sizes;
         if (this.scalars.length !== lanes * scalarWidth) {
             this.scalars = new Float64Array(lanes * scalarWidth);
@@ -99,9 +100,7 @@ export class QuestionPatterns {
         confusion.fill(0);
         bins.fill(0);
         auc.fill(0);
-        // A question with its mean terms apart weighs its four pattern sets in one pass over the rows.
-        const together = this.means.length === 3 && counts instanceof Float64Array ? this.main.weighFour([this.means[0], this.means[1], this.means[2]], positions, counts) : null;
-        const weights = together?.[0] ?? this.main.weigh(positions, counts), patterns = this.main.count;
+        const weights = weighed(this.main), patterns = this.main.count;
         const laneWeights = lanes === 1 ? [weights] : this.laneWeights = unpackLanes(weights, {lanes, bits}, this.laneWeights);
         for (let lane = 0; lane < lanes; lane++) {
             const sums = sumPatterns(laneWeights[lane], patterns, this.main.values, slots, confusion.subarray(lane * cells, (lane + 1) * cells),
@@ -109,7 +108,7 @@ export class QuestionPatterns {
             scalars.set(sums, lane * scalarWidth);
         }
         this.means.forEach((meanPatterns, term) => {
-            const meanWeights = together?.[term + 1] ?? meanPatterns.weigh(positions, counts);
+            const meanWeights = weighed(meanPatterns);
             const perLane = lanes === 1 ? [meanWeights] : this.meanLaneWeights[term] = unpackLanes(meanWeights, {lanes, bits}, this.meanLaneWeights[term]);
             for (let lane = 0; lane < lanes; lane++) scalars[lane * scalarWidth + 2 + term] += dot(perLane[lane], meanPatterns.values, meanPatterns.count);
         });

@@ -1,4 +1,5 @@
 import type {SeededRandom} from "../../base/common/seededRandom.ts";
+import type {SharedWeighing} from "./sharedWeighing.ts";
 
 // Several bootstrap resamples at once. A row's count in each of a batch's resamples (its lanes) is packed into one
 // number, count₀ + count₁·2^bits + count₂·2^(2·bits) + …: adding packed counts adds every lane's counts at once, so
@@ -13,7 +14,9 @@ export type PackedCounts = {
     /** Resamples in the batch (lane l is resample `first + l`). */
     lanes: number,
     bits: number,
-    first: number
+    first: number,
+    /** Weighs every pattern set the batch is weighed by in one pass over the rows (sharedWeighing.ts). */
+    weighing?: SharedWeighing
 };
 
 /** Lanes of whole numbers up to `largestSum` each: the bits a lane needs, and how many fit in a float64. */

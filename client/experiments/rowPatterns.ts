@@ -5,6 +5,7 @@
 // patterns. The sums are the same as over the rows (each pattern's terms times the weight of its rows).
 
 import {unpackLanes, type PackedCounts} from "./resampleLanes.ts";
+import {weighBatch} from "./sharedWeighing.ts";
 
 /** Bits of a number, for hashing a vector. */
 const bits = new Float64Array(1);
@@ -68,16 +69,6 @@ export class RowPatterns {
         return weights;
     }
 
-    /**
-     * `weigh` for this and three other pattern sets over the same rows (a score question's patterns and its three
-     * mean terms' own) in one pass, which reads each row's count once; one weights array per set, in that order.
-     */
-    public weighFour(others: readonly [RowPatterns, RowPatterns, RowPatterns], positions: Int32Array, counts: Float64Array): Float64Array[] {
-        const [a, b, c, d] = [this, ...others].map((set) => set.cleared());
-        weighFourAt(a.weights, b.weights, c.weights, d.weights, a.ids, b.ids, c.ids, d.ids, positions, counts);
-        return [a.weights, b.weights, c.weights, d.weights];
-    }
-
     /** The weights, zeroed, with the narrow pattern ids ready. */
     private cleared(): {weights: Float64Array, ids: Ids} {
         if (this.weights.length !== this.patterns) this.weights = new Float64Array(this.patterns);
@@ -88,7 +79,7 @@ export class RowPatterns {
 
     /** The weights per pattern of each resample in a batch (one array per lane) of the rows at `positions`. */
     public weighLanes(positions: Int32Array, counts: PackedCounts): Float64Array[] {
-        return unpackLanes(this.weigh(positions, counts.packed), counts);
+        return unpackLanes(weighBatch(this, positions, counts), counts);
     }
 
     /** Open addressing over the vectors' hashes; slots hold pattern + 1 (0: empty), kept under half full. */
@@ -168,13 +159,3 @@ function weighPositions(weights: Float64Array, of: Uint16Array | Int32Array, pos
 }
 
 type Ids = Uint16Array | Int32Array;
-
-function weighFourAt(wa: Float64Array, wb: Float64Array, wc: Float64Array, wd: Float64Array, a: Ids, b: Ids, c: Ids, d: Ids, positions: Int32Array, counts: Float64Array): void {
-    for (let index = 0; index < positions.length; index++) {
-        const position = positions[index], count = counts[position];
-        wa[a[position]] += count;
-        wb[b[position]] += count;
-        wc[c[position]] += count;
-        wd[d[position]] += count;
-    }
-}

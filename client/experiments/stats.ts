@@ -2,6 +2,7 @@ import {normalQuantile} from "./normal.ts";
 import type {Clusters} from "./clusters.ts";
 import {SeededRandom} from "../../base/common/seededRandom.ts";
 import {addClusterDraws, laneCounts, laneLayout, laneUnits, type PackedCounts} from "./resampleLanes.ts";
+import {SharedWeighing} from "./sharedWeighing.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
 // interval (Clopper–Pearson on the discordant rows), Holm's correction and a paired, seeded bootstrap over rows.
@@ -212,16 +213,18 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
     const {bits, lanes} = laneLayout(largest);
     const units = laneUnits(bits, lanes);
     const packed = new Float64Array(n), counts = new Int32Array(n);
+    const weighing = new SharedWeighing(n);
     for (let first = 0; first < resamples; first += lanes) {
         const batch = Math.min(lanes, resamples - first);
         packed.fill(0);
+        weighing.nextBatch();
         // The resamples one after another from the one generator: the same draws whatever the batch size.
         for (let lane = 0; lane < batch; lane++) {
             const unit = units[lane];
             if (groups === undefined) random.addDraws(packed, n, unit);
             else addClusterDraws(random, packed, groups, unit);
         }
-        const drawn: PackedCounts = {packed, lanes: batch, bits, first};
+        const drawn: PackedCounts = {packed, lanes: batch, bits, first, weighing};
         statistics.forEach((statistic, index) => {
             const lanesOf = "evaluateLanes" in statistic ? statistic.evaluateLanes(drawn)
                 : Array.from({length: batch}, (_unused, lane) => Array.from(statistic.evaluate(laneCounts(drawn, lane, counts), first + lane)));

@@ -9,6 +9,7 @@ import {readLabel, reportOf, type Report} from "../scoring/evaluation.ts";
 import {seededRandom} from "../../base/common/seededRandom.ts";
 import {laneCounts, laneLayout, laneUnits} from "./resampleLanes.ts";
 import {RowPatterns} from "./rowPatterns.ts";
+import {SharedWeighing} from "./sharedWeighing.ts";
 
 // The summary's bootstrap (rows grouped into patterns, resamples weighed three at a time in packed lanes) against the
 // plainest one: each resample's rows written out, drawn with the same seeded generator in the same order, and every
@@ -144,18 +145,29 @@ test("rows with equal vectors share a pattern, and a pattern's weight is its row
     assert.equal(many.of[4999], 4999 % 1500);
 });
 
-test("four pattern sets weighed in one pass over the rows give each set's own weights", () => {
+test("sets weighed side by side in one pass give each set's own weights, from the batch after they were first asked for", () => {
     const random = seededRandom(13);
-    const sets = [3, 1, 7, 2].map((kinds) => {
-        const patterns = new RowPatterns(50, 1);
-        for (let position = 0; position < 50; position++) if (position % 9 !== 4) patterns.add(position, [Math.floor(random() * kinds)]);
-        return patterns;
+    const rows = 61;
+    // Eleven sets (two groups of eight columns), one with more patterns than 16-bit ids hold, over all rows or some.
+    const sets = [3, 1, 7, 2, 5, 40, 2, 9, 4, 70_000, 6].map((kinds, index) => {
+        const patterns = new RowPatterns(rows, 1);
+        const positions = Int32Array.from({length: rows}, (_unused, position) => position).filter((position) => index % 3 === 0 || position % (index + 2) !== 1);
+        for (const position of positions) patterns.add(position, [kinds === 70_000 ? position : Math.floor(random() * kinds)]);
+        // A set of more patterns than rows: its ids need 32 bits.
+        if (kinds === 70_000) for (let extra = 0; extra < kinds; extra++) patterns.add(0, [rows + extra]);
+        return {patterns, positions};
     });
-    const positions = Int32Array.from({length: 50}, (_unused, position) => position).filter((position) => position % 9 !== 4);
-    const counts = Float64Array.from({length: 50}, () => Math.floor(random() * 4) + Math.floor(random() * 4) * 2 ** 17);
-    const together = sets[0].weighFour([sets[1], sets[2], sets[3]], positions, counts).map((weights) => Array.from(weights));
-    assert.deepEqual(together, sets.map((set) => Array.from(set.weigh(positions, counts))));
-    assert.ok(together.every((weights) => weights.reduce((a, b) => a + b, 0) === positions.reduce((sum, position) => sum + counts[position], 0)));
+    const weighing = new SharedWeighing(rows);
+    for (let batch = 0; batch < 3; batch++) {
+        weighing.nextBatch();
+        const counts = Float64Array.from({length: rows}, () => Math.floor(random() * 4) + Math.floor(random() * 4) * 2 ** 17 + Math.floor(random() * 4) * 2 ** 34);
+        for (const {patterns, positions} of sets) {
+            const shared = Array.from(weighing.weigh(patterns, positions, counts));
+            assert.deepEqual(shared, Array.from(patterns.weigh(positions, counts)), `batch ${batch}`);
+            assert.equal(shared.reduce((a, b) => a + b, 0), positions.reduce((sum, position) => sum + counts[position], 0));
+        }
+    }
+    assert.equal(weighing.groupsBuilt, 2, "the sets were weighed side by side");
 });
 
 test("a chat table weighs a batch of resamples at once: each lane's group weights equal those of that lane's counts alone", () => {
