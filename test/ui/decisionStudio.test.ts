@@ -364,6 +364,40 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
         await page.getByTestId("studio-tab-build").click();
     });
 
+    test("a run sent while a switch of connection is still on its way goes to the connection the screen shows", async () => {
+        const switcher = page.getByTestId("connection-switcher");
+        const settled = (id: string) => page.waitForFunction((wanted) => {
+            const select = document.querySelector<HTMLSelectElement>("[data-testid=connection-switcher]");
+            return select !== null && select.value === wanted && !select.disabled;
+        }, id);
+        const remoteId = await switcher.locator("option").filter({hasText: "remote (env)"}).getAttribute("value") ?? "";
+        await switcher.selectOption(remoteId);
+        await settled(remoteId);
+        // The switch back to the local engine reaches the gateway, but its answer is held back: the screen still
+        // shows the remote connection, and the gateway's active one is already the local engine.
+        let reached!: () => void, release!: () => void;
+        const atGateway = new Promise<void>((resolve) => reached = resolve), held = new Promise<void>((resolve) => release = resolve);
+        await page.route("**/gateway/api/connections/local/activate", async (route) => {
+            const response = await route.fetch();
+            reached();
+            await held;
+            await route.fulfill({response});
+        });
+        await switcher.selectOption("local");
+        await atGateway;
+        const [response] = await Promise.all([
+            page.waitForResponse((answer) => /\/v1\/(decisions|systemone)$/.test(new URL(answer.url()).pathname)),
+            page.getByTestId("decision-run").click()
+        ]);
+        assert.equal(new URL(response.url()).pathname.startsWith("/remote/"), true, "sent where the screen said: the remote connection");
+        assert.equal(response.status(), 200);
+        await status().filter({hasText: "done"}).waitFor();
+        assert.match(await page.getByTestId("decision-meta").textContent() ?? "", /viaremote \(env\)/);
+        release();
+        await settled("local");
+        await page.unroute("**/gateway/api/connections/local/activate");
+    });
+
     test("New asks before it drops unsaved edits, takes the old answers away, and can be undone", async () => {
         await run();
         const answers = page.getByTestId("answer-card");

@@ -35,13 +35,15 @@ export function activeConnection(state: GatewayState | undefined = queryClient.g
 }
 
 /**
- * An SvcClient for a connection through the gateway: `/local` forwards to the local engine, `/remote`
- * to the active remote profile with its key added by the gateway. The page never holds a key.
+ * An SvcClient for a connection through the gateway: `/local` forwards to the local engine, `/remote` to the
+ * remote profile named by `X-Svc-Connection`, with its key added by the gateway. The page never holds a key. The
+ * profile is named, not left to the gateway's active one, so a request sent while a switch of connection is still
+ * on its way goes where the screen said it would.
  */
 export function svcClientFor(connection: Connection, retry?: RetryOptions): SvcClient {
     return new SvcClient({
         baseUrl: `${location.origin}/${connection.kind === "remote" ? "remote" : "local"}`,
-        headers: gatewayHeaders(),
+        headers: {...gatewayHeaders(), ...connection.kind === "remote" ? {"x-svc-connection": connection.id} : {}},
         retry: retry ?? {maxAttempts: 2}
     });
 }
