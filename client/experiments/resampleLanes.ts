@@ -61,11 +61,27 @@ export function laneCounts(counts: PackedCounts, lane: number, into: Int32Array)
     return into;
 }
 
-/** Draws as many clusters as `groups` holds, with replacement: adds `unit` to `packed` at every row of each. */
-export function addClusterDraws(random: SeededRandom, packed: Float64Array, groups: readonly Int32Array[], unit: number): void {
-    const count = groups.length;
-    for (let draw = 0; draw < count; draw++) {
-        const members = groups[Math.floor(random.next() * count)];
-        for (let member = 0; member < members.length; member++) packed[members[member]] += unit;
-    }
+/** Draws `count` clusters of `count`, with replacement: adds `unit` to `packed` at each cluster drawn. */
+export function addClusterDraws(random: SeededRandom, packed: Float64Array, count: number, unit: number): void {
+    for (let draw = 0; draw < count; draw++) packed[Math.floor(random.next() * count)] += unit;
+}
+
+/**
+ * Each position's cluster among `groups` (the clusters' positions); `groups.length`, a cluster never drawn, for a
+ * position in none.
+ */
+export function clusterOfPositions(groups: readonly Int32Array[], positions: number): Int32Array {
+    const clusterOf = new Int32Array(positions).fill(groups.length);
+    groups.forEach((members, cluster) => {
+        for (const position of members) clusterOf[position] = cluster;
+    });
+    return clusterOf;
+}
+
+/**
+ * The clusters' packed counts given to every row of each: a resample counts a row as often as its cluster was
+ * drawn. One pass over the rows, where adding a drawn cluster's count to each of its rows would scatter.
+ */
+export function spreadClusterCounts(clusterCounts: Float64Array, clusterOf: Int32Array, packed: Float64Array): void {
+    for (let position = 0; position < clusterOf.length; position++) packed[position] = clusterCounts[clusterOf[position]];
 }

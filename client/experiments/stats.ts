@@ -1,7 +1,7 @@
 import {normalQuantile} from "./normal.ts";
 import type {Clusters} from "./clusters.ts";
 import {SeededRandom} from "../../base/common/seededRandom.ts";
-import {addClusterDraws, laneCounts, laneLayout, laneUnits, type PackedCounts} from "./resampleLanes.ts";
+import {addClusterDraws, clusterOfPositions, laneCounts, laneLayout, laneUnits, spreadClusterCounts, type PackedCounts} from "./resampleLanes.ts";
 import {SharedWeighing} from "./sharedWeighing.ts";
 
 // The statistics behind "is the difference real?": percentiles, McNemar's exact test with its conditional exact
@@ -214,16 +214,21 @@ export function bootstrapIntervals(n: number, statistics: readonly ResampledStat
     const units = laneUnits(bits, lanes);
     const packed = new Float64Array(n), counts = new Int32Array(n);
     const weighing = new SharedWeighing(n);
+    // With clusters: each cluster's packed count (one more, never drawn, for rows in none), then spread to its rows.
+    const clusterOf = groups === undefined ? null : clusterOfPositions(groups, n);
+    const clusterCounts = new Float64Array(groups === undefined ? 0 : groups.length + 1);
     for (let first = 0; first < resamples; first += lanes) {
         const batch = Math.min(lanes, resamples - first);
         packed.fill(0);
+        clusterCounts.fill(0);
         weighing.nextBatch();
         // The resamples one after another from the one generator: the same draws whatever the batch size.
         for (let lane = 0; lane < batch; lane++) {
             const unit = units[lane];
             if (groups === undefined) random.addDraws(packed, n, unit);
-            else addClusterDraws(random, packed, groups, unit);
+            else addClusterDraws(random, clusterCounts, groups.length, unit);
         }
+        if (clusterOf !== null) spreadClusterCounts(clusterCounts, clusterOf, packed);
         const drawn: PackedCounts = {packed, lanes: batch, bits, first, weighing};
         statistics.forEach((statistic, index) => {
             const lanesOf = "evaluateLanes" in statistic ? statistic.evaluateLanes(drawn)
