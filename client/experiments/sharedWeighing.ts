@@ -115,13 +115,11 @@ function groupOf(sets: WeighedSet[], index: number, positions: number, width: nu
 /** One pass over the rows: each row's count added to its slot in each of the group's sets. */
 function weighGroup({ids, width, weights}: Group, counts: Float64Array): void {
     weights.fill(0);
-    if (ids instanceof Uint16Array) (width === 8 ? weighEight16 : weighFour16)(weights, ids, counts);
-    else (width === 8 ? weighEight32 : weighFour32)(weights, ids, counts);
+    if (width === 8) weighEight(weights, ids, counts);
+    else weighFour(weights, ids, counts);
 }
 
-// The same loop for each width of ids, so that V8 optimises each for the one array type it meets.
-
-function weighEight16(weights: Float64Array, ids: Uint16Array, counts: Float64Array): void {
+function weighEight(weights: Float64Array, ids: Ids, counts: Float64Array): void {
     for (let position = 0, at = 0; position < counts.length; position++, at += 8) {
         const count = counts[position];
         weights[ids[at]] += count;
@@ -135,41 +133,17 @@ function weighEight16(weights: Float64Array, ids: Uint16Array, counts: Float64Ar
     }
 }
 
-function weighEight32(weights: Float64Array, ids: Int32Array, counts: Float64Array): void {
-    for (let position = 0, at = 0; position < counts.length; position++, at += 8) {
+function weighFour(weights: Float64Array, ids: Ids, counts: Float64Array): void {
+    for (let position = 0, at = 0; position < counts.length; position++, at += 4) {
         const count = counts[position];
         weights[ids[at]] += count;
         weights[ids[at + 1]] += count;
         weights[ids[at + 2]] += count;
         weights[ids[at + 3]] += count;
-        weights[ids[at + 4]] += count;
-        weights[ids[at + 5]] += count;
-        weights[ids[at + 6]] += count;
-        weights[ids[at + 7]] += count;
     }
 }
 
 /** A batch's packed sums per pattern of `patterns` over the rows at `positions`: through its shared weighing when it has one. */
 export function weighBatch(patterns: RowPatterns, positions: Int32Array, counts: PackedCounts): Float64Array {
     return counts.weighing?.weigh(patterns, positions, counts.packed) ?? patterns.weigh(positions, counts.packed);
-}
-
-function weighFour16(weights: Float64Array, ids: Uint16Array, counts: Float64Array): void {
-    for (let position = 0, at = 0; position < counts.length; position++, at += 4) {
-        const count = counts[position];
-        weights[ids[at]] += count;
-        weights[ids[at + 1]] += count;
-        weights[ids[at + 2]] += count;
-        weights[ids[at + 3]] += count;
-    }
-}
-
-function weighFour32(weights: Float64Array, ids: Int32Array, counts: Float64Array): void {
-    for (let position = 0, at = 0; position < counts.length; position++, at += 4) {
-        const count = counts[position];
-        weights[ids[at]] += count;
-        weights[ids[at + 1]] += count;
-        weights[ids[at + 2]] += count;
-        weights[ids[at + 3]] += count;
-    }
 }
