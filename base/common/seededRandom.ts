@@ -36,13 +36,9 @@ export class SeededRandom {
             into[Math.floor(((t ^ (t >>> 14)) >>> 0) * scale)] += unit;
             into[Math.floor(((u ^ (u >>> 14)) >>> 0) * scale)] += unit;
         }
-        for (; draw < n; draw++) {
-            state = (state + 0x6d2b79f5) | 0;
-            let t = Math.imul(state ^ (state >>> 15), state | 1);
-            t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-            into[Math.floor(((t ^ (t >>> 14)) >>> 0) * scale)] += unit;
-        }
         this.state = state >>> 0;
+        // An odd n's last draw.
+        if (draw < n) into[Math.floor(this.next() * n)] += unit;
     }
 }
 

@@ -61,20 +61,15 @@ export class RowPatterns {
      * packed in lanes (resampleLanes.ts) give their packed sums. Reused by the next call.
      */
     public weigh(positions: Int32Array, counts: Int32Array | Float64Array | null): Float64Array {
-        const {weights, ids} = this.cleared();
+        if (this.weights.length !== this.patterns) this.weights = new Float64Array(this.patterns);
+        // Positions without a pattern are never weighed, so they may read as pattern 0 there.
+        const ids = this.ids ??= this.patterns <= 0xffff ? narrowIds(this.of) : this.of;
+        const weights = this.weights.fill(0);
         if (counts === null) countPositions(weights, ids, positions);
         // Every position, in order (positions are distinct and ascending): no need to read them.
         else if (positions.length === this.of.length) weighEvery(weights, ids, counts);
         else weighPositions(weights, ids, positions, counts);
         return weights;
-    }
-
-    /** The weights, zeroed, with the narrow pattern ids ready. */
-    private cleared(): {weights: Float64Array, ids: Ids} {
-        if (this.weights.length !== this.patterns) this.weights = new Float64Array(this.patterns);
-        // Positions without a pattern are never weighed, so they may read as pattern 0 there.
-        this.ids ??= this.patterns <= 0xffff ? narrowIds(this.of) : this.of;
-        return {weights: this.weights.fill(0), ids: this.ids};
     }
 
     /** The weights per pattern of each resample in a batch (one array per lane) of the rows at `positions`. */
@@ -158,4 +153,5 @@ function weighPositions(weights: Float64Array, of: Uint16Array | Int32Array, pos
     for (let index = end; index < positions.length; index++) weights[of[positions[index]]] += counts[positions[index]];
 }
 
-type Ids = Uint16Array | Int32Array;
+/** Pattern ids per position, in 16 bits where they fit. */
+export type Ids = Uint16Array | Int32Array;

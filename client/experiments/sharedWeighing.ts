@@ -1,5 +1,5 @@
 import type {PackedCounts} from "./resampleLanes.ts";
-import type {RowPatterns} from "./rowPatterns.ts";
+import type {Ids, RowPatterns} from "./rowPatterns.ts";
 
 // Every pattern set a bootstrap batch weighs, weighed in one pass over the rows instead of one pass per set. A summary
 // weighs many sets on the same counts (each variant's question and its mean terms, each pair's common rows): a set's
@@ -17,7 +17,6 @@ const widths = [8, 4];
 const mostIdBytes = 96 * 2 ** 20;
 
 type WeighedSet = {patterns: RowPatterns, positions: Int32Array, group: number, offset: number, weights: Float64Array};
-type Ids = Uint16Array | Int32Array;
 /** Up to `width` sets' ids per row (unused columns point at a slot of their own), and their weights' slots. */
 type Group = {ids: Ids, width: number, weights: Float64Array};
 
