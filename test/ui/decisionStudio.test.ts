@@ -390,6 +390,7 @@ describe("Decision studio through the gateway", {skip: noChromium ?? false, time
             page.getByTestId("decision-run").click()
         ]);
         assert.equal(new URL(response.url()).pathname.startsWith("/remote/"), true, "sent where the screen said: the remote connection");
+        assert.equal((await response.request().allHeaders())["x-svc-connection"], remoteId, "naming that connection's profile");
         assert.equal(response.status(), 200);
         await status().filter({hasText: "done"}).waitFor();
         assert.match(await page.getByTestId("decision-meta").textContent() ?? "", /viaremote \(env\)/);
