@@ -302,6 +302,13 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
         // row is a disagreement on both questions, two entries per row.
         await variants.nth(1).getByTestId("exp-variant-params").fill(`{"x_unknown": true}`);
         await expectCount(page.getByTestId("exp-problems"), 0);
+        // Each answer held back 40 ms: the tiny model alone answers the whole run in well under a second, which would
+        // leave no summary to look at while cells arrive.
+        const answers = /\/local\/.*v1\/decisions$/;
+        await page.route(answers, async (route) => {
+            await new Promise((resolve) => setTimeout(resolve, 40));
+            await route.continue();
+        });
         await page.getByTestId("exp-run").click();
         // The list is replaced at every summary while cells arrive: each time, what is drawn is drawn once, at its place.
         let looks = 0;
@@ -311,10 +318,10 @@ describe("Experiments: two question-set versions over a labelled CSV", {skip: no
                 await assertGridDrawn(page);
                 looks++;
             }
-            // Often: on a quiet machine the whole run takes well under a second.
             await page.waitForTimeout(25);
         }
         await expectText(page.getByTestId("exp-status"), "completed");
+        await page.unroute(answers);
         assert.ok(looks > 0, "the grid was looked at while the run went on");
         await expectCount(page.getByTestId("exp-summary-lag"), 0);
         await expectText(page.getByTestId("exp-disagreement-count"), "100 disagreements on 50 rows, the largest spread first");

@@ -35,15 +35,20 @@ export function activeConnection(state: GatewayState | undefined = queryClient.g
 }
 
 /**
- * An SvcClient for a connection through the gateway: `/local` forwards to the local engine, `/remote` to the
- * remote profile named by `X-Svc-Connection`, with its key added by the gateway. The page never holds a key. The
+ * An SvcClient through the gateway: to the local engine (`/local`) when `remoteProfile` is null, else to that saved
+ * remote profile (`/remote` with `X-Svc-Connection`), its key added by the gateway. The page never holds a key. The
  * profile is named, not left to the gateway's active one, so a request sent while a switch of connection is still
- * on its way goes where the screen said it would.
+ * on its way goes where the screen said it would, and an experiment's variant to its own profile.
  */
-export function svcClientFor(connection: Connection, retry?: RetryOptions): SvcClient {
+export function gatewayClient(remoteProfile: string | null, retry: RetryOptions): SvcClient {
     return new SvcClient({
-        baseUrl: `${location.origin}/${connection.kind === "remote" ? "remote" : "local"}`,
-        headers: {...gatewayHeaders(), ...connection.kind === "remote" ? {"x-svc-connection": connection.id} : {}},
-        retry: retry ?? {maxAttempts: 2}
+        baseUrl: `${location.origin}/${remoteProfile === null ? "local" : "remote"}`,
+        headers: {...gatewayHeaders(), ...remoteProfile === null ? {} : {"x-svc-connection": remoteProfile}},
+        retry
     });
+}
+
+/** The client for a connection of the switcher (gatewayClient). */
+export function svcClientFor(connection: Connection, retry?: RetryOptions): SvcClient {
+    return gatewayClient(connection.kind === "remote" ? connection.id : null, retry ?? {maxAttempts: 2});
 }

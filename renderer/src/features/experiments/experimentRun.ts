@@ -5,12 +5,11 @@ import {defaultExperimentConcurrency, ExperimentRunner, type ModelGroup} from ".
 import {experimentCells} from "../../../../client/experiments/repeats.ts";
 import {sampleIndexes} from "../../../../client/experiments/dataset.ts";
 import type {CellResult, ConnectionRef, ExperimentSpec} from "../../../../client/experiments/types.ts";
-import {SvcClient} from "../../../../client/sdk/index.ts";
+import type {SvcClient} from "../../../../client/sdk/index.ts";
 import {modelIds} from "../../../../protocol/limits.ts";
 import {gatewayApi} from "../../gateway/gatewayApi.ts";
-import {gatewayHeaders} from "../../gateway/gatewayHeaders.ts";
 import {gatewayResponseCache} from "../../gateway/responseCache.ts";
-import {queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
+import {gatewayClient, queryClient, gatewayStateKey} from "../../gateway/gatewayState.ts";
 import {addCell, countCells, storedCellKey, useExperimentStore, type OpenExperiment} from "./experimentStore.ts";
 import {notSavedNote, savedExperiments, type LoadedExperiment} from "./savedExperiments.ts";
 import {addSummaryCell, openSummary, summarizeNow} from "./summaryClient.ts";
@@ -28,12 +27,7 @@ let countsTimer: ReturnType<typeof setTimeout> | null = null;
 /** A client for a variant's connection through the gateway: the local engine, or a saved remote profile by its id. */
 export function clientFor(connection: ConnectionRef): SvcClient {
     if (!("profile" in connection)) throw new Error(`a connection by URL (${connection.baseUrl}) runs from the command line (svc-studio eval); in the app choose the local engine or a saved remote profile`);
-    const local = connection.profile === "local";
-    return new SvcClient({
-        baseUrl: `${location.origin}/${local ? "local" : "remote"}`,
-        headers: {...gatewayHeaders(), ...local ? {} : {"x-svc-connection": connection.profile}},
-        retry: {maxAttempts: 4}
-    });
+    return gatewayClient(connection.profile === "local" ? null : connection.profile, {maxAttempts: 4});
 }
 
 /** Whether an experiment is running, paused, or being set up. */
